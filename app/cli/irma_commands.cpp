@@ -254,7 +254,7 @@ std::string demo_text(const data::irma::GameRecord& game) {
     } else if (verdict.marker) {
       out << to_string(*verdict.marker) << " +" << ri::marker_value(*verdict.marker);
     } else {
-      out << "legal";
+      out << "placed, no series";
     }
     out << "   score " << si::score(after) << "\n";
   });

@@ -7,6 +7,7 @@
 
 #include "app/cli/irma_commands.h"
 #include "data/input_error.h"
+#include "scoring/irma/advisor.h"
 
 namespace {
 
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
   irma->require_subcommand(1);
   std::string game_path;
   std::string colour;
-  int simulations = 48;
+  int simulations = scoring::irma::AdvisorParams{}.simulations;
   std::uint64_t seed = 1;
   std::string player = "advisor";
 

@@ -32,7 +32,7 @@ ri::Cell choose_greedy(const ri::State& state, ri::Colour colour,
                        const std::vector<ri::Placement>& legal);
 
 struct AdvisorParams {
-  int simulations = 48;  // playouts per legal cell; the same draw sequences for every cell
+  int simulations = 128;  // playouts per legal cell; the same draw sequences for every cell
 };
 
 struct CellValue {

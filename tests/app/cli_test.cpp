@@ -1,0 +1,160 @@
+// The `arbitre` command line as a user runs it: JSON on stdout, a clear message on stderr and
+// exit code 2 for bad input.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+using ::testing::HasSubstr;
+using nlohmann::json;
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+CliRun arbitre(const std::string& args) {
+  const std::string err_path = testing::TempDir() + "arbitre_cli_stderr.txt";
+  const std::string command = std::string(ARBITRE_BINARY) + " " + args + " 2>" + err_path;
+  CliRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = slurp(err_path);
+  return run;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string kSeedExample = std::string(ARBITRE_TEST_DATA) + "/irma/seed-example.json";
+
+}  // namespace
+
+TEST(Cli, CheckGivesEveryVerdictAndTheScore) {
+  const CliRun run = arbitre("irma check " + kSeedExample);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json out = json::parse(run.out);
+  ASSERT_EQ(out["moves"].size(), 10u);
+  EXPECT_EQ(out["moves"][3]["marker"], 4);  // the suite G O R on the anti-diagonal
+  EXPECT_EQ(out["moves"][7]["marker"], 2);  // the orange brelan
+  const json& refused = out["moves"][8];
+  EXPECT_EQ(refused["legal"], false);
+  EXPECT_EQ(refused["reason"], "repeated-series");
+  EXPECT_EQ(refused["cells"], json::parse("[[0,2],[1,2],[2,2]]"));
+  EXPECT_EQ(out["moves"][9]["legal"], true);
+  EXPECT_EQ(out["score"], 9);
+  EXPECT_EQ(out["completed"], false);
+  EXPECT_EQ(out["blocked"], false);
+  EXPECT_EQ(out["bonus"], 0);
+}
+
+TEST(Cli, LegalListsTheCellsForTheNextPion) {
+  const CliRun run = arbitre("irma legal " + kSeedExample + " white");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json out = json::parse(run.out);
+  EXPECT_EQ(out["colour"], "white");
+  EXPECT_GT(out["count"].get<int>(), 0);
+  for (const auto& cell : out["cells"]) {  // none touches the white at (0,1)
+    EXPECT_FALSE(std::abs(cell["row"].get<int>() - 0) <= 1 && std::abs(cell["col"].get<int>() - 1) <= 1);
+  }
+}
+
+TEST(Cli, AdviseRanksCellsReproducibly) {
+  const CliRun a = arbitre("irma advise " + kSeedExample + " red --simulations 16 --seed 4");
+  const CliRun b = arbitre("irma advise " + kSeedExample + " red --simulations 16 --seed 4");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  const json out = json::parse(a.out);
+  const CliRun legal = arbitre("irma legal " + kSeedExample + " red");
+  EXPECT_EQ(out["ranking"].size(), json::parse(legal.out)["count"].get<std::size_t>());
+}
+
+TEST(Cli, PlayWritesARecordThatChecksToTheSameScore) {
+  const CliRun played = arbitre("irma play --player greedy --seed 8");
+  ASSERT_EQ(played.exit_code, 0) << played.err;
+  const std::string path = write_temp("played.json", played.out);
+  const CliRun checked = arbitre("irma check " + path);
+  ASSERT_EQ(checked.exit_code, 0) << checked.err;
+  const json record = json::parse(played.out);
+  const json verdicts = json::parse(checked.out);
+  EXPECT_THAT(record["comment"].get<std::string>(),
+              HasSubstr(std::to_string(verdicts["score"].get<int>()) + " points"));
+  EXPECT_TRUE(verdicts["over"].get<bool>());
+}
+
+TEST(Cli, DemoReplaysTheEmbeddedRecord) {
+  const CliRun run = arbitre("demo");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("REFUSED"));
+  EXPECT_THAT(run.out, HasSubstr("Score:"));
+}
+
+TEST(Cli, NotJsonIsBadInput) {
+  const CliRun run = arbitre("irma check " + write_temp("bad.json", "moves: red 0 0\n"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("bad.json: line 1, column 1: not valid JSON"));
+  EXPECT_TRUE(run.out.empty());
+}
+
+TEST(Cli, UnknownColourIsBadInput) {
+  const CliRun run = arbitre("irma check " + write_temp("purple.json",
+      R"({"moves": [{"colour": "red", "row": 0, "col": 0}, {"colour": "purple", "row": 0, "col": 1}]})"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("moves[1] (move 2).colour: unknown colour \"purple\""));
+  EXPECT_EQ(arbitre("irma legal " + kSeedExample + " blue").exit_code, 2);
+}
+
+TEST(Cli, MissingFieldIsBadInput) {
+  const CliRun run = arbitre("irma check " + write_temp("missing.json", R"({"moves": [{"colour": "red", "col": 0}]})"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("moves[0] (move 1).row: missing field"));
+}
+
+TEST(Cli, TooManyPionsOfAColourIsBadInput) {
+  // A bag of two whites, and a third white drawn.
+  const CliRun run = arbitre("irma check " + write_temp("whites.json", R"({
+    "options": {"bag": {"white": 2, "red": 20}},
+    "moves": [{"colour": "white", "row": 0, "col": 0}, {"colour": "red", "row": 0, "col": 1},
+              {"colour": "white", "row": 0, "col": 2}, {"colour": "white", "row": 1, "col": 4}]})"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("whites.json: moves[3] (move 4).colour: pion 3 of colour white, "
+                                 "but the bag holds only 2"));
+}
+
+TEST(Cli, MissingFileAndBadArgumentsAreBadInput) {
+  const CliRun missing = arbitre("irma check /nonexistent/game.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("/nonexistent/game.json: cannot open"));
+  EXPECT_EQ(arbitre("irma advise " + kSeedExample + " red --simulations 0").exit_code, 2);
+  EXPECT_EQ(arbitre("irma frobnicate").exit_code, 2);
+  EXPECT_EQ(arbitre("irma play --player oracle").exit_code, 2);
+}
+
+TEST(Cli, HelpListsTheCommands) {
+  const CliRun run = arbitre("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_THAT(run.out, HasSubstr("irma"));
+  EXPECT_THAT(run.out, HasSubstr("demo"));
+}
