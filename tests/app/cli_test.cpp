@@ -28,7 +28,10 @@ std::string slurp(const std::string& path) {
 }
 
 CliRun arbitre(const std::string& args) {
-  const std::string err_path = testing::TempDir() + "arbitre_cli_stderr.txt";
+  // One file per test: CTest runs the tests in parallel processes.
+  const std::string err_path = testing::TempDir() + "arbitre_cli_" +
+                               testing::UnitTest::GetInstance()->current_test_info()->name() +
+                               ".stderr";
   const std::string command = std::string(ARBITRE_BINARY) + " " + args + " 2>" + err_path;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
@@ -43,7 +46,8 @@ CliRun arbitre(const std::string& args) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
+  const std::string path = testing::TempDir() +
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
