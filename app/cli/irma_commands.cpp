@@ -14,7 +14,9 @@ namespace ri = referee::irma;
 namespace si = scoring::irma;
 using nlohmann::json;
 
-json cell_json(ri::Cell cell) { return json::array({cell.row, cell.col}); }
+json cell_json(ri::Cell cell) {
+  return json::array({cell.row, cell.col});
+}
 
 json cells_json(const std::vector<ri::Cell>& cells) {
   json out = json::array();
@@ -61,7 +63,8 @@ json move_verdict_json(std::size_t index, const ri::Move& move, const ri::Verdic
   } else if (move.cell) {
     json series = json::array();
     for (const ri::Series& s : verdict.series) {
-      series.push_back({{"kind", std::string(ri::to_string(s.kind))}, {"cells", cells_json(s.cells)}});
+      series.push_back(
+          {{"kind", std::string(ri::to_string(s.kind))}, {"cells", cells_json(s.cells)}});
     }
     out["series"] = series;
     out["marker"] = marker_json(verdict.marker);
@@ -91,10 +94,10 @@ json summary_json(const ri::State& state) {
 json check_one(const ri::Record& record, ri::State& state) {
   json moves = json::array();
   std::size_t index = 0;
-  ri::replay(record, state, [&](const ri::Move& move, const ri::Verdict& verdict,
-                                const ri::State& after) {
-    moves.push_back(move_verdict_json(index++, move, verdict, after));
-  });
+  ri::replay(record, state,
+             [&](const ri::Move& move, const ri::Verdict& verdict, const ri::State& after) {
+               moves.push_back(move_verdict_json(index++, move, verdict, after));
+             });
   json out = {{"moves", moves}};
   out.update(summary_json(state));
   return out;
@@ -109,7 +112,8 @@ struct Position {
 };
 
 Position position(const data::irma::GameRecord& game, const std::string& colour_text) {
-  if (!game.solo()) throw data::InputError("this command takes a solo record (\"moves\"), not \"players\"");
+  if (!game.solo())
+    throw data::InputError("this command takes a solo record (\"moves\"), not \"players\"");
   Position pos{&game.players.front().record, {}, ri::Colour::Red};
   const auto colour = ri::colour_from_string(colour_text);
   if (!colour) {
@@ -202,15 +206,17 @@ json play(const std::string& player, std::uint64_t seed, int simulations) {
   si::Rng own(seed ^ 0x5bd1e995ULL);
   ri::Record record;
   ri::State state = ri::initial_state(record.options);
-  si::play_out(state, draws, [&](const ri::State& s, ri::Colour colour,
-                                 const std::vector<ri::Placement>& legal, si::Rng&) {
-    ri::Cell cell = legal.front().cell;
-    if (player == "random") cell = si::choose_random(legal, own);
-    if (player == "greedy") cell = si::choose_greedy(s, colour, legal);
-    if (player == "advisor") cell = si::advise(s, colour, {simulations}, own).front().cell;
-    record.moves.push_back(ri::Move::place(colour, cell));
-    return cell;
-  });
+  si::play_out(state, draws,
+               [&](const ri::State& s, ri::Colour colour, const std::vector<ri::Placement>& legal,
+                   si::Rng&) {
+                 ri::Cell cell = legal.front().cell;
+                 if (player == "random") cell = si::choose_random(legal, own);
+                 if (player == "greedy") cell = si::choose_greedy(s, colour, legal);
+                 if (player == "advisor")
+                   cell = si::advise(s, colour, {simulations}, own).front().cell;
+                 record.moves.push_back(ri::Move::place(colour, cell));
+                 return cell;
+               });
   if (state.status == ri::Status::Blocked) {
     // The blocked pion is the last one drawn: the only colour whose count moved past the record.
     std::array<int, ri::kColourCount> placed{};
@@ -236,28 +242,28 @@ std::string demo_text(const data::irma::GameRecord& game) {
       << " moves) through the referee.\n\n";
   ri::State state;
   std::size_t index = 0;
-  ri::replay(record, state, [&](const ri::Move& move, const ri::Verdict& verdict,
-                                const ri::State& after) {
-    out << std::setw(3) << ++index << ". " << std::left << std::setw(22) << ri::to_text(move)
-        << std::right;
-    if (!verdict.legal()) {
-      out << "REFUSED " << ri::to_string(verdict.reason);
-      if (!verdict.cells.empty()) {
-        out << " (";
-        for (std::size_t i = 0; i < verdict.cells.size(); ++i) {
-          out << (i ? " " : "") << referee::to_text(verdict.cells[i]);
-        }
-        out << ")";
-      }
-    } else if (move.is_block_claim()) {
-      out << "blocked: no legal cell, the game ends";
-    } else if (verdict.marker) {
-      out << to_string(*verdict.marker) << " +" << ri::marker_value(*verdict.marker);
-    } else {
-      out << "placed, no series";
-    }
-    out << "   score " << si::score(after) << "\n";
-  });
+  ri::replay(record, state,
+             [&](const ri::Move& move, const ri::Verdict& verdict, const ri::State& after) {
+               out << std::setw(3) << ++index << ". " << std::left << std::setw(22)
+                   << ri::to_text(move) << std::right;
+               if (!verdict.legal()) {
+                 out << "REFUSED " << ri::to_string(verdict.reason);
+                 if (!verdict.cells.empty()) {
+                   out << " (";
+                   for (std::size_t i = 0; i < verdict.cells.size(); ++i) {
+                     out << (i ? " " : "") << referee::to_text(verdict.cells[i]);
+                   }
+                   out << ")";
+                 }
+               } else if (move.is_block_claim()) {
+                 out << "blocked: no legal cell, the game ends";
+               } else if (verdict.marker) {
+                 out << to_string(*verdict.marker) << " +" << ri::marker_value(*verdict.marker);
+               } else {
+                 out << "placed, no series";
+               }
+               out << "   score " << si::score(after) << "\n";
+             });
   out << "\nFinal board:\n";
   for (const auto& row : board_json(state.board)) out << "  " << row.get<std::string>() << "\n";
   out << "\nScore: " << si::markers_total(state) << " in markers";

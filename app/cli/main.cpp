@@ -13,14 +13,17 @@ namespace {
 
 constexpr int kBadInput = 2;
 
-void print(const nlohmann::json& value) { std::cout << value.dump(2) << "\n"; }
+void print(const nlohmann::json& value) {
+  std::cout << value.dump(2) << "\n";
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace arbitre;
-  CLI::App app{"Arbitre: the referee and score keeper of Le jeu d'Irma, Le Yams impossible, "
-               "Irmgard and Rummoli"};
+  CLI::App app{
+      "Arbitre: the referee and score keeper of Le jeu d'Irma, Le Yams impossible, "
+      "Irmgard and Rummoli"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "arbitre 0.1.0");
 
@@ -36,7 +39,8 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string player = "advisor";
 
-  auto* check = irma->add_subcommand("check", "Replay a game record: every move's verdict and the score");
+  auto* check =
+      irma->add_subcommand("check", "Replay a game record: every move's verdict and the score");
   check->add_option("GAME", game_path, "Game record (JSON)")->required();
 
   auto* legal = irma->add_subcommand("legal", "Legal cells for the next pion");
@@ -46,7 +50,8 @@ int main(int argc, char** argv) {
   auto* advise = irma->add_subcommand("advise", "Rank the legal cells by expected final score");
   advise->add_option("GAME", game_path, "Game record (JSON)")->required();
   advise->add_option("COLOUR", colour, "Colour of the drawn pion")->required();
-  advise->add_option("--simulations", simulations, "Playouts per legal cell")->capture_default_str();
+  advise->add_option("--simulations", simulations, "Playouts per legal cell")
+      ->capture_default_str();
   advise->add_option("--seed", seed, "Seed of the playouts")->capture_default_str();
 
   auto* play = irma->add_subcommand("play", "Play a solo game and print its record");

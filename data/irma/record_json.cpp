@@ -79,8 +79,8 @@ class Parser {
       }
     }
     if (const auto it = value.find("repeat_rule"); it != value.end()) {
-      const auto rule = it->is_string() ? ri::repeat_rule_from_string(it->get<std::string>())
-                                        : std::nullopt;
+      const auto rule =
+          it->is_string() ? ri::repeat_rule_from_string(it->get<std::string>()) : std::nullopt;
       if (!rule) fail("options.repeat_rule", "expected \"last-scored\" or \"previous-turn\"");
       options.repeat_rule = *rule;
     }
@@ -118,8 +118,8 @@ class Parser {
     if (!value.is_array()) fail(where, "expected an array of moves");
     std::vector<ri::Move> out;
     for (std::size_t i = 0; i < value.size(); ++i) {
-      out.push_back(move(value[i], where + "[" + std::to_string(i) + "] (move " +
-                                       std::to_string(i + 1) + ")"));
+      out.push_back(move(
+          value[i], where + "[" + std::to_string(i) + "] (move " + std::to_string(i + 1) + ")"));
     }
     return out;
   }
@@ -150,7 +150,8 @@ class Parser {
     if (const auto it = root.find("options"); it != root.end()) game.options = options(*it);
     const bool has_moves = root.contains("moves");
     const bool has_players = root.contains("players");
-    if (has_moves == has_players) fail("top level", "expected exactly one of \"moves\" or \"players\"");
+    if (has_moves == has_players)
+      fail("top level", "expected exactly one of \"moves\" or \"players\"");
     if (has_moves) {
       game.players.push_back({"player", {game.options, moves(root["moves"], "moves")}});
       check_replay(game.players.back(), "moves");
@@ -166,9 +167,9 @@ class Parser {
       if (!name.is_string() || name.get<std::string>().empty()) {
         fail(where + ".name", "expected a non-empty string");
       }
-      game.players.push_back({name.get<std::string>(),
-                              {game.options, moves(field(players[p], "moves", where),
-                                                   where + ".moves")}});
+      game.players.push_back(
+          {name.get<std::string>(),
+           {game.options, moves(field(players[p], "moves", where), where + ".moves")}});
       check_replay(game.players.back(), where + ".moves");
     }
     // Rule 11: every player places the same sequence of drawn pions.
@@ -198,7 +199,9 @@ GameRecord parse_record(const std::string& text, const std::string& source) {
   return Parser(source).game(text);
 }
 
-GameRecord load_record(const std::string& path) { return parse_record(read_text_file(path), path); }
+GameRecord load_record(const std::string& path) {
+  return parse_record(read_text_file(path), path);
+}
 
 nlohmann::json options_to_json(const ri::Options& options) {
   json bag = json::object();
@@ -207,7 +210,8 @@ nlohmann::json options_to_json(const ri::Options& options) {
   }
   return {{"bag", bag},
           {"markers",
-           {{"1", options.marker_stock[0]}, {"2", options.marker_stock[1]},
+           {{"1", options.marker_stock[0]},
+            {"2", options.marker_stock[1]},
             {"4", options.marker_stock[2]}}},
           {"repeat_rule", std::string(ri::to_string(options.repeat_rule))}};
 }

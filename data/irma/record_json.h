@@ -6,10 +6,9 @@
 // "moves": [...]}, ...]}. "options" may be omitted (all defaults).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/irma/record.h"
 

@@ -7,7 +7,9 @@
 
 namespace arbitre::referee {
 
-std::string to_text(Cell cell) { return std::to_string(cell.row) + "," + std::to_string(cell.col); }
+std::string to_text(Cell cell) {
+  return std::to_string(cell.row) + "," + std::to_string(cell.col);
+}
 
 }  // namespace arbitre::referee
 
@@ -17,13 +19,15 @@ namespace {
 constexpr int kSpan = Board::kSpan;
 // The four lines through a cell, as steps in the grid: horizontal, vertical, both diagonals.
 constexpr std::array<int, 4> kLineSteps = {1, kSpan, kSpan + 1, kSpan - 1};
-constexpr std::array<int, 8> kNeighbourSteps = {-kSpan - 1, -kSpan, -kSpan + 1, -1,
-                                                1,          kSpan - 1, kSpan,  kSpan + 1};
+constexpr std::array<int, 8> kNeighbourSteps = {-kSpan - 1, -kSpan,    -kSpan + 1, -1,
+                                                1,          kSpan - 1, kSpan,      kSpan + 1};
 // Candidate cells lie within 7 of the first pion, i.e. grid coordinates [3, 17].
 constexpr int kReachMin = Board::kOrigin - 7;
 constexpr int kReachMax = Board::kOrigin + 7;
 
-constexpr std::uint8_t code_of(Colour colour) { return static_cast<std::uint8_t>(colour) + 1; }
+constexpr std::uint8_t code_of(Colour colour) {
+  return static_cast<std::uint8_t>(colour) + 1;
+}
 constexpr std::uint8_t kRedCode = code_of(Colour::Red);
 constexpr std::uint8_t kOrangeCode = code_of(Colour::Orange);
 constexpr std::uint8_t kGreenCode = code_of(Colour::Green);
@@ -70,7 +74,8 @@ Scan scan_lines(const Board& board, int at, Colour colour) {
     if (length >= 4) {
       scan.add({kCarre, start, static_cast<std::int16_t>(step), static_cast<std::int8_t>(length)});
     } else if (length >= 2 && colour != Colour::White) {
-      const auto kind = static_cast<std::int8_t>(length == 2 ? SeriesKind::Pair : SeriesKind::Brelan);
+      const auto kind =
+          static_cast<std::int8_t>(length == 2 ? SeriesKind::Pair : SeriesKind::Brelan);
       scan.add({kind, start, static_cast<std::int16_t>(step), static_cast<std::int8_t>(length)});
     }
     if (colour == Colour::White) continue;
@@ -163,10 +168,14 @@ std::optional<SeriesKind> to_marker(int best) {
 
 std::string_view to_string(Colour colour) {
   switch (colour) {
-    case Colour::Red: return "red";
-    case Colour::Orange: return "orange";
-    case Colour::Green: return "green";
-    case Colour::White: return "white";
+    case Colour::Red:
+      return "red";
+    case Colour::Orange:
+      return "orange";
+    case Colour::Green:
+      return "green";
+    case Colour::White:
+      return "white";
   }
   return "?";
 }
@@ -184,9 +193,12 @@ std::optional<Colour> colour_from_string(std::string_view text) {
 
 std::string_view to_string(SeriesKind kind) {
   switch (kind) {
-    case SeriesKind::Pair: return "pair";
-    case SeriesKind::Brelan: return "brelan";
-    case SeriesKind::Suite: return "suite";
+    case SeriesKind::Pair:
+      return "pair";
+    case SeriesKind::Brelan:
+      return "brelan";
+    case SeriesKind::Suite:
+      return "suite";
   }
   return "?";
 }
@@ -203,15 +215,24 @@ std::optional<RepeatRule> repeat_rule_from_string(std::string_view text) {
 
 std::string_view to_string(Reason reason) {
   switch (reason) {
-    case Reason::None: return "legal";
-    case Reason::NotAdjacent: return "not-adjacent";
-    case Reason::Occupied: return "occupied";
-    case Reason::OutsideRectangle: return "outside-rectangle";
-    case Reason::Carre: return "carre";
-    case Reason::RepeatedSeries: return "repeated-series";
-    case Reason::WhiteNextToWhite: return "white-next-to-white";
-    case Reason::GameOver: return "game-over";
-    case Reason::NotBlocked: return "not-blocked";
+    case Reason::None:
+      return "legal";
+    case Reason::NotAdjacent:
+      return "not-adjacent";
+    case Reason::Occupied:
+      return "occupied";
+    case Reason::OutsideRectangle:
+      return "outside-rectangle";
+    case Reason::Carre:
+      return "carre";
+    case Reason::RepeatedSeries:
+      return "repeated-series";
+    case Reason::WhiteNextToWhite:
+      return "white-next-to-white";
+    case Reason::GameOver:
+      return "game-over";
+    case Reason::NotBlocked:
+      return "not-blocked";
   }
   return "?";
 }
@@ -306,7 +327,9 @@ State initial_state(const Options& options) {
   return state;
 }
 
-bool is_over(const State& state) { return state.status != Status::Playing; }
+bool is_over(const State& state) {
+  return state.status != Status::Playing;
+}
 
 // --- legality ----------------------------------------------------------------------------
 
@@ -388,9 +411,11 @@ Verdict check(const State& state, const Move& move) {
     };
     const Cell top_left = board.top_left();
     const Cell bottom_right = board.bottom_right();
-    if (r < board.row_min()) add_far([&](const auto& p) { return p.first.row == bottom_right.row; });
+    if (r < board.row_min())
+      add_far([&](const auto& p) { return p.first.row == bottom_right.row; });
     if (r > board.row_max()) add_far([&](const auto& p) { return p.first.row == top_left.row; });
-    if (c < board.col_min()) add_far([&](const auto& p) { return p.first.col == bottom_right.col; });
+    if (c < board.col_min())
+      add_far([&](const auto& p) { return p.first.col == bottom_right.col; });
     if (c > board.col_max()) add_far([&](const auto& p) { return p.first.col == top_left.col; });
     return refuse(Reason::OutsideRectangle, cells);
   }
@@ -429,7 +454,8 @@ void play(State& state, const Move& move) {
   }
   const Cell cell = *move.cell;
   int best = -1;
-  if (!state.board.empty()) best = scan_lines(state.board, state.board.index(cell), move.colour).best;
+  if (!state.board.empty())
+    best = scan_lines(state.board, state.board.index(cell), move.colour).best;
   state.board.place(cell, move.colour);
   if (best >= 0) {
     state.pile.push_back(static_cast<SeriesKind>(best));

@@ -27,7 +27,7 @@ using referee::Cell;
 enum class Colour : std::uint8_t { Red, Orange, Green, White };
 inline constexpr int kColourCount = 4;
 inline constexpr std::array<Colour, kColourCount> kAllColours = {Colour::Red, Colour::Orange,
-                                                                  Colour::Green, Colour::White};
+                                                                 Colour::Green, Colour::White};
 
 std::string_view to_string(Colour colour);
 // Accepts "red", "orange", "green", "white" (and the French rouge/vert/blanc).
@@ -39,7 +39,9 @@ inline constexpr int kSeriesKindCount = 3;
 
 std::string_view to_string(SeriesKind kind);
 // The marker a series earns: pair 1, brelan 2, suite 4.
-constexpr int marker_value(SeriesKind kind) { return kind == SeriesKind::Pair ? 1 : kind == SeriesKind::Brelan ? 2 : 4; }
+constexpr int marker_value(SeriesKind kind) {
+  return kind == SeriesKind::Pair ? 1 : kind == SeriesKind::Brelan ? 2 : 4;
+}
 
 // Which series may not be repeated (ruling 5).
 enum class RepeatRule : std::uint8_t {
@@ -56,9 +58,9 @@ inline constexpr int kRectCells = kRectRows * kRectCols;
 inline constexpr int kCompletionBonus = 5;
 
 struct Options {
-  std::array<int, kColourCount> bag = {12, 14, 16, 10};               // variant: counts
-  std::array<int, kSeriesKindCount> marker_stock = {15, 12, 11};      // markers 1, 2, 4 in the box
-  RepeatRule repeat_rule = RepeatRule::LastScored;                    // variant
+  std::array<int, kColourCount> bag = {12, 14, 16, 10};           // variant: counts
+  std::array<int, kSeriesKindCount> marker_stock = {15, 12, 11};  // markers 1, 2, 4 in the box
+  RepeatRule repeat_rule = RepeatRule::LastScored;                // variant
   bool operator==(const Options&) const = default;
 };
 
@@ -156,9 +158,9 @@ std::string_view to_string(Reason reason);
 
 struct Verdict {
   Reason reason = Reason::None;
-  std::vector<Cell> cells;              // refused: the cells involved
-  std::vector<Series> series;           // legal placement: every series formed
-  std::optional<SeriesKind> marker;     // legal placement: the marker earned (the highest)
+  std::vector<Cell> cells;           // refused: the cells involved
+  std::vector<Series> series;        // legal placement: every series formed
+  std::optional<SeriesKind> marker;  // legal placement: the marker earned (the highest)
   bool legal() const { return reason == Reason::None; }
 };
 
@@ -167,9 +169,9 @@ enum class Status : std::uint8_t { Playing, Completed, Blocked };
 struct State {
   Options options;
   Board board;
-  std::array<int, kColourCount> drawn{};        // pions taken out of the bag
-  std::vector<SeriesKind> pile;                 // markers earned, bottom to top
-  std::optional<SeriesKind> last_series;        // the kind the next placement may not form
+  std::array<int, kColourCount> drawn{};  // pions taken out of the bag
+  std::vector<SeriesKind> pile;           // markers earned, bottom to top
+  std::optional<SeriesKind> last_series;  // the kind the next placement may not form
   Status status = Status::Playing;
 
   int remaining(Colour colour) const {

@@ -43,7 +43,8 @@ std::optional<RecordError> replay(const Record& record, State& state, const Repl
       if (state.remaining(move.colour) <= 0) {
         const int count = state.options.bag[static_cast<int>(move.colour)];
         return RecordError{i, "colour",
-                           "pion " + std::to_string(state.drawn[static_cast<int>(move.colour)] + 1) +
+                           "pion " +
+                               std::to_string(state.drawn[static_cast<int>(move.colour)] + 1) +
                                " of colour " + std::string(to_string(move.colour)) +
                                ", but the bag holds only " + std::to_string(count)};
       }

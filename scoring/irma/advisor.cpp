@@ -45,8 +45,8 @@ ri::Cell choose_fast(const std::vector<ri::Placement>& legal, std::uint64_t& tie
 
 std::uint64_t uniform_below(Rng& rng, std::uint64_t bound) {
   assert(bound > 0);
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                              std::numeric_limits<std::uint64_t>::max() % bound;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
   std::uint64_t value = rng();
   while (value >= limit) value = rng();
   return value % bound;
@@ -147,9 +147,8 @@ std::vector<CellValue> advise(const ri::State& state, ri::Colour colour,
                       std::sqrt(std::max(0.0, variance) / playouts),
                       static_cast<double>(completed) / playouts});
   }
-  std::stable_sort(values.begin(), values.end(), [](const CellValue& a, const CellValue& b) {
-    return a.expected > b.expected;
-  });
+  std::stable_sort(values.begin(), values.end(),
+                   [](const CellValue& a, const CellValue& b) { return a.expected > b.expected; });
   return values;
 }
 

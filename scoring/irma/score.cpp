@@ -14,9 +14,13 @@ int bonus(const ri::State& state) {
   return state.status == ri::Status::Completed ? ri::kCompletionBonus : 0;
 }
 
-bool has_plus(const ri::State& state) { return state.status == ri::Status::Completed; }
+bool has_plus(const ri::State& state) {
+  return state.status == ri::Status::Completed;
+}
 
-int score(const ri::State& state) { return markers_total(state) + bonus(state); }
+int score(const ri::State& state) {
+  return markers_total(state) + bonus(state);
+}
 
 std::optional<StockWarning> stock_warning(const ri::State& after, ri::SeriesKind kind) {
   const int earned = static_cast<int>(std::count(after.pile.begin(), after.pile.end(), kind));
@@ -25,8 +29,8 @@ std::optional<StockWarning> stock_warning(const ri::State& after, ri::SeriesKind
   const std::string value = std::to_string(ri::marker_value(kind));
   StockWarning warning{kind, earned, stock, {}};
   if (earned == stock) {
-    warning.message = "last marker " + value + " taken from the box (" + std::to_string(stock) +
-                      " in all)";
+    warning.message =
+        "last marker " + value + " taken from the box (" + std::to_string(stock) + " in all)";
   } else {
     warning.message = "no marker " + value + " left in the box: " + std::to_string(earned) +
                       " earned for " + std::to_string(stock) + " markers, keep count on paper";

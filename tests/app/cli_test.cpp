@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-using ::testing::HasSubstr;
 using nlohmann::json;
+using ::testing::HasSubstr;
 
 namespace {
 
@@ -47,7 +47,8 @@ CliRun arbitre(const std::string& args) {
 
 std::string write_temp(const std::string& name, const std::string& text) {
   const std::string path = testing::TempDir() +
-                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                           name;
   std::ofstream(path) << text;
   return path;
 }
@@ -81,7 +82,8 @@ TEST(Cli, LegalListsTheCellsForTheNextPion) {
   EXPECT_EQ(out["colour"], "white");
   EXPECT_GT(out["count"].get<int>(), 0);
   for (const auto& cell : out["cells"]) {  // none touches the white at (0,1)
-    EXPECT_FALSE(std::abs(cell["row"].get<int>() - 0) <= 1 && std::abs(cell["col"].get<int>() - 1) <= 1);
+    EXPECT_FALSE(std::abs(cell["row"].get<int>() - 0) <= 1 &&
+                 std::abs(cell["col"].get<int>() - 1) <= 1);
   }
 }
 
@@ -123,15 +125,19 @@ TEST(Cli, NotJsonIsBadInput) {
 }
 
 TEST(Cli, UnknownColourIsBadInput) {
-  const CliRun run = arbitre("irma check " + write_temp("purple.json",
-      R"({"moves": [{"colour": "red", "row": 0, "col": 0}, {"colour": "purple", "row": 0, "col": 1}]})"));
+  const CliRun run = arbitre(
+      "irma check " +
+      write_temp(
+          "purple.json",
+          R"({"moves": [{"colour": "red", "row": 0, "col": 0}, {"colour": "purple", "row": 0, "col": 1}]})"));
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("moves[1] (move 2).colour: unknown colour \"purple\""));
   EXPECT_EQ(arbitre("irma legal " + kSeedExample + " blue").exit_code, 2);
 }
 
 TEST(Cli, MissingFieldIsBadInput) {
-  const CliRun run = arbitre("irma check " + write_temp("missing.json", R"({"moves": [{"colour": "red", "col": 0}]})"));
+  const CliRun run = arbitre(
+      "irma check " + write_temp("missing.json", R"({"moves": [{"colour": "red", "col": 0}]})"));
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("moves[0] (move 1).row: missing field"));
 }

@@ -1,5 +1,6 @@
 // Google Benchmark for the Irma engine and advisor:
-//   build/release/tests/bench/irma_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
+//   build/release/tests/bench/irma_bench --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only
 #include <benchmark/benchmark.h>
 
 #include "scoring/irma/advisor.h"
@@ -28,7 +29,8 @@ void BM_Check(benchmark::State& bench) {
   const ri::State state = midgame(static_cast<int>(bench.range(0)));
   std::vector<ri::Move> moves;
   for (const ri::Colour colour : ri::kAllColours) {
-    for (const ri::Cell cell : ri::legal_cells(state, colour)) moves.push_back(ri::Move::place(colour, cell));
+    for (const ri::Cell cell : ri::legal_cells(state, colour))
+      moves.push_back(ri::Move::place(colour, cell));
   }
   std::size_t i = 0;
   for (auto _ : bench) {
@@ -66,13 +68,16 @@ void BM_SimulatedGame(benchmark::State& bench) {
   std::int64_t games = 0;
   for (auto _ : bench) {
     ri::State state = ri::initial_state();
-    si::play_out(state, rng, [](const ri::State&, ri::Colour, const std::vector<ri::Placement>& legal,
-                                si::Rng&) {
-      const auto best = std::max_element(legal.begin(), legal.end(), [](const auto& a, const auto& b) {
-        return (a.marker ? ri::marker_value(*a.marker) : 0) < (b.marker ? ri::marker_value(*b.marker) : 0);
-      });
-      return best->cell;
-    });
+    si::play_out(
+        state, rng,
+        [](const ri::State&, ri::Colour, const std::vector<ri::Placement>& legal, si::Rng&) {
+          const auto best =
+              std::max_element(legal.begin(), legal.end(), [](const auto& a, const auto& b) {
+                return (a.marker ? ri::marker_value(*a.marker) : 0) <
+                       (b.marker ? ri::marker_value(*b.marker) : 0);
+              });
+          return best->cell;
+        });
     benchmark::DoNotOptimize(si::score(state));
     ++games;
   }

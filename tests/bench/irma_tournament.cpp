@@ -83,10 +83,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const char* value = argv[i + 1];
-    if (flag == "--games") games = std::atoi(value);
-    else if (flag == "--seed") seed = std::strtoull(value, nullptr, 10);
-    else if (flag == "--simulations") simulations = std::atoi(value);
-    else if (flag == "--margin") margin = std::atof(value);
+    if (flag == "--games")
+      games = std::atoi(value);
+    else if (flag == "--seed")
+      seed = std::strtoull(value, nullptr, 10);
+    else if (flag == "--simulations")
+      simulations = std::atoi(value);
+    else if (flag == "--margin")
+      margin = std::atof(value);
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       return 2;
@@ -96,18 +100,15 @@ int main(int argc, char** argv) {
   const si::AdvisorParams params{simulations};
   for (int g = 0; g < games; ++g) {
     const std::uint64_t game_seed = seed * 1000003ULL + static_cast<std::uint64_t>(g);
-    play_game(random, game_seed, [](const ri::State&, ri::Colour,
-                                    const std::vector<ri::Placement>& legal, si::Rng& rng) {
-      return si::choose_random(legal, rng);
-    });
-    play_game(greedy, game_seed, [](const ri::State& state, ri::Colour colour,
-                                    const std::vector<ri::Placement>& legal, si::Rng&) {
-      return si::choose_greedy(state, colour, legal);
-    });
-    play_game(advisor, game_seed, [&](const ri::State& state, ri::Colour colour,
-                                      const std::vector<ri::Placement>&, si::Rng& rng) {
-      return si::advise(state, colour, params, rng).front().cell;
-    });
+    play_game(random, game_seed,
+              [](const ri::State&, ri::Colour, const std::vector<ri::Placement>& legal,
+                 si::Rng& rng) { return si::choose_random(legal, rng); });
+    play_game(greedy, game_seed,
+              [](const ri::State& state, ri::Colour colour, const std::vector<ri::Placement>& legal,
+                 si::Rng&) { return si::choose_greedy(state, colour, legal); });
+    play_game(advisor, game_seed,
+              [&](const ri::State& state, ri::Colour colour, const std::vector<ri::Placement>&,
+                  si::Rng& rng) { return si::advise(state, colour, params, rng).front().cell; });
     if ((g + 1) % 50 == 0) {
       std::fprintf(stderr, "%d games: random %.2f greedy %.2f advisor %.2f\n", g + 1,
                    mean(random.scores), mean(greedy.scores), mean(advisor.scores));

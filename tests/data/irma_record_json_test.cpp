@@ -45,7 +45,8 @@ TEST(IrmaRecordJson, OptionsAndBlockingClaimsAreRead) {
 TEST(IrmaRecordJson, RoundTripsThroughJson) {
   ri::Record record;
   record.options.repeat_rule = ri::RepeatRule::PreviousTurn;
-  record.moves = {ri::Move::place(ri::Colour::Green, {-2, 5}), ri::Move::place(ri::Colour::Orange, {-1, 5})};
+  record.moves = {ri::Move::place(ri::Colour::Green, {-2, 5}),
+                  ri::Move::place(ri::Colour::Orange, {-1, 5})};
   const auto game = di::parse_record(di::record_to_json(record).dump(), "g");
   EXPECT_EQ(game.players[0].record, record);
 }
@@ -86,9 +87,10 @@ TEST(IrmaRecordJson, WrongTypesAndUnknownFieldsAreRefused) {
 }
 
 TEST(IrmaRecordJson, MorePionsThanTheBagHoldsNamesTheMove) {
-  std::string moves = R"({"options": {"bag": {"white": 1, "red": 21}}, "moves": [)"
-                      R"({"colour": "white", "row": 0, "col": 0}, {"colour": "red", "row": 0, "col": 1},)"
-                      R"({"colour": "white", "row": 0, "col": 2}]})";
+  std::string moves =
+      R"({"options": {"bag": {"white": 1, "red": 21}}, "moves": [)"
+      R"({"colour": "white", "row": 0, "col": 0}, {"colour": "red", "row": 0, "col": 1},)"
+      R"({"colour": "white", "row": 0, "col": 2}]})";
   const std::string message = error_of(moves);
   EXPECT_THAT(message, HasSubstr("moves[2] (move 3).colour"));
   EXPECT_THAT(message, HasSubstr("bag holds only 1"));

@@ -1,5 +1,7 @@
 // The Irma referee, one test per ruling of RULINGS.md §1 (named after it), the seed text's own
 // example, perft-style counts worked out by hand, and seeded random playouts.
+#include "referee/irma/irma.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,7 +10,6 @@
 #include <random>
 #include <set>
 
-#include "referee/irma/irma.h"
 #include "referee/irma/record.h"
 #include "tests/support/irma_boards.h"
 
@@ -37,8 +38,8 @@ std::vector<SeriesKind> kinds(const ri::Verdict& verdict) {
 }
 
 int count_marker(const std::vector<ri::Placement>& legal, std::optional<SeriesKind> marker) {
-  return static_cast<int>(std::count_if(legal.begin(), legal.end(),
-                                        [&](const ri::Placement& p) { return p.marker == marker; }));
+  return static_cast<int>(std::count_if(
+      legal.begin(), legal.end(), [&](const ri::Placement& p) { return p.marker == marker; }));
 }
 
 }  // namespace
@@ -89,7 +90,8 @@ TEST(IrmaRule2, RectangleMayStandEitherWay) {
   const ri::State tall = from_picture({"R", "O", "R", "O", "R", "O"});
   EXPECT_TRUE(check_at(tall, Colour::Green, 6, 0).legal());
   EXPECT_TRUE(check_at(tall, Colour::Green, -1, 1).legal());
-  const ri::State six_by_five = from_picture({"ROROR", "O....", "R....", "O....", "R....", "O...."});
+  const ri::State six_by_five =
+      from_picture({"ROROR", "O....", "R....", "O....", "R....", "O...."});
   // Six rows: the width may not pass five; five columns: the height may not pass seven.
   EXPECT_EQ(check_at(six_by_five, Colour::Green, 0, 5).reason, Reason::OutsideRectangle);
   EXPECT_TRUE(check_at(six_by_five, Colour::Green, 6, 0).legal());
@@ -193,7 +195,8 @@ TEST(IrmaRule5, SeedExampleGreenFormingSuiteAndBrelanAfterBrelanIsRefused) {
   EXPECT_EQ(verdict.reason, Reason::RepeatedSeries);
   EXPECT_THAT(verdict.cells, ElementsAre(Cell{0, 2}, Cell{1, 2}, Cell{2, 2}));
   // The same cell after a pair: both series are allowed, the suite earns the marker.
-  const ri::Verdict after_pair = check_at(from_picture(picture, SeriesKind::Pair), Colour::Green, 2, 2);
+  const ri::Verdict after_pair =
+      check_at(from_picture(picture, SeriesKind::Pair), Colour::Green, 2, 2);
   ASSERT_TRUE(after_pair.legal());
   EXPECT_THAT(kinds(after_pair), ElementsAre(SeriesKind::Brelan, SeriesKind::Suite));
   EXPECT_EQ(after_pair.marker, SeriesKind::Suite);
@@ -207,7 +210,7 @@ TEST(IrmaRule5, LastScoredSeriesPersistsAcrossTurnsWithoutSeries) {
   EXPECT_EQ(state.last_series, SeriesKind::Brelan);
   ri::play(state, Move::place(Colour::Orange, {-1, 0}));
   ri::play(state, Move::place(Colour::Orange, {-1, 1}));  // pair
-  ri::play(state, Move::place(Colour::White, {1, 2}));  // no series
+  ri::play(state, Move::place(Colour::White, {1, 2}));    // no series
   EXPECT_EQ(check_at(state, Colour::Orange, -2, 1).reason, Reason::RepeatedSeries);
 }
 
@@ -220,7 +223,7 @@ TEST(IrmaRule5, VariantPreviousTurnOnlyIsClearedByATurnWithoutSeries) {
   EXPECT_EQ(check_at(state, Colour::Red, 1, 0).reason, Reason::None);
   ri::play(state, Move::place(Colour::White, {1, 0}));  // no series: clears the memory
   EXPECT_FALSE(state.last_series.has_value());
-  EXPECT_TRUE(check_at(state, Colour::Red, 1, 1).legal());  // a pair? no: red alone, still legal
+  EXPECT_TRUE(check_at(state, Colour::Red, 1, 1).legal());     // a pair? no: red alone, still legal
   EXPECT_TRUE(check_at(state, Colour::Orange, 1, 1).legal());  // orange pair (0,1)-(1,1) allowed
 }
 
@@ -373,7 +376,8 @@ TEST(IrmaVariant, BagCountsAreOptions) {
 // --- Text forms ---------------------------------------------------------------------------
 
 TEST(IrmaText, MovesRoundTrip) {
-  for (const Move& move : {Move::place(Colour::Orange, {-3, 12}), Move::block_claim(Colour::White)}) {
+  for (const Move& move :
+       {Move::place(Colour::Orange, {-3, 12}), Move::block_claim(Colour::White)}) {
     EXPECT_EQ(ri::move_from_text(ri::to_text(move)), move);
   }
   EXPECT_EQ(ri::to_text(Move::place(Colour::Red, {2, 3})), "red 2,3");
@@ -437,7 +441,7 @@ TEST(IrmaPerft, AlmostFullRectangleByColour) {
   EXPECT_EQ(ri::legal_cells(after_suite, Colour::Green).size(), 1u);
   ri::State after_pair = state;
   after_pair.last_series = SeriesKind::Pair;
-  EXPECT_EQ(ri::legal_cells(after_pair, Colour::Green).size(), 0u);  // pair with (4,5)
+  EXPECT_EQ(ri::legal_cells(after_pair, Colour::Green).size(), 0u);   // pair with (4,5)
   EXPECT_EQ(ri::legal_cells(after_pair, Colour::Orange).size(), 0u);  // pair with (3,5)
 }
 

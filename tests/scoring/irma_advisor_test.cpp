@@ -20,7 +20,8 @@ TEST(IrmaAdvisor, RanksExactlyTheLegalCellsBestFirst) {
   const auto values = si::advise(state, ri::Colour::Green, {16}, rng);
   std::vector<ri::Cell> advised;
   for (const auto& v : values) advised.push_back(v.cell);
-  EXPECT_THAT(advised, ::testing::UnorderedElementsAreArray(ri::legal_cells(state, ri::Colour::Green)));
+  EXPECT_THAT(advised,
+              ::testing::UnorderedElementsAreArray(ri::legal_cells(state, ri::Colour::Green)));
   EXPECT_TRUE(std::is_sorted(values.begin(), values.end(),
                              [](const auto& a, const auto& b) { return a.expected > b.expected; }));
   for (const auto& v : values) {
@@ -81,10 +82,9 @@ TEST(IrmaPlayers, PlayOutEndsEveryGameLegally) {
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
     si::Rng rng(seed);
     ri::State state = ri::initial_state();
-    si::play_out(state, rng, [](const ri::State& s, ri::Colour colour,
-                                const std::vector<ri::Placement>& legal, si::Rng&) {
-      return si::choose_greedy(s, colour, legal);
-    });
+    si::play_out(state, rng,
+                 [](const ri::State& s, ri::Colour colour, const std::vector<ri::Placement>& legal,
+                    si::Rng&) { return si::choose_greedy(s, colour, legal); });
     EXPECT_TRUE(ri::is_over(state));
     EXPECT_EQ(si::score(state), si::markers_total(state) + si::bonus(state));
   }

@@ -12,12 +12,13 @@ namespace arbitre::testing::irma {
 namespace ri = referee::irma;
 
 // Places pions from a picture: one string per row from `top_left`, letters R O G W, '.' empty.
-inline void draw(ri::State& state, const std::vector<std::string>& rows, ri::Cell top_left = {0, 0}) {
+inline void draw(ri::State& state, const std::vector<std::string>& rows,
+                 ri::Cell top_left = {0, 0}) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     for (std::size_t c = 0; c < rows[r].size(); ++c) {
       const char ch = rows[r][c];
       if (ch == '.') continue;
-      const ri::Colour colour = ch == 'R' ? ri::Colour::Red
+      const ri::Colour colour = ch == 'R'   ? ri::Colour::Red
                                 : ch == 'O' ? ri::Colour::Orange
                                 : ch == 'G' ? ri::Colour::Green
                                             : ri::Colour::White;
