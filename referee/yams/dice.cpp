@@ -5,6 +5,13 @@
 namespace arbitre::referee::yams {
 namespace {
 
+// Joins the parts of a message (plain appends: GCC 12 warns falsely on literal + string).
+std::string join(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (const std::string_view part : parts) out.append(part);
+  return out;
+}
+
 struct BoxInfo {
   std::string_view id;
   std::string_view name;
@@ -77,35 +84,35 @@ std::optional<Die> die_from_text(std::string_view text, std::string* error) {
   std::size_t digits = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
   if (digits == 0) {
-    return fail("\"" + std::string(text) + "\" does not start with a value (like 7r or 10wg)");
+    return fail(join({"\"", text, "\" does not start with a value (like 7r or 10wg)"}));
   }
   int value = 0;
   std::from_chars(text.data(), text.data() + digits, value);
   if (digits > 2 || value > 10) {
-    return fail("value " + std::string(text.substr(0, digits)) + " is not a face of a d10 (1..10)");
+    return fail(join({"value ", text.substr(0, digits), " is not a face of a d10 (1..10)"}));
   }
   if (value == 0) value = 10;  // a printed 0 is the 10
   Die die;
   die.value = static_cast<std::uint8_t>(value);
   const std::string_view rest = text.substr(digits);
-  if (rest.empty()) return fail("\"" + std::string(text) + "\" has no colour (r or w)");
+  if (rest.empty()) return fail(join({"\"", text, "\" has no colour (r or w)"}));
   if (rest[0] == 'r' || rest[0] == 'R') {
     die.colour = DieColour::Red;
   } else if (rest[0] == 'w' || rest[0] == 'W') {
     die.colour = DieColour::White;
   } else {
-    return fail("unknown colour '" + std::string(1, rest[0]) + "' in \"" + std::string(text) +
-                "\" (r for red, w for white)");
+    return fail(join({"unknown colour '", rest.substr(0, 1), "' in \"", text,
+                      "\" (r for red, w for white)"}));
   }
   if (rest.size() >= 2) {
-    if (rest.size() > 2) return fail("\"" + std::string(text) + "\" has extra characters");
+    if (rest.size() > 2) return fail(join({"\"", text, "\" has extra characters"}));
     if (rest[1] == 'g' || rest[1] == 'G') {
       die.texture = Texture::Frosted;
     } else if (rest[1] == 't' || rest[1] == 'T') {
       die.texture = Texture::Transparent;
     } else {
-      return fail("unknown texture '" + std::string(1, rest[1]) + "' in \"" + std::string(text) +
-                  "\" (g for frosted, t for transparent)");
+      return fail(join({"unknown texture '", rest.substr(1, 1), "' in \"", text,
+                        "\" (g for frosted, t for transparent)"}));
     }
   }
   return die;

@@ -43,15 +43,6 @@ ri::Cell choose_fast(const std::vector<ri::Placement>& legal, std::uint64_t& tie
 
 }  // namespace
 
-std::uint64_t uniform_below(Rng& rng, std::uint64_t bound) {
-  assert(bound > 0);
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
-  std::uint64_t value = rng();
-  while (value >= limit) value = rng();
-  return value % bound;
-}
-
 ri::Colour draw(const ri::State& state, Rng& rng) {
   const int size = state.bag_size();
   assert(size > 0);

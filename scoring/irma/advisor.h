@@ -3,21 +3,17 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "referee/irma/irma.h"
+#include "scoring/common/random.h"
 
 namespace arbitre::scoring::irma {
 
 namespace ri = referee::irma;
 
-// The generator every randomised decision takes from its caller: std::mt19937_64's output is
-// fixed by the standard, so a seed reproduces a game on any machine.
-using Rng = std::mt19937_64;
-
-// A uniform integer in [0, bound), bound > 0, portable across standard libraries.
-std::uint64_t uniform_below(Rng& rng, std::uint64_t bound);
+using scoring::Rng;
+using scoring::uniform_below;
 
 // Draws a pion at random among those left in the bag (the bag must not be empty).
 ri::Colour draw(const ri::State& state, Rng& rng);
