@@ -68,7 +68,7 @@ struct Option {
 };
 
 struct AdvisorParams {
-  int samples = 48;  // sampled rerolls per candidate keep (the same rerolls for every keep)
+  int samples = 128;  // sampled rerolls per candidate keep (the same rerolls for every keep)
 };
 
 struct Advice {
