@@ -6,16 +6,17 @@
 #include <string>
 
 #include "app/cli/irma_commands.h"
+#include "app/cli/yams_commands.h"
 #include "data/input_error.h"
 #include "scoring/irma/advisor.h"
+#include "scoring/yams/advisor.h"
 
 namespace {
 
 constexpr int kBadInput = 2;
 
-void print(const nlohmann::json& value) {
-  std::cout << value.dump(2) << "\n";
-}
+void print(const nlohmann::json& value) { std::cout << value.dump(2) << "\n"; }
+void print(const nlohmann::ordered_json& value) { std::cout << value.dump(2) << "\n"; }
 
 }  // namespace
 
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "arbitre 0.1.0");
 
-  auto* demo = app.add_subcommand("demo", "Replay the bundled Irma game through the referee");
+  auto* demo = app.add_subcommand("demo", "Replay the bundled Irma and Yams games through the referee");
   bool demo_json = false;
   demo->add_flag("--json", demo_json, "Print the verdicts as JSON instead of words");
 
@@ -60,6 +61,32 @@ int main(int argc, char** argv) {
   play->add_option("--simulations", simulations, "Advisor playouts per legal cell")
       ->capture_default_str();
 
+  auto* yams = app.add_subcommand("yams", "Le Yams impossible: score sheet, turn referee, advisor");
+  yams->require_subcommand(1);
+  std::vector<std::string> dice;
+  bool first_roll = false;
+  int samples = scoring::yams::AdvisorParams{}.samples;
+  int players = 1;
+  std::string yams_player = "advisor";
+
+  auto* score = yams->add_subcommand("score", "Every box's score for ten dice");
+  score->add_option("DICE", dice, "Ten dice like 7r 10w 3rg 1wt (value, r/w, optional g/t)")->required();
+  score->add_flag("--first-roll", first_roll, "The turn's first roll (x3 for Yams, Suites, Combinaisons)");
+
+  auto* yams_check = yams->add_subcommand("check", "Replay a game record: every turn and every sheet");
+  yams_check->add_option("GAME", game_path, "Game record (JSON)")->required();
+
+  auto* yams_advise = yams->add_subcommand("advise", "Which dice to keep, or which box to fill");
+  yams_advise->add_option("STATE", game_path, "Position or game record (JSON)")->required();
+  yams_advise->add_option("--samples", samples, "Sampled rerolls per option")->capture_default_str();
+  yams_advise->add_option("--seed", seed, "Seed of the samples")->capture_default_str();
+
+  auto* yams_play = yams->add_subcommand("play", "Play a whole game and print its record");
+  yams_play->add_option("--player", yams_player, "greedy or advisor")->capture_default_str();
+  yams_play->add_option("--seed", seed, "Seed of the dice")->capture_default_str();
+  yams_play->add_option("--players", players, "Number of players")->capture_default_str();
+  yams_play->add_option("--samples", samples, "Advisor samples per option")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -76,10 +103,14 @@ int main(int argc, char** argv) {
   try {
     if (demo->parsed()) {
       const auto game = data::irma::parse_record(data::irma::demo_record_text(), "irma-demo.json");
+      const auto yams_game = data::yams::parse_record(data::yams::demo_record_text(), "yams-demo.json");
       if (demo_json) {
-        print(app::irma::check_record(game));
+        nlohmann::ordered_json both;
+        both["irma"] = nlohmann::ordered_json::parse(app::irma::check_record(game).dump());
+        both["yams"] = app::yams::check_record(yams_game);
+        print(both);
       } else {
-        std::cout << app::irma::demo_text(game);
+        std::cout << app::irma::demo_text(game) << "\n" << app::yams::demo_text(yams_game);
       }
     } else if (check->parsed()) {
       print(app::irma::check_record(data::irma::load_record(game_path)));
@@ -89,6 +120,14 @@ int main(int argc, char** argv) {
       print(app::irma::advise(data::irma::load_record(game_path), colour, simulations, seed));
     } else if (play->parsed()) {
       print(app::irma::play(player, seed, simulations));
+    } else if (score->parsed()) {
+      print(app::yams::score(dice, first_roll));
+    } else if (yams_check->parsed()) {
+      print(app::yams::check_record(data::yams::load_record(game_path)));
+    } else if (yams_advise->parsed()) {
+      print(app::yams::advise(data::yams::load_position(game_path), samples, seed));
+    } else if (yams_play->parsed()) {
+      print(app::yams::play(yams_player, seed, players, samples));
     }
   } catch (const data::InputError& e) {
     std::cerr << "arbitre: " << e.what() << "\n";

@@ -3,60 +3,16 @@
 #include <limits>
 
 #include "data/input_error.h"
+#include "data/json_reader.h"
 
 namespace arbitre::data::irma {
 namespace {
 
 using nlohmann::json;
 
-// Line and column (1-based) of a byte offset, for JSON syntax errors.
-std::string line_column(const std::string& text, std::size_t offset) {
-  int line = 1;
-  int column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
-class Parser {
+class Parser : public JsonReader {
  public:
-  explicit Parser(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const std::string& where, const std::string& problem) const {
-    throw InputError(source_ + ": " + where + ": " + problem);
-  }
-
-  const json& field(const json& object, const std::string& key, const std::string& where) const {
-    const auto it = object.find(key);
-    if (it == object.end()) fail(where + "." + key, "missing field");
-    return *it;
-  }
-
-  int integer(const json& value, const std::string& where, int min, int max) const {
-    if (!value.is_number_integer()) fail(where, "expected an integer, got " + value.dump());
-    const auto number = value.get<long long>();
-    if (number < min || number > max) {
-      fail(where, std::to_string(number) + " is out of range [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "]");
-    }
-    return static_cast<int>(number);
-  }
-
-  void only_keys(const json& object, std::initializer_list<const char*> keys,
-                 const std::string& where) const {
-    for (const auto& [key, value] : object.items()) {
-      (void)value;
-      bool known = false;
-      for (const char* k : keys) known = known || key == k;
-      if (!known) fail(where + "." + key, "unknown field");
-    }
-  }
+  using JsonReader::JsonReader;
 
   ri::Options options(const json& value) const {
     ri::Options options;
@@ -118,8 +74,7 @@ class Parser {
     if (!value.is_array()) fail(where, "expected an array of moves");
     std::vector<ri::Move> out;
     for (std::size_t i = 0; i < value.size(); ++i) {
-      out.push_back(move(
-          value[i], where + "[" + std::to_string(i) + "] (move " + std::to_string(i + 1) + ")"));
+      out.push_back(move(value[i], element(where, i, "move")));
     }
     return out;
   }
@@ -128,22 +83,12 @@ class Parser {
   void check_replay(const PlayerRecord& player, const std::string& where) const {
     ri::State state;
     if (const auto error = ri::replay(player.record, state)) {
-      fail(where + "[" + std::to_string(error->move) + "] (move " +
-               std::to_string(error->move + 1) + ")." + error->field,
-           error->message);
+      fail(element(where, error->move, "move") + "." + error->field, error->message);
     }
   }
 
   GameRecord game(const std::string& text) const {
-    json root;
-    try {
-      root = json::parse(text);
-    } catch (const json::parse_error& e) {
-      const std::string message = e.what();
-      const auto cut = message.find("parse error");
-      fail(line_column(text, e.byte > 0 ? e.byte - 1 : 0),
-           "not valid JSON (" + (cut == std::string::npos ? message : message.substr(cut)) + ")");
-    }
+    const json root = parse(text);
     if (!root.is_object()) fail("top level", "expected an object with \"moves\" or \"players\"");
     only_keys(root, {"options", "moves", "players", "comment"}, "top level");
     GameRecord game;
@@ -188,9 +133,6 @@ class Parser {
     }
     return game;
   }
-
- private:
-  std::string source_;
 };
 
 }  // namespace

@@ -92,26 +92,34 @@ Option greedy(const ry::State& state);
 ry::Dice fresh_dice();
 
 // Plays the game to its end: each decision from `decide(state) -> Option`, every roll drawn
-// from `dice_rng`.
-template <typename Decide>
-void play_out(ry::State& state, Rng& dice_rng, Decide&& decide) {
+// from `dice_rng`; `observe(move)` sees every move played.
+template <typename Decide, typename Observe>
+void play_out(ry::State& state, Rng& dice_rng, Decide&& decide, Observe&& observe) {
   while (!ry::is_over(state)) {
     const Option option = decide(state);
+    ry::Move move;
     switch (option.action) {
       case Action::Roll: {
         ry::Dice dice = state.turn.rolls == 0 ? fresh_dice() : state.turn.dice;
         reroll(dice, option.keep, dice_rng);
-        ry::play(state, ry::Move::roll(option.keep, dice));
+        move = ry::Move::roll(option.keep, dice);
         break;
       }
       case Action::Declare:
-        ry::play(state, ry::Move::declare(option.box));
+        move = ry::Move::declare(option.box);
         break;
       case Action::Fill:
-        ry::play(state, ry::Move::fill(option.box));
+        move = ry::Move::fill(option.box);
         break;
     }
+    ry::play(state, move);
+    observe(move);
   }
+}
+
+template <typename Decide>
+void play_out(ry::State& state, Rng& dice_rng, Decide&& decide) {
+  play_out(state, dice_rng, decide, [](const ry::Move&) {});
 }
 
 }  // namespace arbitre::scoring::yams
