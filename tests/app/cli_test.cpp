@@ -2,63 +2,27 @@
 // exit code 2 for bad input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "tests/support/cli_run.h"
 
 using nlohmann::json;
 using ::testing::HasSubstr;
 
+using arbitre::testing::run_arbitre;
+using arbitre::testing::CliRun;
+using arbitre::testing::write_temp;
+
 namespace {
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-CliRun arbitre(const std::string& args) {
-  // One file per test: CTest runs the tests in parallel processes.
-  const std::string err_path = testing::TempDir() + "arbitre_cli_" +
-                               testing::UnitTest::GetInstance()->current_test_info()->name() +
-                               ".stderr";
-  const std::string command = std::string(ARBITRE_BINARY) + " " + args + " 2>" + err_path;
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = slurp(err_path);
-  return run;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() +
-                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-                           name;
-  std::ofstream(path) << text;
-  return path;
-}
 
 const std::string kSeedExample = std::string(ARBITRE_TEST_DATA) + "/irma/seed-example.json";
 
 }  // namespace
 
 TEST(Cli, CheckGivesEveryVerdictAndTheScore) {
-  const CliRun run = arbitre("irma check " + kSeedExample);
+  const CliRun run = run_arbitre("irma check " + kSeedExample);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json out = json::parse(run.out);
   ASSERT_EQ(out["moves"].size(), 10u);
@@ -76,7 +40,7 @@ TEST(Cli, CheckGivesEveryVerdictAndTheScore) {
 }
 
 TEST(Cli, LegalListsTheCellsForTheNextPion) {
-  const CliRun run = arbitre("irma legal " + kSeedExample + " white");
+  const CliRun run = run_arbitre("irma legal " + kSeedExample + " white");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json out = json::parse(run.out);
   EXPECT_EQ(out["colour"], "white");
@@ -88,20 +52,20 @@ TEST(Cli, LegalListsTheCellsForTheNextPion) {
 }
 
 TEST(Cli, AdviseRanksCellsReproducibly) {
-  const CliRun a = arbitre("irma advise " + kSeedExample + " red --simulations 16 --seed 4");
-  const CliRun b = arbitre("irma advise " + kSeedExample + " red --simulations 16 --seed 4");
+  const CliRun a = run_arbitre("irma advise " + kSeedExample + " red --simulations 16 --seed 4");
+  const CliRun b = run_arbitre("irma advise " + kSeedExample + " red --simulations 16 --seed 4");
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
   const json out = json::parse(a.out);
-  const CliRun legal = arbitre("irma legal " + kSeedExample + " red");
+  const CliRun legal = run_arbitre("irma legal " + kSeedExample + " red");
   EXPECT_EQ(out["ranking"].size(), json::parse(legal.out)["count"].get<std::size_t>());
 }
 
 TEST(Cli, PlayWritesARecordThatChecksToTheSameScore) {
-  const CliRun played = arbitre("irma play --player greedy --seed 8");
+  const CliRun played = run_arbitre("irma play --player greedy --seed 8");
   ASSERT_EQ(played.exit_code, 0) << played.err;
   const std::string path = write_temp("played.json", played.out);
-  const CliRun checked = arbitre("irma check " + path);
+  const CliRun checked = run_arbitre("irma check " + path);
   ASSERT_EQ(checked.exit_code, 0) << checked.err;
   const json record = json::parse(played.out);
   const json verdicts = json::parse(checked.out);
@@ -111,32 +75,32 @@ TEST(Cli, PlayWritesARecordThatChecksToTheSameScore) {
 }
 
 TEST(Cli, DemoReplaysTheEmbeddedRecord) {
-  const CliRun run = arbitre("demo");
+  const CliRun run = run_arbitre("demo");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("REFUSED"));
   EXPECT_THAT(run.out, HasSubstr("Score:"));
 }
 
 TEST(Cli, NotJsonIsBadInput) {
-  const CliRun run = arbitre("irma check " + write_temp("bad.json", "moves: red 0 0\n"));
+  const CliRun run = run_arbitre("irma check " + write_temp("bad.json", "moves: red 0 0\n"));
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("bad.json: line 1, column 1: not valid JSON"));
   EXPECT_TRUE(run.out.empty());
 }
 
 TEST(Cli, UnknownColourIsBadInput) {
-  const CliRun run = arbitre(
+  const CliRun run = run_arbitre(
       "irma check " +
       write_temp(
           "purple.json",
           R"({"moves": [{"colour": "red", "row": 0, "col": 0}, {"colour": "purple", "row": 0, "col": 1}]})"));
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("moves[1] (move 2).colour: unknown colour \"purple\""));
-  EXPECT_EQ(arbitre("irma legal " + kSeedExample + " blue").exit_code, 2);
+  EXPECT_EQ(run_arbitre("irma legal " + kSeedExample + " blue").exit_code, 2);
 }
 
 TEST(Cli, MissingFieldIsBadInput) {
-  const CliRun run = arbitre(
+  const CliRun run = run_arbitre(
       "irma check " + write_temp("missing.json", R"({"moves": [{"colour": "red", "col": 0}]})"));
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("moves[0] (move 1).row: missing field"));
@@ -144,7 +108,7 @@ TEST(Cli, MissingFieldIsBadInput) {
 
 TEST(Cli, TooManyPionsOfAColourIsBadInput) {
   // A bag of two whites, and a third white drawn.
-  const CliRun run = arbitre("irma check " + write_temp("whites.json", R"({
+  const CliRun run = run_arbitre("irma check " + write_temp("whites.json", R"({
     "options": {"bag": {"white": 2, "red": 20}},
     "moves": [{"colour": "white", "row": 0, "col": 0}, {"colour": "red", "row": 0, "col": 1},
               {"colour": "white", "row": 0, "col": 2}, {"colour": "white", "row": 1, "col": 4}]})"));
@@ -154,16 +118,16 @@ TEST(Cli, TooManyPionsOfAColourIsBadInput) {
 }
 
 TEST(Cli, MissingFileAndBadArgumentsAreBadInput) {
-  const CliRun missing = arbitre("irma check /nonexistent/game.json");
+  const CliRun missing = run_arbitre("irma check /nonexistent/game.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("/nonexistent/game.json: cannot open"));
-  EXPECT_EQ(arbitre("irma advise " + kSeedExample + " red --simulations 0").exit_code, 2);
-  EXPECT_EQ(arbitre("irma frobnicate").exit_code, 2);
-  EXPECT_EQ(arbitre("irma play --player oracle").exit_code, 2);
+  EXPECT_EQ(run_arbitre("irma advise " + kSeedExample + " red --simulations 0").exit_code, 2);
+  EXPECT_EQ(run_arbitre("irma frobnicate").exit_code, 2);
+  EXPECT_EQ(run_arbitre("irma play --player oracle").exit_code, 2);
 }
 
 TEST(Cli, HelpListsTheCommands) {
-  const CliRun run = arbitre("--help");
+  const CliRun run = run_arbitre("--help");
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_THAT(run.out, HasSubstr("irma"));
   EXPECT_THAT(run.out, HasSubstr("demo"));
