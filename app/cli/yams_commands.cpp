@@ -161,6 +161,14 @@ json advise(const ry::State& state, int samples, std::uint64_t seed) {
   json out = option_json(advice.best, dice);
   out["rolls_made"] = state.turn.rolls;
   out["sheet_value_now"] = rounded(sy::SheetModel(state.sheets[state.player], sy::default_box_values()).value());
+  json worth = json::object();
+  const sy::BoxValues& values = sy::default_box_values();
+  for (int b = 0; b < ry::kBoxCount; ++b) {
+    if (!state.sheets[state.player].filled(ry::box_at(b))) {
+      worth[std::string(ry::id(ry::box_at(b)))] = rounded(values.mean[b]);
+    }
+  }
+  out["worth"] = worth;
   out["samples"] = samples;
   out["seed"] = seed;
   out["alternatives"] = options;

@@ -51,7 +51,36 @@ std::pair<ry::Box, double> best_fill(const ry::Sheet& sheet, const SheetModel& m
 }
 
 // Faces for the sampled rerolls: the same faces for every candidate (common random numbers).
-using Faces = std::vector<std::array<std::array<std::uint8_t, ry::kDiceCount>, ry::kSixthRoll>>;
+using RollFaces = std::array<std::uint8_t, ry::kDiceCount>;
+using TurnFaces = std::array<RollFaces, ry::kSixthRoll>;
+using Faces = std::vector<TurnFaces>;
+
+// Outcomes of rolling the dice not in `keep`: 10 to the number of dice rolled.
+std::uint64_t outcome_count(std::uint16_t keep) {
+  std::uint64_t count = 1;
+  for (int i = 0; i < ry::kDiceCount; ++i) {
+    if (!((keep >> i) & 1u)) count *= ry::kFaces;
+  }
+  return count;
+}
+
+// Visits every equally likely outcome of rolling the dice not in `keep`.
+template <typename Visit>
+void for_each_outcome(std::uint16_t keep, Visit&& visit) {
+  RollFaces roll;
+  roll.fill(1);
+  std::vector<int> rolled;
+  for (int i = 0; i < ry::kDiceCount; ++i) {
+    if (!((keep >> i) & 1u)) rolled.push_back(i);
+  }
+  while (true) {
+    visit(roll);
+    std::size_t k = 0;
+    while (k < rolled.size() && roll[rolled[k]] == ry::kFaces) roll[rolled[k++]] = 1;
+    if (k == rolled.size()) return;
+    ++roll[rolled[k]];
+  }
+}
 
 Faces draw_faces(int samples, Rng& rng) {
   Faces faces(static_cast<std::size_t>(samples));
@@ -63,7 +92,7 @@ Faces draw_faces(int samples, Rng& rng) {
   return faces;
 }
 
-void reroll_with(ry::Dice& dice, std::uint16_t keep, const std::array<std::uint8_t, ry::kDiceCount>& faces) {
+void reroll_with(ry::Dice& dice, std::uint16_t keep, const RollFaces& faces) {
   for (int i = 0; i < ry::kDiceCount; ++i) {
     if (!((keep >> i) & 1u)) dice[i].value = faces[i];
   }
@@ -73,8 +102,7 @@ void reroll_with(ry::Dice& dice, std::uint16_t keep, const std::array<std::uint8
 // the box that would raise the sheet most, until the fifth roll (or a first roll whose best
 // box earns the x3); the value of the sheet after the best fill.
 double continue_turn(const ry::Sheet& sheet, const SheetModel& model, ry::Dice dice,
-                     std::uint16_t keep, int rolls_made,
-                     const std::array<std::array<std::uint8_t, ry::kDiceCount>, ry::kSixthRoll>& faces) {
+                     std::uint16_t keep, int rolls_made, const TurnFaces& faces) {
   int step = 0;
   reroll_with(dice, keep, faces[step++]);
   int rolls = rolls_made + 1;
@@ -291,8 +319,19 @@ Advice advise(const ry::State& state, const AdvisorParams& params, Rng& rng, con
   const int samples = std::max(1, params.samples);
   const Faces faces = draw_faces(samples, rng);
 
+  // Rolls whose outcome ends the turn (the fifth, or a sixth) are enumerated exactly when the
+  // rerolled dice have few enough outcomes; the others are sampled.
+  const auto exact = [&](std::uint16_t keep) {
+    return outcome_count(keep) <= static_cast<std::uint64_t>(std::max(0, params.exact_outcomes));
+  };
   const auto sampled_roll = [&](std::uint16_t keep) {
     std::vector<double> outcomes;
+    if (turn.rolls == ry::kMaxRolls - 1 && exact(keep)) {
+      for_each_outcome(keep, [&](const RollFaces& roll) {
+        outcomes.push_back(continue_turn(sheet, model, turn.dice, keep, turn.rolls, {roll}));
+      });
+      return Option{Action::Roll, keep, ry::Box::Chiffre1, stats(outcomes).mean, 0, 0};
+    }
     for (const auto& sample : faces) {
       outcomes.push_back(continue_turn(sheet, model, turn.dice, keep, turn.rolls, sample));
     }
@@ -305,11 +344,16 @@ Advice advise(const ry::State& state, const AdvisorParams& params, Rng& rng, con
     const double made = model.value_after(box, {base, 0});
     const double missed = model.value_after(box, {-base, 0});
     std::vector<double> outcomes;
-    for (const auto& sample : faces) {
+    const auto outcome = [&](const RollFaces& roll) {
       ry::Dice dice = turn.dice;
-      reroll_with(dice, keep, sample[0]);
+      reroll_with(dice, keep, roll);
       outcomes.push_back(ry::qualifies(dice, box) ? made : missed);
+    };
+    if (exact(keep)) {
+      for_each_outcome(keep, outcome);
+      return Option{Action::Declare, keep, box, stats(outcomes).mean, 0, 0};
     }
+    for (const auto& sample : faces) outcome(sample[0]);
     const Stats s = stats(outcomes);
     return Option{Action::Declare, keep, box, s.mean, s.std_error, 0};
   };

@@ -68,7 +68,8 @@ struct Option {
 };
 
 struct AdvisorParams {
-  int samples = 128;  // sampled rerolls per candidate keep (the same rerolls for every keep)
+  int samples = 128;          // sampled rerolls per candidate keep (the same rerolls for every keep)
+  int exact_outcomes = 1000;  // a turn-ending roll with at most this many outcomes is enumerated
 };
 
 struct Advice {
@@ -77,9 +78,11 @@ struct Advice {
 };
 
 // The advice for the player to move: which dice to keep for the next roll, or which box to
-// fill (or to declare for a sixth roll after the fifth). Fill options are exact; roll and
-// declare options are sampled, continuing the turn by filling (on the last roll) or chasing
-// (before it) the box that raises the sheet's value most.
+// fill (or to declare for a sixth roll after the fifth). Fill options are exact. A roll that
+// ends the turn (the fifth, or a declared sixth) is enumerated exactly when its rerolled dice
+// have at most `exact_outcomes` outcomes (three dice or fewer by default); other rolls are
+// sampled, continuing the turn by filling (on the last roll) or chasing (before it) the box
+// that raises the sheet's value most.
 Advice advise(const ry::State& state, const AdvisorParams& params, Rng& rng,
               const BoxValues& values = default_box_values());
 

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "scoring/yams/advisor.h"
@@ -136,4 +137,26 @@ TEST(YamsPlayers, WholeGamesEndWithFullSheets) {
     EXPECT_TRUE(ry::is_over(state));
     EXPECT_EQ(fills, 2 * ry::kBoxCount);
   }
+}
+
+TEST(YamsAdvisor, TurnEndingRollsWithFewOutcomesAreExact) {
+  // Fourth roll made: the next roll ends the turn. Keeping seven or more dice leaves at most
+  // 1,000 outcomes, enumerated: no sampling error, and the seed does not matter.
+  const ry::State state = after_rolls(4, "2r 2r 2r 2r 6r 1w 3w 7w 8w 9w");
+  arbitre::scoring::Rng a(1);
+  arbitre::scoring::Rng b(2);
+  const sy::Advice first = sy::advise(state, {16}, a);
+  const sy::Advice second = sy::advise(state, {16}, b);
+  int exact = 0;
+  for (const sy::Option& option : first.options) {
+    if (option.action != sy::Action::Roll || __builtin_popcount(option.keep) < 7) continue;
+    ++exact;
+    EXPECT_EQ(option.std_error, 0.0);
+    const auto same = std::find_if(second.options.begin(), second.options.end(), [&](const sy::Option& o) {
+      return o.action == sy::Action::Roll && o.keep == option.keep;
+    });
+    ASSERT_NE(same, second.options.end());
+    EXPECT_DOUBLE_EQ(same->expected, option.expected);
+  }
+  EXPECT_GT(exact, 0);
 }
