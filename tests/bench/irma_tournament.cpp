@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/bench/stats.h"
+
 #include "scoring/irma/advisor.h"
 #include "scoring/irma/score.h"
 
@@ -28,24 +30,9 @@ struct Tally {
   std::vector<double> decision_ms;  // only decisions with a choice (two cells or more)
 };
 
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / v.size();
-}
-
-double stdev(const std::vector<double>& v) {
-  const double m = mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return v.size() > 1 ? std::sqrt(s / (v.size() - 1)) : 0;
-}
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(p * (v.size() - 1))];
-}
+using arbitre::bench::mean;
+using arbitre::bench::percentile;
+using arbitre::bench::stdev;
 
 // Plays one game whose draws come from `seed`; the player's own randomness from another stream.
 template <typename Choose>

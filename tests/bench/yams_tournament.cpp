@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/bench/stats.h"
+
 #include "scoring/yams/advisor.h"
 
 namespace ry = arbitre::referee::yams;
@@ -26,24 +28,9 @@ struct Tally {
   int bonus = 0;
 };
 
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
-
-double stdev(const std::vector<double>& v) {
-  const double m = mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return v.size() > 1 ? std::sqrt(s / static_cast<double>(v.size() - 1)) : 0;
-}
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
-}
+using arbitre::bench::mean;
+using arbitre::bench::percentile;
+using arbitre::bench::stdev;
 
 template <typename Decide>
 void play_game(Tally& tally, std::uint64_t seed, Decide&& decide) {

@@ -6,31 +6,16 @@
 #include <algorithm>
 #include <functional>
 #include <random>
-#include <sstream>
 
 #include "referee/yams/boxes.h"
+#include "tests/support/yams_dice.h"
 
 namespace ry = arbitre::referee::yams;
 using ry::Box;
 
 namespace {
 
-ry::Dice roll(const std::string& text) {
-  std::istringstream in(text);
-  ry::Dice dice{};
-  std::string token;
-  int i = 0;
-  while (in >> token) {
-    std::string error;
-    const auto die = ry::die_from_text(token, &error);
-    EXPECT_TRUE(die.has_value()) << error;
-    if (die && i < ry::kDiceCount) dice[i] = *die;
-    ++i;
-  }
-  EXPECT_EQ(i, ry::kDiceCount) << text;
-  EXPECT_FALSE(ry::validate(dice).has_value()) << *ry::validate(dice);
-  return dice;
-}
+ry::Dice roll(const std::string& text) { return arbitre::testing::yams::dice(text); }
 
 int score(const std::string& text, Box box, bool first_roll = false) {
   return ry::score_box(roll(text), box, first_roll);

@@ -2,10 +2,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <sstream>
 
 #include "referee/yams/yams.h"
 #include "scoring/yams/sheet.h"
+#include "tests/support/yams_dice.h"
 
 namespace ry = arbitre::referee::yams;
 namespace sy = arbitre::scoring::yams;
@@ -15,13 +15,7 @@ using ry::Reason;
 
 namespace {
 
-ry::Dice dice(const std::string& text) {
-  std::istringstream in(text);
-  ry::Dice out{};
-  std::string token;
-  for (int i = 0; i < ry::kDiceCount && in >> token; ++i) out[i] = *ry::die_from_text(token);
-  return out;
-}
+using arbitre::testing::yams::dice;
 
 std::uint16_t keep(std::initializer_list<int> indices) {
   std::uint16_t mask = 0;

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "scoring/yams/advisor.h"
 #include "scoring/yams/box_values_seed.h"
+#include "tests/support/yams_dice.h"
 
 namespace ry = arbitre::referee::yams;
 namespace sy = arbitre::scoring::yams;
@@ -15,13 +15,7 @@ using ry::Box;
 
 namespace {
 
-ry::Dice dice(const std::string& text) {
-  std::istringstream in(text);
-  ry::Dice out{};
-  std::string token;
-  for (int i = 0; i < ry::kDiceCount && in >> token; ++i) out[i] = *ry::die_from_text(token);
-  return out;
-}
+using arbitre::testing::yams::dice;
 
 ry::State after_rolls(int rolls, const std::string& text) {
   ry::State state = ry::initial_state({});
