@@ -7,6 +7,8 @@ ARBITRE_PACKAGES=(
   build-essential cmake pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
+  libopencv-dev libopencv-contrib-dev
+  povray
 )
 
 arbitre_install_packages() {
