@@ -1,0 +1,183 @@
+#include "vision/common/lattice.h"
+
+#include <opencv2/calib3d.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace arbitre::vision {
+namespace {
+
+constexpr int kNoCell = INT_MIN;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+cv::Point2d apply(const cv::Matx33d& h, cv::Point2d p) {
+  const cv::Vec3d q = h * cv::Vec3d(p.x, p.y, 1.0);
+  return {q[0] / q[2], q[1] / q[2]};
+}
+
+// Nearest-neighbour distances: the pitch of a lattice is the commonest short distance.
+double estimate_pitch(const std::vector<cv::Point2d>& points) {
+  std::vector<double> nearest;
+  for (std::size_t a = 0; a < points.size(); ++a) {
+    double best = 1e18;
+    for (std::size_t b = 0; b < points.size(); ++b) {
+      if (a != b) best = std::min(best, cv::norm(points[a] - points[b]));
+    }
+    nearest.push_back(best);
+  }
+  return median(nearest);
+}
+
+// The lattice direction modulo 90 degrees, from neighbour vectors about one pitch long.
+double estimate_angle(const std::vector<cv::Point2d>& points, double pitch) {
+  double s = 0, c = 0;
+  for (std::size_t a = 0; a < points.size(); ++a) {
+    for (std::size_t b = a + 1; b < points.size(); ++b) {
+      const cv::Point2d v = points[b] - points[a];
+      const double length = cv::norm(v);
+      if (length < 0.75 * pitch || length > 1.3 * pitch) continue;
+      const double angle = std::atan2(v.y, v.x);
+      s += std::sin(4 * angle);
+      c += std::cos(4 * angle);
+    }
+  }
+  return std::atan2(s, c) / 4;  // in (-45, 45] degrees: the axis closest to the image x axis
+}
+
+}  // namespace
+
+cv::Point2d LatticeFit::to_image(double i, double j) const { return apply(homography, {i, j}); }
+
+cv::Point2d LatticeFit::to_lattice(cv::Point2d image) const { return apply(homography.inv(), image); }
+
+LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint, const LatticeParams& params) {
+  LatticeFit fit;
+  const std::size_t n = points.size();
+  fit.cells.assign(n, {kNoCell, kNoCell});
+  fit.inlier.assign(n, false);
+  if (n == 0) return fit;
+
+  double pitch = n >= 2 ? estimate_pitch(points) : pitch_hint;
+  if (pitch_hint > 0 && (pitch <= 0 || pitch > 1.8 * pitch_hint || pitch < 0.5 * pitch_hint)) pitch = pitch_hint;
+  if (pitch <= 0) return fit;
+  const double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
+
+  // Each point's own pitch: the median distance to its neighbours about one pitch away
+  // (perspective makes far cells smaller).
+  std::vector<double> local(n, pitch);
+  for (std::size_t a = 0; a < n; ++a) {
+    std::vector<double> near;
+    for (std::size_t b = 0; b < n; ++b) {
+      const double d = cv::norm(points[a] - points[b]);
+      if (a != b && d > 0.7 * pitch && d < 1.3 * pitch) near.push_back(d);
+    }
+    if (!near.empty()) local[a] = median(near);
+  }
+
+  // Breadth-first from the most central point: a neighbour one step along an axis or a
+  // diagonal (by its direction relative to the lattice angle and its length relative to the
+  // local pitch) gets the neighbouring cell.
+  std::vector<double> xs, ys;
+  for (const auto& p : points) {
+    xs.push_back(p.x);
+    ys.push_back(p.y);
+  }
+  const cv::Point2d centre(median(xs), median(ys));
+  std::size_t seed = 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if (cv::norm(points[k] - centre) < cv::norm(points[seed] - centre)) seed = k;
+  }
+  const double ca = std::cos(angle), sa = std::sin(angle);
+  std::vector<cv::Point> cell(n, {kNoCell, kNoCell});
+  std::vector<std::size_t> order = {seed};
+  cell[seed] = {0, 0};
+  for (std::size_t head = 0; head < order.size(); ++head) {
+    const std::size_t a = order[head];
+    for (std::size_t b = 0; b < n; ++b) {
+      if (cell[b].x != kNoCell) continue;
+      const cv::Point2d d = points[b] - points[a];
+      // In lattice units, rotated back by the lattice angle.
+      const double u = (d.x * ca + d.y * sa) / local[a];
+      const double v = (-d.x * sa + d.y * ca) / local[a];
+      const double ru = std::round(u), rv = std::round(v);
+      if (std::abs(ru) > 1 || std::abs(rv) > 1 || (ru == 0 && rv == 0)) continue;
+      if (std::hypot(u - ru, v - rv) > 0.3) continue;
+      cell[b] = {cell[a].x + static_cast<int>(ru), cell[a].y + static_cast<int>(rv)};
+      order.push_back(b);
+    }
+  }
+
+  // Perspective: a homography from the cells to the points, robust to wrong assignments; then
+  // every point is (re)assigned to the cell the homography puts nearest, if near enough.
+  const auto assign_all = [&] {
+    fit.inliers = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const cv::Point2d l = fit.to_lattice(points[k]);
+      const cv::Point c(static_cast<int>(std::lround(l.x)), static_cast<int>(std::lround(l.y)));
+      const cv::Point2d predicted = fit.to_image(c.x, c.y);
+      const double step = 0.5 * (cv::norm(fit.to_image(c.x + 1, c.y) - predicted) +
+                                 cv::norm(fit.to_image(c.x, c.y + 1) - predicted));
+      fit.inlier[k] = cv::norm(predicted - points[k]) <= params.assign_tolerance * step;
+      fit.cells[k] = fit.inlier[k] ? c : cv::Point(kNoCell, kNoCell);
+    }
+    // Two points on one cell: keep the nearer.
+    for (std::size_t a = 0; a < n; ++a) {
+      for (std::size_t b = a + 1; b < n; ++b) {
+        if (!fit.inlier[a] || !fit.inlier[b] || fit.cells[a] != fit.cells[b]) continue;
+        const cv::Point2d c = fit.to_image(fit.cells[a].x, fit.cells[a].y);
+        const std::size_t worse = cv::norm(points[a] - c) > cv::norm(points[b] - c) ? a : b;
+        fit.inlier[worse] = false;
+        fit.cells[worse] = {kNoCell, kNoCell};
+      }
+    }
+    for (std::size_t k = 0; k < n; ++k) fit.inliers += fit.inlier[k];
+  };
+  const auto refit = [&](const std::vector<cv::Point>& cells) {
+    std::vector<cv::Point2f> from, to;
+    int i0 = INT_MAX, i1 = INT_MIN, j0 = INT_MAX, j1 = INT_MIN;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (cells[k].x == kNoCell) continue;
+      from.emplace_back(static_cast<float>(cells[k].x), static_cast<float>(cells[k].y));
+      to.emplace_back(static_cast<float>(points[k].x), static_cast<float>(points[k].y));
+      i0 = std::min(i0, cells[k].x);
+      i1 = std::max(i1, cells[k].x);
+      j0 = std::min(j0, cells[k].y);
+      j1 = std::max(j1, cells[k].y);
+    }
+    if (from.size() >= 5 && i1 > i0 && j1 > j0) {
+      const cv::Mat h = cv::findHomography(from, to, cv::RANSAC, params.assign_tolerance * pitch, cv::noArray(), 500);
+      if (!h.empty()) {
+        fit.homography = cv::Matx33d(h);
+        return;
+      }
+    }
+    // Too few points, or all on one line: a similarity (no perspective) through them.
+    const cv::Point2d u(ca * pitch, sa * pitch), v(-sa * pitch, ca * pitch);
+    cv::Point2d shift(0, 0);
+    for (std::size_t k = 0; k < from.size(); ++k) {
+      shift += cv::Point2d(to[k].x, to[k].y) - (u * from[k].x + v * from[k].y);
+    }
+    if (!from.empty()) shift *= 1.0 / static_cast<double>(from.size());
+    fit.homography = cv::Matx33d(u.x, v.x, shift.x, u.y, v.y, shift.y, 0, 0, 1);
+  };
+  refit(cell);
+  for (int round = 0; round < params.iterations; ++round) {
+    assign_all();
+    refit(fit.cells);
+  }
+  assign_all();
+  fit.found = fit.inliers >= 1;
+  // Name the cells from 0 at the top left of the inliers.
+  const cv::Point2d at = fit.to_image(0, 0);
+  fit.pitch = 0.5 * (cv::norm(fit.to_image(1, 0) - at) + cv::norm(fit.to_image(0, 1) - at));
+  return fit;
+}
+
+}  // namespace arbitre::vision

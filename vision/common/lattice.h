@@ -1,0 +1,36 @@
+// Fitting a square lattice seen in perspective to a set of points (pion centres): the
+// homography from lattice coordinates (i, j) to image pixels, and the lattice cell of each
+// point, with outliers rejected.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include <vector>
+
+namespace arbitre::vision {
+
+struct LatticeParams {
+  double assign_tolerance = 0.3;  // a point is on its cell when within this share of the pitch
+  int min_points = 3;             // fewer points: no perspective fit, an axis-aligned guess
+  int iterations = 4;             // grow-and-refit rounds
+};
+
+struct LatticeFit {
+  bool found = false;
+  cv::Matx33d homography = cv::Matx33d::eye();  // lattice (i = column, j = row) -> image
+  double pitch = 0;                             // pixels between neighbours near the centre
+  std::vector<cv::Point> cells;                 // per input point: (i, j), or (INT_MIN, INT_MIN)
+  std::vector<bool> inlier;                     // per input point
+  int inliers = 0;
+
+  cv::Point2d to_image(double i, double j) const;
+  cv::Point2d to_lattice(cv::Point2d image) const;
+};
+
+// Fits the lattice. `pitch_hint` (pixels, 0 = unknown) helps with very few points. Axes are
+// chosen so that j (rows) runs closest to the image's downward direction and i (columns) to
+// its right.
+LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint = 0,
+                       const LatticeParams& params = {});
+
+}  // namespace arbitre::vision

@@ -1,0 +1,530 @@
+#include "vision/pions/detector.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <queue>
+
+namespace arbitre::vision::pions {
+namespace {
+
+namespace ri = referee::irma;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  const auto k = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[k];
+}
+
+// normalise: the working image (BGR, scaled) and its Lab version (L 0..100, a and b about 0).
+struct Working {
+  cv::Mat bgr;
+  cv::Mat lab;       // CV_32FC3
+  cv::Mat gradient;  // CV_32F, gradient magnitude of L
+  double scale = 1;
+};
+
+Working normalise(const cv::Mat& input, const Params& params) {
+  Working w;
+  w.scale = input.cols > params.working_width ? static_cast<double>(params.working_width) / input.cols : 1.0;
+  if (w.scale < 1.0) {
+    cv::resize(input, w.bgr, cv::Size(), w.scale, w.scale, cv::INTER_AREA);
+  } else {
+    w.bgr = input.clone();
+  }
+  cv::Mat blurred, as_float;
+  cv::GaussianBlur(w.bgr, blurred, cv::Size(3, 3), 0);
+  blurred.convertTo(as_float, CV_32FC3, 1.0 / 255.0);
+  cv::cvtColor(as_float, w.lab, cv::COLOR_BGR2Lab);
+  cv::Mat l, gx, gy;
+  cv::extractChannel(w.lab, l, 0);
+  cv::Sobel(l, gx, CV_32F, 1, 0);
+  cv::Sobel(l, gy, CV_32F, 0, 1);
+  cv::magnitude(gx, gy, w.gradient);
+  return w;
+}
+
+// table_model: the table's colours (k-means over the border band), its median colour, the
+// illumination's white (the brightest pixels), and each pixel's distance from the table.
+struct TableModel {
+  std::vector<cv::Vec3f> colours;  // weighted Lab centres
+  cv::Vec3f median{0, 0, 0};
+  cv::Vec3f white{100, 0, 0};
+  double threshold = 0;
+  double gradient_median = 1;
+  cv::Mat distance;  // CV_32F
+};
+
+TableModel table_model(const Working& w, const Params& params) {
+  TableModel t;
+  const int band_x = std::max(2, static_cast<int>(w.lab.cols * params.border_band));
+  const int band_y = std::max(2, static_cast<int>(w.lab.rows * params.border_band));
+  cv::Mat samples(0, 3, CV_32F);
+  std::vector<double> ls, as, bs;
+  for (int y = 0; y < w.lab.rows; y += 3) {
+    for (int x = 0; x < w.lab.cols; x += 3) {
+      const bool border = x < band_x || x >= w.lab.cols - band_x || y < band_y || y >= w.lab.rows - band_y;
+      if (!border) continue;
+      const cv::Vec3f p = w.lab.at<cv::Vec3f>(y, x);
+      const float row[3] = {p[0] * static_cast<float>(params.lightness_weight), p[1], p[2]};
+      samples.push_back(cv::Mat(1, 3, CV_32F, const_cast<float*>(row)).clone());
+      ls.push_back(p[0]);
+      as.push_back(p[1]);
+      bs.push_back(p[2]);
+    }
+  }
+  t.median = cv::Vec3f(static_cast<float>(median(ls)), static_cast<float>(median(as)), static_cast<float>(median(bs)));
+  cv::Mat labels, centres;
+  const int k = std::min(params.table_clusters, samples.rows);
+  cv::theRNG().state = 0x1234567;  // reproducible k-means
+  cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 2,
+             cv::KMEANS_PP_CENTERS, centres);
+  for (int c = 0; c < centres.rows; ++c) {
+    t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
+  }
+  const auto distance = [&](const cv::Vec3f& p) {
+    double best = 1e9;
+    const cv::Vec3f q(p[0] * static_cast<float>(params.lightness_weight), p[1], p[2]);
+    for (const auto& c : t.colours) best = std::min(best, static_cast<double>(cv::norm(q - c)));
+    return best;
+  };
+  std::vector<double> border_distances;
+  for (int r = 0; r < samples.rows; ++r) {
+    border_distances.push_back(distance(cv::Vec3f(samples.at<float>(r, 0) / static_cast<float>(params.lightness_weight),
+                                                  samples.at<float>(r, 1), samples.at<float>(r, 2))));
+  }
+  t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
+  t.distance.create(w.lab.size(), CV_32F);
+  std::vector<double> lightness;
+  for (int y = 0; y < w.lab.rows; ++y) {
+    const auto* row = w.lab.ptr<cv::Vec3f>(y);
+    auto* out = t.distance.ptr<float>(y);
+    for (int x = 0; x < w.lab.cols; ++x) {
+      out[x] = static_cast<float>(distance(row[x]));
+      if ((x & 3) == 0 && (y & 3) == 0) lightness.push_back(row[x][0]);
+    }
+  }
+  // The illumination's white: the mean colour of the brightest 2% of pixels.
+  const double bright = percentile(lightness, 0.98);
+  cv::Vec3d sum(0, 0, 0);
+  int n = 0;
+  for (int y = 0; y < w.lab.rows; y += 2) {
+    const auto* row = w.lab.ptr<cv::Vec3f>(y);
+    for (int x = 0; x < w.lab.cols; x += 2) {
+      if (row[x][0] >= bright) {
+        sum += cv::Vec3d(row[x][0], row[x][1], row[x][2]);
+        ++n;
+      }
+    }
+  }
+  if (n > 0) t.white = cv::Vec3f(static_cast<float>(sum[0] / n), static_cast<float>(sum[1] / n), static_cast<float>(sum[2] / n));
+  std::vector<double> gradients;
+  for (int y = 0; y < w.gradient.rows; y += 3) {
+    for (int x = 0; x < w.gradient.cols; x += 3) gradients.push_back(w.gradient.at<float>(y, x));
+  }
+  t.gradient_median = median(gradients) + 1.0;
+  return t;
+}
+
+// The colour class of a foreground pixel, judged against the illumination's white: 0 red,
+// 1 orange, 2 green, 3 white, 4 anything else.
+int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
+  const double da = lab[1] - t.white[1], db = lab[2] - t.white[2];
+  const double chroma = std::hypot(da, db);
+  if (chroma < 16 && lab[0] > 0.55 * t.white[0]) return 3;
+  if (chroma < 16) return 4;
+  const double hue = std::atan2(db, da) * 180 / CV_PI;
+  if (hue >= -30 && hue < 50) return 0;
+  if (hue >= 50 && hue < 82) return 1;
+  if (hue >= 100 || hue < -120) return 2;
+  return 4;
+}
+
+// find_candidates: foreground pixels (far from the table's colours) split by colour class and
+// cut along strong edges (the seams between touching tiles, the rims of discs); the cores of
+// each class (the distance transform above part of a pion's radius) are the candidates,
+// merged cores split into as many pions as their area holds.
+std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, const Params& params, cv::Mat& mask,
+                                       double& single_area, std::vector<Rejected>& rejected) {
+  mask = t.distance > t.threshold;
+  const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+  cv::morphologyEx(mask, mask, cv::MORPH_OPEN, kernel);
+  cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, kernel);
+  std::vector<Candidate> out;
+  single_area = 0;
+
+  std::array<cv::Mat, 4> classes;
+  for (auto& c : classes) c = cv::Mat::zeros(mask.size(), CV_8U);
+  const float seam = static_cast<float>(params.seam_gradient * t.gradient_median);
+  for (int y = 0; y < mask.rows; ++y) {
+    const auto* m = mask.ptr<unsigned char>(y);
+    const auto* lab = w.lab.ptr<cv::Vec3f>(y);
+    const auto* g = w.gradient.ptr<float>(y);
+    for (int x = 0; x < mask.cols; ++x) {
+      if (!m[x] || g[x] > seam) continue;
+      const int c = pixel_class(lab[x], t);
+      if (c < 4) classes[static_cast<std::size_t>(c)].at<unsigned char>(y, x) = 255;
+    }
+  }
+  // A pion's radius: the typical height of the distance transforms' ridges.
+  std::array<cv::Mat, 4> distance;
+  std::vector<double> peaks;
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    cv::morphologyEx(classes[c], classes[c], cv::MORPH_OPEN, kernel);
+    cv::distanceTransform(classes[c], distance[c], cv::DIST_L2, 3);
+    cv::Mat dilated;
+    cv::dilate(distance[c], dilated, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    for (int y = 0; y < distance[c].rows; ++y) {
+      const float* d = distance[c].ptr<float>(y);
+      const float* dm = dilated.ptr<float>(y);
+      for (int x = 0; x < distance[c].cols; ++x) {
+        if (d[x] >= 3 && d[x] >= dm[x]) peaks.push_back(d[x]);
+      }
+    }
+  }
+  if (peaks.empty()) return out;
+  const double radius = percentile(peaks, 0.6);
+
+  struct Core {
+    cv::Point2d centre;
+    std::vector<cv::Point> pixels;
+  };
+  std::vector<Core> cores;
+  std::vector<double> single_areas;
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    const cv::Mat core_mask = distance[c] > params.core_share * radius;
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(core_mask, labels, stats, centroids, 8, CV_32S);
+    std::vector<Core> found(static_cast<std::size_t>(n));
+    for (int y = 0; y < labels.rows; ++y) {
+      const int* row = labels.ptr<int>(y);
+      for (int x = 0; x < labels.cols; ++x) {
+        if (row[x] > 0) found[static_cast<std::size_t>(row[x])].pixels.emplace_back(x, y);
+      }
+    }
+    for (int label = 1; label < n; ++label) {
+      Core& core = found[static_cast<std::size_t>(label)];
+      core.centre = {centroids.at<double>(label, 0), centroids.at<double>(label, 1)};
+      if (core.pixels.size() >= 4) {
+        const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
+        const double fill = static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
+        const double aspect = std::max(rect.size.width, rect.size.height) /
+                              std::max(1.0f, std::min(rect.size.width, rect.size.height));
+        if (fill > 0.6 && aspect < 1.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
+      }
+      cores.push_back(std::move(core));
+    }
+  }
+  if (single_areas.empty()) return out;
+  const double m = median(single_areas);
+  std::vector<double> typical;
+  for (const double a : single_areas) {
+    if (a > 0.5 * m && a < 1.8 * m) typical.push_back(a);
+  }
+  single_area = median(typical);
+  for (const Core& core : cores) {
+    const auto area = static_cast<double>(core.pixels.size());
+    if (area < params.min_area_share * single_area) {
+      if (area >= 4) rejected.push_back({core.centre.x, core.centre.y, "small"});
+      continue;
+    }
+    const auto k = static_cast<int>(std::lround(area / single_area));
+    if (k > params.max_split) {
+      rejected.push_back({core.centre.x, core.centre.y, "large"});
+      continue;
+    }
+    if (k <= 1) {
+      out.push_back({core.centre, area});
+      continue;
+    }
+    cv::Mat points(static_cast<int>(core.pixels.size()), 2, CV_32F);
+    for (std::size_t p = 0; p < core.pixels.size(); ++p) {
+      points.at<float>(static_cast<int>(p), 0) = static_cast<float>(core.pixels[p].x);
+      points.at<float>(static_cast<int>(p), 1) = static_cast<float>(core.pixels[p].y);
+    }
+    cv::Mat labels_k, centres;
+    cv::theRNG().state = 0x7654321;
+    cv::kmeans(points, k, labels_k, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 0.2), 3,
+               cv::KMEANS_PP_CENTERS, centres);
+    for (int r = 0; r < centres.rows; ++r) out.push_back({{centres.at<float>(r, 0), centres.at<float>(r, 1)}, area / k});
+  }
+  return out;
+}
+
+// The features of the cell centred at `c` with local pitch `p`.
+CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask, cv::Point2d c, double p,
+                           double pion_lightness) {
+  const double r_inner = 0.22 * p;
+  const double r_ring_in = 0.38 * p, r_ring_out = 0.52 * p;
+  const int x0 = std::max(0, static_cast<int>(c.x - r_ring_out)), x1 = std::min(w.lab.cols - 1, static_cast<int>(c.x + r_ring_out));
+  const int y0 = std::max(0, static_cast<int>(c.y - r_ring_out)), y1 = std::min(w.lab.rows - 1, static_cast<int>(c.y + r_ring_out));
+  cv::Vec3d sum(0, 0, 0);
+  double sum_l2 = 0, inner_grad = 0, ring_grad = 0, covered = 0, distance = 0;
+  int inner = 0, ring = 0;
+  for (int y = y0; y <= y1; ++y) {
+    const auto* lab = w.lab.ptr<cv::Vec3f>(y);
+    const auto* grad = w.gradient.ptr<float>(y);
+    const auto* m = mask.ptr<unsigned char>(y);
+    const auto* d = t.distance.ptr<float>(y);
+    for (int x = x0; x <= x1; ++x) {
+      const double r = std::hypot(x - c.x, y - c.y);
+      if (r <= r_inner) {
+        sum += cv::Vec3d(lab[x][0], lab[x][1], lab[x][2]);
+        sum_l2 += static_cast<double>(lab[x][0]) * lab[x][0];
+        inner_grad += grad[x];
+        covered += m[x] ? 1 : 0;
+        distance += d[x];
+        ++inner;
+      } else if (r >= r_ring_in && r <= r_ring_out) {
+        ring_grad += grad[x];
+        ++ring;
+      }
+    }
+  }
+  CellFeatures f{};
+  if (inner == 0) return f;
+  const double L = sum[0] / inner, a = sum[1] / inner, b = sum[2] / inner;
+  const double da = a - t.white[1], db = b - t.white[2];
+  const double chroma = std::hypot(da, db);
+  const double hue = std::atan2(db, da);
+  const double g = t.gradient_median;
+  f = {static_cast<float>(L),
+       static_cast<float>(a),
+       static_cast<float>(b),
+       static_cast<float>(std::sqrt(std::max(0.0, sum_l2 / inner - L * L))),
+       static_cast<float>(covered / inner),
+       static_cast<float>(ring > 0 ? ring_grad / ring / g : 0),
+       static_cast<float>(inner_grad / inner / g),
+       static_cast<float>(L - t.median[0]),
+       static_cast<float>(a - t.median[1]),
+       static_cast<float>(b - t.median[2]),
+       static_cast<float>(da),
+       static_cast<float>(db),
+       static_cast<float>(L / std::max(1.0f, t.white[0])),
+       static_cast<float>(chroma),
+       static_cast<float>(std::sin(hue)),
+       static_cast<float>(std::cos(hue)),
+       static_cast<float>(distance / inner / std::max(1.0, t.threshold)),
+       static_cast<float>(L - pion_lightness)};
+  return f;
+}
+
+// The fixed rule used before a model is trained: foreground cells, coloured by hue.
+int rule_label(const CellFeatures& f) {
+  if (f[4] < 0.5) return 0;
+  const double chroma = f[13];
+  if (chroma < 14) return 1 + static_cast<int>(ri::Colour::White);
+  const double hue = std::atan2(f[14], f[15]) * 180 / CV_PI;
+  if (hue > 95 || hue < -60) return 1 + static_cast<int>(ri::Colour::Green);
+  if (hue < 52) return 1 + static_cast<int>(ri::Colour::Red);
+  return 1 + static_cast<int>(ri::Colour::Orange);
+}
+
+}  // namespace
+
+Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml::RTrees>& model) {
+  Detection d;
+  d.observation.width = bgr.cols;
+  d.observation.height = bgr.rows;
+  auto start = Clock::now();
+  const Working w = normalise(bgr, params);
+  d.scale = w.scale;
+  d.timing.normalise_ms = ms_since(start);
+
+  start = Clock::now();
+  const TableModel table = table_model(w, params);
+  d.timing.table_ms = ms_since(start);
+
+  start = Clock::now();
+  cv::Mat mask;
+  double single_area = 0;
+  std::vector<Rejected> rejected;
+  d.candidates = find_candidates(w, table, params, mask, single_area, rejected);
+  d.timing.candidates_ms = ms_since(start);
+
+  start = Clock::now();
+  std::vector<cv::Point2d> centres;
+  for (const Candidate& c : d.candidates) centres.push_back(c.centre);
+  const double pitch_hint = 0;
+  d.lattice = fit_lattice(centres, pitch_hint);
+  d.timing.lattice_ms = ms_since(start);
+  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+    if (!d.lattice.inlier[k]) rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, "off the lattice"});
+  }
+
+  start = Clock::now();
+  if (d.lattice.found) {
+    std::vector<double> pion_lightness;
+    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+      if (!d.lattice.inlier[k]) continue;
+      const cv::Point2d c = d.candidates[k].centre;
+      pion_lightness.push_back(w.lab.at<cv::Vec3f>(static_cast<int>(c.y), static_cast<int>(c.x))[0]);
+    }
+    const double pion_l = median(pion_lightness);
+    // The cells around the candidates on the lattice (a pion may have been missed next to them).
+    std::vector<cv::Point> around;
+    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+      if (!d.lattice.inlier[k]) continue;
+      for (int dj = -1; dj <= 1; ++dj) {
+        for (int di = -1; di <= 1; ++di) {
+          const cv::Point cell = d.lattice.cells[k] + cv::Point(di, dj);
+          if (std::find(around.begin(), around.end(), cell) == around.end()) around.push_back(cell);
+        }
+      }
+    }
+    for (const cv::Point& at : around) {
+      {
+        const int i = at.x, j = at.y;
+        const cv::Point2d c = d.lattice.to_image(i, j);
+        const double p = 0.5 * (cv::norm(d.lattice.to_image(i + 1, j) - c) + cv::norm(d.lattice.to_image(i, j + 1) - c));
+        if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) continue;
+        Detection::Cell cell;
+        cell.lattice = {i, j};
+        cell.centre = c;
+        cell.features = cell_features(w, table, mask, c, p, pion_l);
+        if (model && model->isTrained()) {
+          cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
+          cv::Mat votes;
+          model->getVotes(sample, votes, 0);
+          int best = 0;
+          double total = 0;
+          for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(1, k);
+          for (int k = 1; k < votes.cols; ++k) {
+            if (votes.at<int>(1, k) > votes.at<int>(1, best)) best = k;
+          }
+          cell.label = votes.at<int>(0, best);
+          cell.confidence = total > 0 ? votes.at<int>(1, best) / total : 0;
+        } else {
+          cell.label = rule_label(cell.features);
+          cell.confidence = 1;
+        }
+        d.cells.push_back(cell);
+      }
+    }
+  }
+  // constrain: pions are one 8-connected group; keep the largest.
+  std::vector<int> pion_cells;
+  for (std::size_t k = 0; k < d.cells.size(); ++k) {
+    if (d.cells[k].label > 0 && d.cells[k].confidence >= params.min_confidence) pion_cells.push_back(static_cast<int>(k));
+  }
+  std::vector<int> group(d.cells.size(), -1);
+  int best_group = -1, best_size = 0, groups = 0;
+  for (const int start_cell : pion_cells) {
+    if (group[start_cell] >= 0) continue;
+    int size = 0;
+    std::queue<int> todo;
+    todo.push(start_cell);
+    group[start_cell] = groups;
+    while (!todo.empty()) {
+      const int at = todo.front();
+      todo.pop();
+      ++size;
+      for (const int other : pion_cells) {
+        if (group[other] >= 0) continue;
+        const cv::Point delta = d.cells[other].lattice - d.cells[at].lattice;
+        if (std::abs(delta.x) <= 1 && std::abs(delta.y) <= 1) {
+          group[other] = groups;
+          todo.push(other);
+        }
+      }
+    }
+    if (size > best_size) {
+      best_size = size;
+      best_group = groups;
+    }
+    ++groups;
+  }
+  // A board spans at most 7 cells each way: keep the 7x7 window holding the most of the group.
+  std::vector<int> kept;
+  for (const int k : pion_cells) {
+    if (group[k] == best_group) kept.push_back(k);
+  }
+  cv::Point best_corner(INT_MIN, INT_MIN);
+  int best_count = -1;
+  for (const int a : kept) {
+    for (const int b : kept) {
+      const cv::Point corner(d.cells[a].lattice.x, d.cells[b].lattice.y);
+      int count = 0;
+      for (const int k : kept) {
+        const cv::Point q = d.cells[k].lattice - corner;
+        count += q.x >= 0 && q.x < 7 && q.y >= 0 && q.y < 7;
+      }
+      if (count > best_count) {
+        best_count = count;
+        best_corner = corner;
+      }
+    }
+  }
+  for (const int k : kept) {
+    const cv::Point q = d.cells[k].lattice - best_corner;
+    if (q.x < 0 || q.x >= 7 || q.y < 0 || q.y >= 7) group[k] = -1;
+  }
+  int i_min = INT_MAX, j_min = INT_MAX;
+  for (const int k : pion_cells) {
+    if (group[k] != best_group) continue;
+    i_min = std::min(i_min, d.cells[k].lattice.x);
+    j_min = std::min(j_min, d.cells[k].lattice.y);
+  }
+  for (const int k : pion_cells) {
+    const Detection::Cell& cell = d.cells[k];
+    const cv::Point2d at = cell.centre / w.scale;
+    if (group[k] != best_group) {
+      rejected.push_back({cell.centre.x, cell.centre.y, "not connected to the board"});
+      continue;
+    }
+    d.observation.pions.push_back({cell.lattice.y - j_min, cell.lattice.x - i_min, static_cast<ri::Colour>(cell.label - 1),
+                                   at.x, at.y, cell.confidence});
+  }
+  for (Rejected& r : rejected) {
+    r.x /= w.scale;
+    r.y /= w.scale;
+  }
+  d.observation.rejected = std::move(rejected);
+  d.observation.pitch = d.lattice.found ? d.lattice.pitch / w.scale : 0;
+  d.timing.classify_ms = ms_since(start);
+  return d;
+}
+
+cv::Mat draw_overlay(const cv::Mat& bgr, const Detection& d) {
+  cv::Mat out = bgr.clone();
+  const double s = 1.0 / d.scale;
+  for (const Detection::Cell& cell : d.cells) {
+    cv::circle(out, cell.centre * s, 2, cv::Scalar(200, 200, 200), cv::FILLED);
+  }
+  static const cv::Scalar kInk[] = {{40, 40, 230}, {0, 140, 255}, {40, 200, 40}, {255, 255, 255}};
+  static const char* kLetter[] = {"R", "O", "G", "W"};
+  const int radius = std::max(4, static_cast<int>(d.observation.pitch * 0.42));
+  for (const PionSighting& p : d.observation.pions) {
+    const auto c = static_cast<int>(p.colour);
+    cv::circle(out, {static_cast<int>(p.x), static_cast<int>(p.y)}, radius, cv::Scalar(0, 0, 0), 3);
+    cv::circle(out, {static_cast<int>(p.x), static_cast<int>(p.y)}, radius, kInk[c], 1);
+    const std::string label = std::string(kLetter[c]) + " " + std::to_string(p.row) + "," + std::to_string(p.col);
+    cv::putText(out, label, {static_cast<int>(p.x) - radius, static_cast<int>(p.y) + 4}, cv::FONT_HERSHEY_SIMPLEX,
+                0.4, cv::Scalar(0, 0, 0), 3);
+    cv::putText(out, label, {static_cast<int>(p.x) - radius, static_cast<int>(p.y) + 4}, cv::FONT_HERSHEY_SIMPLEX,
+                0.4, kInk[c], 1);
+  }
+  for (const Rejected& r : d.observation.rejected) {
+    const cv::Point at(static_cast<int>(r.x), static_cast<int>(r.y));
+    cv::drawMarker(out, at, cv::Scalar(255, 0, 255), cv::MARKER_TILTED_CROSS, 14, 2);
+    cv::putText(out, r.why, at + cv::Point(8, -6), cv::FONT_HERSHEY_SIMPLEX, 0.35, cv::Scalar(255, 0, 255), 1);
+  }
+  return out;
+}
+
+}  // namespace arbitre::vision::pions

@@ -1,0 +1,81 @@
+// Reading Irma pions in a table image — the stages (internal to vision/):
+//   normalise      scale the frame to a working width, Lab colour
+//   table_model    the table's colours, from the image border
+//   find_candidates  blobs that differ from the table, merged blobs split by size
+//   fit_lattice    (vision/common/lattice.h) the cells of the candidates, in perspective
+//   classify_cells every cell around the fitted board: empty, red, orange, green or white
+//   constrain      the game's own limits: one 8-connected group inside a 5x7 rectangle
+#pragma once
+
+#include <opencv2/core.hpp>
+#include <opencv2/ml.hpp>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "vision/common/lattice.h"
+#include "vision/observation.h"
+
+namespace arbitre::vision::pions {
+
+struct Params {
+  int working_width = 640;         // pixels; frames are scaled down to this width
+  double border_band = 0.08;       // share of each side sampled for the table's colours
+  int table_clusters = 4;          // colours of the table (k-means)
+  double lightness_weight = 0.5;   // of L against a and b in colour distances (shadows)
+  double min_distance = 10;        // Lab distance from the table that makes a pixel foreground
+  double seam_gradient = 4.0;      // x the median gradient: pixels on stronger edges are seams
+  double core_share = 0.45;        // of a pion's radius: the distance-transform level of cores
+  double min_area_share = 0.35;    // of a single pion's core, to keep a core
+  int max_split = 35;              // pions a merged core may hold
+  double min_confidence = 0.5;     // of the cell classifier, to report a pion
+};
+
+struct Candidate {
+  cv::Point2d centre;  // working pixels
+  double area = 0;     // of the blob it came from, per pion
+};
+
+// Features of one cell for the classifier, and their count.
+inline constexpr int kCellFeatures = 18;
+using CellFeatures = std::array<float, kCellFeatures>;
+
+// Classes of a cell: 0 empty, then 1 + referee::irma::Colour.
+inline constexpr int kCellClasses = 5;
+
+struct Timing {
+  double normalise_ms = 0, table_ms = 0, candidates_ms = 0, lattice_ms = 0, classify_ms = 0;
+};
+
+// Everything the stages found, for the CLI, the overlay, the evaluation and training.
+struct Detection {
+  PionObservation observation;
+  double scale = 1;  // working pixels per image pixel
+  std::vector<Candidate> candidates;
+  LatticeFit lattice;
+  struct Cell {
+    cv::Point lattice;       // (i, j)
+    cv::Point2d centre;      // working pixels
+    CellFeatures features{};
+    int label = 0;           // class
+    double confidence = 0;
+  };
+  std::vector<Cell> cells;  // every cell examined
+  Timing timing;
+};
+
+// The trained cell classifier (vision/models/pion_cells.yml, embedded), or a null pointer when
+// no model is built in.
+cv::Ptr<cv::ml::RTrees> default_cell_model();
+
+// Runs every stage on a BGR image. With a null `model`, cells are labelled by a fixed rule
+// (used to bootstrap training data).
+Detection detect(const cv::Mat& bgr, const Params& params = {},
+                 const cv::Ptr<cv::ml::RTrees>& model = default_cell_model());
+
+// Draws the detection on the image: reported pions with their cell and colour, rejected
+// candidates crossed out, the lattice.
+cv::Mat draw_overlay(const cv::Mat& bgr, const Detection& detection);
+
+}  // namespace arbitre::vision::pions
