@@ -5,11 +5,13 @@
 #include <iostream>
 #include <string>
 
+#include "app/cli/detect_commands.h"
 #include "app/cli/irma_commands.h"
 #include "app/cli/yams_commands.h"
 #include "data/input_error.h"
 #include "scoring/irma/advisor.h"
 #include "scoring/yams/advisor.h"
+#include "vision/observation.h"
 
 namespace {
 
@@ -87,6 +89,14 @@ int main(int argc, char** argv) {
   yams_play->add_option("--players", players, "Number of players")->capture_default_str();
   yams_play->add_option("--samples", samples, "Advisor samples per option")->capture_default_str();
 
+  auto* detect = app.add_subcommand("detect", "Recognise one image of the table");
+  detect->require_subcommand(1);
+  std::string image_path;
+  std::string overlay_path;
+  auto* detect_pions = detect->add_subcommand("pions", "Irma pions: cell, colour, position, confidence");
+  detect_pions->add_option("IMAGE", image_path, "Image file (PNG, JPEG, ...)")->required();
+  detect_pions->add_option("--overlay", overlay_path, "Also write the debug overlay to this PNG");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -120,6 +130,8 @@ int main(int argc, char** argv) {
       print(app::irma::advise(data::irma::load_record(game_path), colour, simulations, seed));
     } else if (play->parsed()) {
       print(app::irma::play(player, seed, simulations));
+    } else if (detect_pions->parsed()) {
+      print(app::detect::pions(image_path, overlay_path));
     } else if (score->parsed()) {
       print(app::yams::score(dice, first_roll));
     } else if (yams_check->parsed()) {
@@ -130,6 +142,9 @@ int main(int argc, char** argv) {
       print(app::yams::play(yams_player, seed, players, samples));
     }
   } catch (const data::InputError& e) {
+    std::cerr << "arbitre: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const vision::ImageFileError& e) {
     std::cerr << "arbitre: " << e.what() << "\n";
     return kBadInput;
   } catch (const std::exception& e) {

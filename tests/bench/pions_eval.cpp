@@ -1,6 +1,6 @@
 // Accuracy and speed of the pion reader on a labelled set made by tools/scenegen.
 //
-//   pions_eval DIR [--overlays OUTDIR] [--json]
+//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml]
 //
 // For each NNNN.json + image: detect, match the reported pions to the true ones by position
 // (within 0.4 pitch), then count pions read right (matched, right colour, right cell up to the
@@ -39,8 +39,10 @@ int main(int argc, char** argv) {
   }
   const fs::path dir = argv[1];
   std::string overlays;
+  cv::Ptr<cv::ml::RTrees> model = vp::default_cell_model();
   for (int i = 2; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--overlays") overlays = argv[i + 1];
+    if (std::string(argv[i]) == "--model") model = cv::ml::RTrees::load(argv[i + 1]);
   }
   if (!overlays.empty()) fs::create_directories(overlays);
   std::vector<fs::path> files;
@@ -59,7 +61,7 @@ int main(int argc, char** argv) {
     const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
     const cv::Mat image = arbitre::vision::load_image((dir / truth["image"].get<std::string>()).string());
     const auto start = std::chrono::steady_clock::now();
-    const vp::Detection d = vp::detect(image);
+    const vp::Detection d = vp::detect(image, {}, model);
     frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     stage_ms[0].push_back(d.timing.normalise_ms);
     stage_ms[1].push_back(d.timing.table_ms);

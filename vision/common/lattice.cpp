@@ -69,17 +69,27 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   if (pitch <= 0) return fit;
   const double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
 
-  // Each point's own pitch: the median distance to its neighbours about one pitch away
-  // (perspective makes far cells smaller).
-  std::vector<double> local(n, pitch);
-  for (std::size_t a = 0; a < n; ++a) {
-    std::vector<double> near;
-    for (std::size_t b = 0; b < n; ++b) {
-      const double d = cv::norm(points[a] - points[b]);
-      if (a != b && d > 0.7 * pitch && d < 1.3 * pitch) near.push_back(d);
+  // The pitch along each axis (foreshortening makes them differ): for each point, the shortest
+  // step to another point within 20 degrees of the axis.
+  const double ca = std::cos(angle), sa = std::sin(angle);
+  const auto axis_pitch = [&](double ux, double uy) {
+    std::vector<double> steps;
+    for (std::size_t a = 0; a < n; ++a) {
+      double best = 1e18;
+      for (std::size_t b = 0; b < n; ++b) {
+        const cv::Point2d d = points[b] - points[a];
+        const double length = cv::norm(d);
+        if (a == b || length < 0.6 * pitch || length > 2.5 * pitch) continue;
+        if (std::abs(d.x * ux + d.y * uy) / length > std::cos(20 * CV_PI / 180)) best = std::min(best, length);
+      }
+      if (best < 1e17) steps.push_back(best);
     }
-    if (!near.empty()) local[a] = median(near);
-  }
+    return steps.empty() ? 0.0 : median(steps);
+  };
+  double pitch_u = axis_pitch(ca, sa);
+  double pitch_v = axis_pitch(-sa, ca);
+  if (pitch_u <= 0) pitch_u = pitch_v > 0 ? pitch_v : pitch;
+  if (pitch_v <= 0) pitch_v = pitch_u;
 
   // Breadth-first from the most central point: a neighbour one step along an axis or a
   // diagonal (by its direction relative to the lattice angle and its length relative to the
@@ -94,7 +104,6 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   for (std::size_t k = 1; k < n; ++k) {
     if (cv::norm(points[k] - centre) < cv::norm(points[seed] - centre)) seed = k;
   }
-  const double ca = std::cos(angle), sa = std::sin(angle);
   std::vector<cv::Point> cell(n, {kNoCell, kNoCell});
   std::vector<std::size_t> order = {seed};
   cell[seed] = {0, 0};
@@ -104,8 +113,8 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       if (cell[b].x != kNoCell) continue;
       const cv::Point2d d = points[b] - points[a];
       // In lattice units, rotated back by the lattice angle.
-      const double u = (d.x * ca + d.y * sa) / local[a];
-      const double v = (-d.x * sa + d.y * ca) / local[a];
+      const double u = (d.x * ca + d.y * sa) / pitch_u;
+      const double v = (-d.x * sa + d.y * ca) / pitch_v;
       const double ru = std::round(u), rv = std::round(v);
       if (std::abs(ru) > 1 || std::abs(rv) > 1 || (ru == 0 && rv == 0)) continue;
       if (std::hypot(u - ru, v - rv) > 0.3) continue;
@@ -152,14 +161,15 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       j1 = std::max(j1, cells[k].y);
     }
     if (from.size() >= 5 && i1 > i0 && j1 > j0) {
-      const cv::Mat h = cv::findHomography(from, to, cv::RANSAC, params.assign_tolerance * pitch, cv::noArray(), 500);
+      const cv::Mat h = cv::findHomography(from, to, cv::RANSAC, params.assign_tolerance * std::min(pitch_u, pitch_v),
+                                           cv::noArray(), 500);
       if (!h.empty()) {
         fit.homography = cv::Matx33d(h);
         return;
       }
     }
     // Too few points, or all on one line: a similarity (no perspective) through them.
-    const cv::Point2d u(ca * pitch, sa * pitch), v(-sa * pitch, ca * pitch);
+    const cv::Point2d u(ca * pitch_u, sa * pitch_u), v(-sa * pitch_v, ca * pitch_v);
     cv::Point2d shift(0, 0);
     for (std::size_t k = 0; k < from.size(); ++k) {
       shift += cv::Point2d(to[k].x, to[k].y) - (u * from[k].x + v * from[k].y);

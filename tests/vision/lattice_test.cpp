@@ -1,0 +1,131 @@
+// The lattice fit on synthetic point sets: perspective, rotation, jitter, outliers, holes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "vision/common/lattice.h"
+
+namespace v = arbitre::vision;
+
+namespace {
+
+struct Scene {
+  std::vector<cv::Point2d> points;
+  std::vector<cv::Point> truth;  // lattice cell of each point; (-99, -99) for an outlier
+};
+
+// A board of `cells` seen through `h` (lattice -> image), with jitter and outliers.
+Scene make_scene(const std::vector<cv::Point>& cells, const cv::Matx33d& h, double jitter, int outliers,
+                 std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0, jitter);
+  std::uniform_real_distribution<double> across(-4, 10), down(-4, 8);
+  Scene s;
+  for (const cv::Point& c : cells) {
+    const cv::Vec3d q = h * cv::Vec3d(c.x, c.y, 1);
+    s.points.emplace_back(q[0] / q[2] + noise(rng), q[1] / q[2] + noise(rng));
+    s.truth.push_back(c);
+  }
+  for (int k = 0; k < outliers;) {
+    // Outliers (a cup, a pencil, a stain) around the board, off the lattice points.
+    const double x = std::floor(across(rng)) + 0.5, y = std::floor(down(rng)) + 0.5;
+    if (x > -1.5 && x < 7.5 && y > -1.5 && y < 5.5) continue;
+    ++k;
+    const cv::Vec3d q = h * cv::Vec3d(x, y, 1);
+    s.points.emplace_back(q[0] / q[2], q[1] / q[2]);
+    s.truth.emplace_back(-99, -99);
+  }
+  return s;
+}
+
+// Checks the fit recovers every true cell up to one translation and rejects the outliers.
+void expect_recovered(const Scene& s, const v::LatticeFit& fit) {
+  ASSERT_TRUE(fit.found);
+  std::map<std::pair<int, int>, int> offsets;
+  for (std::size_t k = 0; k < s.points.size(); ++k) {
+    if (s.truth[k].x == -99) {
+      EXPECT_FALSE(fit.inlier[k]) << "outlier " << k << " taken as a pion";
+      continue;
+    }
+    ASSERT_TRUE(fit.inlier[k]) << "point " << k << " lost";
+    ++offsets[{fit.cells[k].x - s.truth[k].x, fit.cells[k].y - s.truth[k].y}];
+  }
+  EXPECT_EQ(offsets.size(), 1u) << "cells not consistent with one translation";
+}
+
+// A 5x7 board with a hole pattern, as pions leave on the table.
+std::vector<cv::Point> board() {
+  std::vector<cv::Point> cells;
+  for (int j = 0; j < 5; ++j) {
+    for (int i = 0; i < 7; ++i) {
+      if ((i * 3 + j * 5) % 7 != 0) cells.emplace_back(i, j);
+    }
+  }
+  return cells;
+}
+
+cv::Matx33d similarity(double pitch, double degrees, cv::Point2d origin) {
+  const double a = degrees * CV_PI / 180;
+  return {pitch * std::cos(a), -pitch * std::sin(a), origin.x, pitch * std::sin(a), pitch * std::cos(a), origin.y, 0, 0, 1};
+}
+
+}  // namespace
+
+TEST(Lattice, AxisAlignedBoardIsRecovered) {
+  const Scene s = make_scene(board(), similarity(40, 0, {150, 100}), 0.5, 0, 1);
+  expect_recovered(s, v::fit_lattice(s.points));
+  EXPECT_NEAR(v::fit_lattice(s.points).pitch, 40, 1.0);
+}
+
+TEST(Lattice, RotatedBoardIsRecoveredWithRowsDownTheImage) {
+  const Scene s = make_scene(board(), similarity(36, 23, {200, 80}), 0.8, 0, 2);
+  const v::LatticeFit fit = v::fit_lattice(s.points);
+  expect_recovered(s, fit);
+  // Rows run closest to the image's downward direction: the j axis points down.
+  const cv::Point2d down = fit.to_image(0, 1) - fit.to_image(0, 0);
+  EXPECT_GT(down.y, std::abs(down.x));
+}
+
+// The homography of a pinhole camera (focal length f pixels, image centre c) looking at the
+// board's centre from `distance` pitches away, tilted `tilt` degrees from vertical and turned
+// `yaw` degrees about the vertical: lattice (i, j) -> pixels.
+cv::Matx33d camera(double tilt, double yaw, double distance, double f, cv::Point2d c) {
+  const double t = tilt * CV_PI / 180, y = yaw * CV_PI / 180;
+  const cv::Vec3d target(3, 2, 0);  // the centre of the 7x5 board, in pitches
+  const cv::Vec3d eye = target + distance * cv::Vec3d(std::sin(t) * std::sin(y), std::sin(t) * std::cos(y), -std::cos(t));
+  const cv::Vec3d forward = cv::normalize(target - eye);
+  const cv::Vec3d right = cv::normalize(cv::Vec3d(std::cos(y), -std::sin(y), 0));
+  const cv::Vec3d down = forward.cross(right);
+  const cv::Matx33d r(right[0], right[1], right[2], down[0], down[1], down[2], forward[0], forward[1], forward[2]);
+  const cv::Vec3d tr = -(r * eye);
+  const cv::Matx33d k(f, 0, c.x, 0, f, c.y, 0, 0, 1);
+  // Columns: the world x and y axes in camera coordinates, and the translation.
+  const cv::Matx33d rt(r(0, 0), r(0, 1), tr[0], r(1, 0), r(1, 1), tr[1], r(2, 0), r(2, 1), tr[2]);
+  return k * rt;
+}
+
+TEST(Lattice, PerspectiveOfThirtyFiveDegreesIsRecovered) {
+  for (const double yaw : {0.0, 15.0, -25.0}) {
+    const Scene s = make_scene(board(), camera(35, yaw, 14, 600, {320, 240}), 0.6, 3, 3);
+    SCOPED_TRACE("yaw " + std::to_string(yaw));
+    expect_recovered(s, v::fit_lattice(s.points));
+  }
+}
+
+TEST(Lattice, OutliersAreRejected) {
+  const Scene s = make_scene(board(), similarity(42, -12, {160, 120}), 0.8, 6, 4);
+  expect_recovered(s, v::fit_lattice(s.points));
+}
+
+TEST(Lattice, FewPointsStillGetCells) {
+  const Scene s = make_scene({{0, 0}, {1, 0}, {1, 1}}, similarity(50, 5, {300, 200}), 0.3, 0, 5);
+  expect_recovered(s, v::fit_lattice(s.points));
+  const Scene one = make_scene({{0, 0}}, similarity(50, 0, {300, 200}), 0, 0, 6);
+  const v::LatticeFit fit = v::fit_lattice(one.points, 50);
+  EXPECT_TRUE(fit.found);
+  EXPECT_EQ(fit.inliers, 1);
+}
+
+TEST(Lattice, EmptyInputFindsNothing) { EXPECT_FALSE(v::fit_lattice({}).found); }

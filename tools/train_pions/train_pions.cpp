@@ -1,0 +1,86 @@
+// train_pions — trains the pion cell classifier from scenes made by scenegen.
+//
+//   train_pions --out vision/models/pion_cells.yml DIR [DIR...]
+//
+// Every scene is read by the detector with its fixed rule (no model); each cell it examines
+// is labelled from the ground truth (the true pion within 0.35 pitch of the cell's centre, or
+// empty) and its features become one training sample of a random forest (OpenCV ml RTrees).
+#include <opencv2/ml.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "vision/common/image_io.h"
+#include "vision/pions/detector.h"
+
+namespace fs = std::filesystem;
+namespace vp = arbitre::vision::pions;
+namespace ri = arbitre::referee::irma;
+
+int main(int argc, char** argv) {
+  std::string out;
+  std::vector<std::string> dirs;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--out" && i + 1 < argc) {
+      out = argv[++i];
+    } else {
+      dirs.push_back(arg);
+    }
+  }
+  if (out.empty() || dirs.empty()) {
+    std::fprintf(stderr, "usage: train_pions --out MODEL.yml DIR [DIR...]\n");
+    return 2;
+  }
+  cv::Mat samples(0, vp::kCellFeatures, CV_32F);
+  cv::Mat labels(0, 1, CV_32S);
+  std::array<int, vp::kCellClasses> per_class{};
+  int scenes = 0;
+  for (const std::string& dir : dirs) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() == ".json") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
+      const cv::Mat image = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
+      const vp::Detection d = vp::detect(image, {}, nullptr);
+      const double radius = 0.35 * truth["scene"]["pitch_px"].get<double>();
+      for (const vp::Detection::Cell& cell : d.cells) {
+        const cv::Point2d at = cell.centre / d.scale;
+        int label = 0;
+        for (const auto& p : truth["pions"]) {
+          if (std::hypot(p["x"].get<double>() - at.x, p["y"].get<double>() - at.y) < radius) {
+            label = 1 + static_cast<int>(*ri::colour_from_string(p["colour"].get<std::string>()));
+          }
+        }
+        samples.push_back(cv::Mat(1, vp::kCellFeatures, CV_32F, const_cast<float*>(cell.features.data())).clone());
+        labels.push_back(label);
+        ++per_class[static_cast<std::size_t>(label)];
+      }
+      ++scenes;
+    }
+  }
+  std::fprintf(stderr, "%d scenes, %d cells: empty %d, red %d, orange %d, green %d, white %d\n", scenes, samples.rows,
+               per_class[0], per_class[1], per_class[2], per_class[3], per_class[4]);
+  cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
+  trees->setMaxDepth(14);
+  trees->setMinSampleCount(4);
+  trees->setCalculateVarImportance(false);
+  trees->setActiveVarCount(0);
+  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 60, 0));
+  cv::theRNG().state = 20261129;
+  trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
+  cv::Mat predicted;
+  trees->predict(samples, predicted);
+  int right = 0;
+  for (int r = 0; r < samples.rows; ++r) right += static_cast<int>(predicted.at<float>(r)) == labels.at<int>(r);
+  std::fprintf(stderr, "training accuracy %.2f%%\n", 100.0 * right / std::max(1, samples.rows));
+  trees->save(out);
+  return 0;
+}
