@@ -11,6 +11,7 @@
 #include "data/input_error.h"
 #include "scoring/irma/advisor.h"
 #include "scoring/yams/advisor.h"
+#include "vision/mat_file.h"
 #include "vision/observation.h"
 
 namespace {
@@ -97,6 +98,12 @@ int main(int argc, char** argv) {
   detect_pions->add_option("IMAGE", image_path, "Image file (PNG, JPEG, ...)")->required();
   detect_pions->add_option("--overlay", overlay_path, "Also write the debug overlay to this PNG");
 
+  auto* mat = app.add_subcommand("mat", "Write the printable play mat (ArUco markers at the corners)");
+  std::string mat_out;
+  std::string mat_size = "a4";
+  mat->add_option("--out", mat_out, "Output file, .pdf (vector) or .png (300 dpi)")->required();
+  mat->add_option("--size", mat_size, "Paper size: a4 or a3")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -130,6 +137,9 @@ int main(int argc, char** argv) {
       print(app::irma::advise(data::irma::load_record(game_path), colour, simulations, seed));
     } else if (play->parsed()) {
       print(app::irma::play(player, seed, simulations));
+    } else if (mat->parsed()) {
+      vision::write_mat_file(mat_out, mat_size);
+      print(nlohmann::json{{"mat", mat_out}, {"size", mat_size}});
     } else if (detect_pions->parsed()) {
       print(app::detect::pions(image_path, overlay_path));
     } else if (score->parsed()) {
