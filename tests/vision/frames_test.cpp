@@ -1,0 +1,162 @@
+// Frame sources: image sequences, video files, and a network camera that goes away and comes
+// back (an MJPEG-over-HTTP server on the loopback address, in this test).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <thread>
+
+#include "vision/frames.h"
+
+namespace v = arbitre::vision;
+namespace fs = std::filesystem;
+
+namespace {
+
+cv::Mat picture(int k) {
+  cv::Mat image(120, 160, CV_8UC3, cv::Scalar(40, 90, 140));
+  cv::circle(image, {20 + 20 * k, 60}, 12, cv::Scalar(30, 30, 220), cv::FILLED);
+  return image;
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = fs::path(::testing::TempDir()) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST(FrameSources, SpecsAreRecognised) {
+  std::string error;
+  EXPECT_EQ(v::parse_source("0")->kind, v::SourceSpec::Kind::Camera);
+  EXPECT_EQ(v::parse_source("2")->index, 2);
+  EXPECT_EQ(v::parse_source("http://192.0.2.1:8080/video")->kind, v::SourceSpec::Kind::Url);
+  EXPECT_EQ(v::parse_source("rtsp://camera.local/stream")->kind, v::SourceSpec::Kind::Url);
+  EXPECT_FALSE(v::parse_source("/nonexistent/video.mp4", &error).has_value());
+  EXPECT_THAT(error, ::testing::HasSubstr("no such file"));
+  EXPECT_FALSE(v::parse_source("/nonexistent/%04d.png", &error).has_value());
+  EXPECT_FALSE(v::parse_source("", &error).has_value());
+}
+
+TEST(FrameSources, ImageSequenceGivesEveryFrameThenEnds) {
+  const fs::path dir = temp_dir("sequence");
+  for (int k = 0; k < 3; ++k) cv::imwrite((dir / cv::format("%04d.png", k)).string(), picture(k));
+  v::FrameSource source(*v::parse_source((dir / "%04d.png").string()));
+  cv::Mat frame;
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_EQ(source.next(frame, k), v::FrameStatus::Frame);
+    EXPECT_EQ(frame.size(), cv::Size(160, 120));
+  }
+  EXPECT_EQ(source.next(frame, 3), v::FrameStatus::Ended);
+  EXPECT_EQ(source.next(frame, 4), v::FrameStatus::Ended);
+}
+
+TEST(FrameSources, VideoFileGivesEveryFrameThenEnds) {
+  const fs::path file = temp_dir("video") / "clip.avi";
+  cv::VideoWriter writer(file.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, {160, 120});
+  ASSERT_TRUE(writer.isOpened());
+  for (int k = 0; k < 5; ++k) writer.write(picture(k));
+  writer.release();
+  v::FrameSource source(*v::parse_source(file.string()));
+  cv::Mat frame;
+  int frames = 0;
+  while (source.next(frame, frames) == v::FrameStatus::Frame) ++frames;
+  EXPECT_EQ(frames, 5);
+}
+
+TEST(FrameSources, UnreachableCameraIsRetriedNotFatal) {
+  // Nothing listens on this loopback port: opening fails at once, the source waits and retries.
+  v::SourceParams params;
+  params.retry_seconds = 1.0;
+  params.open_timeout_ms = 500;
+  v::FrameSource source(*v::parse_source("http://127.0.0.1:9/video.mjpg"), params);
+  cv::Mat frame;
+  EXPECT_EQ(source.next(frame, 0.0), v::FrameStatus::Waiting);
+  EXPECT_EQ(source.next(frame, 0.5), v::FrameStatus::Waiting);  // not yet time to retry
+  EXPECT_EQ(source.next(frame, 1.5), v::FrameStatus::Waiting);  // retried, still nobody
+  EXPECT_FALSE(source.last_error().empty());
+}
+
+namespace {
+
+// A network camera on the loopback address: serves `frames` JPEG frames as MJPEG over HTTP to
+// each of `connections` clients in turn, closing the connection after each batch.
+class MjpegServer {
+ public:
+  MjpegServer(int frames, int connections) {
+    listener_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    listen(listener_, 4);
+    thread_ = std::thread([this, frames, connections] {
+      std::vector<unsigned char> jpeg;
+      cv::imencode(".jpg", picture(2), jpeg);
+      for (int c = 0; c < connections; ++c) {
+        const int client = accept(listener_, nullptr, nullptr);
+        if (client < 0) return;
+        char request[2048];
+        (void)recv(client, request, sizeof request, 0);
+        const std::string header =
+            "HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n";
+        send(client, header.data(), header.size(), MSG_NOSIGNAL);
+        for (int f = 0; f < frames; ++f) {
+          const std::string part = "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " +
+                                   std::to_string(jpeg.size()) + "\r\n\r\n";
+          send(client, part.data(), part.size(), MSG_NOSIGNAL);
+          send(client, jpeg.data(), jpeg.size(), MSG_NOSIGNAL);
+          send(client, "\r\n", 2, MSG_NOSIGNAL);
+        }
+        close(client);
+      }
+    });
+  }
+  ~MjpegServer() {
+    shutdown(listener_, SHUT_RDWR);
+    close(listener_);
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  int listener_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace
+
+TEST(FrameSources, NetworkCameraDisconnectIsReportedThenReconnected) {
+  MjpegServer server(30, 2);
+  v::SourceParams params;
+  params.retry_seconds = 0;
+  params.open_timeout_ms = 3000;
+  params.read_timeout_ms = 1000;
+  v::FrameSource source(*v::parse_source("http://127.0.0.1:" + std::to_string(server.port()) + "/video.mjpg"),
+                        params);
+  cv::Mat frame;
+  std::vector<v::FrameStatus> seen;
+  for (int step = 0; step < 200 && seen.size() < 200; ++step) {
+    const v::FrameStatus status = source.next(frame, step);
+    if (seen.empty() || seen.back() != status) seen.push_back(status);
+    if (status == v::FrameStatus::Reconnected) break;
+  }
+  ASSERT_GE(seen.size(), 3u);
+  EXPECT_EQ(seen[0], v::FrameStatus::Frame);
+  EXPECT_THAT(seen, ::testing::Contains(v::FrameStatus::Lost));
+  EXPECT_EQ(seen.back(), v::FrameStatus::Reconnected);
+  EXPECT_EQ(frame.size(), cv::Size(160, 120));
+}

@@ -1,0 +1,118 @@
+#include "vision/frames.h"
+
+#include <filesystem>
+
+namespace arbitre::vision {
+
+std::optional<SourceSpec> parse_source(const std::string& text, std::string* error) {
+  const auto fail = [&](const std::string& message) -> std::optional<SourceSpec> {
+    if (error) *error = message;
+    return std::nullopt;
+  };
+  if (text.empty()) return fail("an empty source");
+  SourceSpec spec;
+  spec.text = text;
+  if (text.find_first_not_of("0123456789") == std::string::npos) {
+    if (text.size() > 3) return fail("camera index " + text + " is out of range");
+    spec.kind = SourceSpec::Kind::Camera;
+    spec.index = std::stoi(text);
+    return spec;
+  }
+  for (const char* scheme : {"http://", "https://", "rtsp://"}) {
+    if (text.rfind(scheme, 0) == 0) {
+      spec.kind = SourceSpec::Kind::Url;
+      return spec;
+    }
+  }
+  if (text.find('%') != std::string::npos) {
+    spec.kind = SourceSpec::Kind::Sequence;
+    const std::filesystem::path folder = std::filesystem::path(text).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder)) return fail(folder.string() + ": no such folder");
+    return spec;
+  }
+  if (!std::filesystem::exists(text)) return fail(text + ": no such file");
+  spec.kind = SourceSpec::Kind::File;
+  return spec;
+}
+
+FrameSource::FrameSource(SourceSpec spec, SourceParams params) : spec_(std::move(spec)), params_(params) {}
+
+bool FrameSource::open() {
+  capture_.release();
+  try {
+    switch (spec_.kind) {
+      case SourceSpec::Kind::Camera:
+        capture_.open(spec_.index, cv::CAP_V4L2);
+        if (capture_.isOpened()) {
+          capture_.set(cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'));
+          capture_.set(cv::CAP_PROP_FRAME_WIDTH, params_.width);
+          capture_.set(cv::CAP_PROP_FRAME_HEIGHT, params_.height);
+        }
+        break;
+      case SourceSpec::Kind::Url:
+        capture_.open(spec_.text, cv::CAP_FFMPEG,
+                      {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, params_.open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC,
+                       params_.read_timeout_ms});
+        break;
+      case SourceSpec::Kind::Sequence:
+        capture_.open(spec_.text, cv::CAP_IMAGES);
+        break;
+      case SourceSpec::Kind::File:
+        capture_.open(spec_.text, cv::CAP_ANY);
+        break;
+    }
+  } catch (const cv::Exception& e) {
+    error_ = spec_.text + ": " + e.msg;
+    return false;
+  }
+  if (!capture_.isOpened()) {
+    error_ = spec_.text + ": cannot open the source";
+    return false;
+  }
+  return true;
+}
+
+FrameStatus FrameSource::next(cv::Mat& frame, double now) {
+  if (ended_) return FrameStatus::Ended;
+  if (!capture_.isOpened()) {
+    if (now < next_attempt_) return FrameStatus::Waiting;
+    if (!open()) {
+      next_attempt_ = now + params_.retry_seconds;
+      if (!spec_.live()) {
+        ended_ = true;
+        return FrameStatus::Ended;
+      }
+      if (ever_opened_ && !lost_) {
+        lost_ = true;
+        return FrameStatus::Lost;
+      }
+      return FrameStatus::Waiting;
+    }
+  }
+  bool got = false;
+  try {
+    got = capture_.read(frame) && !frame.empty();
+  } catch (const cv::Exception& e) {
+    error_ = spec_.text + ": " + e.msg;
+  }
+  if (got) {
+    const bool back = lost_;
+    lost_ = false;
+    ever_opened_ = true;
+    return back ? FrameStatus::Reconnected : FrameStatus::Frame;
+  }
+  capture_.release();
+  if (!spec_.live()) {
+    ended_ = true;
+    return FrameStatus::Ended;
+  }
+  if (error_.empty()) error_ = spec_.text + ": no frame";
+  next_attempt_ = now + params_.retry_seconds;
+  if (!lost_) {
+    lost_ = true;
+    return FrameStatus::Lost;
+  }
+  return FrameStatus::Waiting;
+}
+
+}  // namespace arbitre::vision

@@ -1,0 +1,62 @@
+// Frame sources behind one interface: a webcam by index (V4L2, MJPG where offered), a video
+// file, an image sequence (frames/%04d.png), a network camera URL (MJPEG over HTTP, RTSP). A
+// live source that fails is reported lost, then reopened every few seconds; nothing throws.
+#pragma once
+
+#include <opencv2/core.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <optional>
+#include <string>
+
+namespace arbitre::vision {
+
+struct SourceSpec {
+  enum class Kind { Camera, File, Sequence, Url } kind = Kind::Camera;
+  std::string text;  // as given
+  int index = 0;     // Camera
+  bool live() const { return kind == Kind::Camera || kind == Kind::Url; }
+};
+
+// "0" -> camera 0; "http://...", "https://...", "rtsp://..." -> URL; a path with a printf
+// pattern ("frames/%04d.png") -> image sequence; any other path -> video file. nullopt with
+// `error` for an empty or unreadable spec.
+std::optional<SourceSpec> parse_source(const std::string& text, std::string* error = nullptr);
+
+struct SourceParams {
+  int open_timeout_ms = 5000;
+  int read_timeout_ms = 3000;
+  double retry_seconds = 2.0;  // between attempts to reopen a lost live source
+  int width = 1280;            // asked of cameras
+  int height = 720;
+};
+
+enum class FrameStatus {
+  Frame,        // `frame` holds a new frame
+  Waiting,      // not open yet, or lost and not time to retry yet
+  Lost,         // a live source stopped delivering (reported once)
+  Reconnected,  // a lost live source is back (`frame` holds its first frame)
+  Ended,        // a file or sequence has no more frames
+};
+
+class FrameSource {
+ public:
+  FrameSource(SourceSpec spec, SourceParams params = {});
+  // One step of the capture loop at `now` seconds (monotonic).
+  FrameStatus next(cv::Mat& frame, double now);
+  const std::string& last_error() const { return error_; }
+  const SourceSpec& spec() const { return spec_; }
+
+ private:
+  bool open();
+  SourceSpec spec_;
+  SourceParams params_;
+  cv::VideoCapture capture_;
+  bool ever_opened_ = false;
+  bool lost_ = false;
+  bool ended_ = false;
+  double next_attempt_ = 0;
+  std::string error_;
+};
+
+}  // namespace arbitre::vision
