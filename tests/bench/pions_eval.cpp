@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -70,6 +71,11 @@ int main(int argc, char** argv) {
     stage_ms[4].push_back(d.timing.classify_ms);
 
     const double radius = 0.4 * truth["scene"]["pitch_px"].get<double>();
+    if (std::getenv("PIONS_EVAL_VERBOSE")) {
+      std::fprintf(stderr, "%s: truth pitch %.1f, 2r %.1f, lattice pitch %.1f, candidates %zu, inliers %d, pions %zu/%zu\n",
+                   file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale, 2 * d.pion_radius, d.lattice.pitch,
+                   d.candidates.size(), d.lattice.inliers, d.observation.pions.size(), truth["pions"].size());
+    }
     const auto& pions = d.observation.pions;
     std::vector<int> match(truth["pions"].size(), -1);
     std::vector<bool> used(pions.size(), false);

@@ -65,9 +65,50 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   if (n == 0) return fit;
 
   double pitch = n >= 2 ? estimate_pitch(points) : pitch_hint;
-  if (pitch_hint > 0 && (pitch <= 0 || pitch > 1.8 * pitch_hint || pitch < 0.5 * pitch_hint)) pitch = pitch_hint;
+  double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
+  // How many points near `a` sit on the lattice (a, p, t), within a fifth of a pitch.
+  const auto score = [&](std::size_t a, double p, double t) {
+    const double ct = std::cos(t), st = std::sin(t);
+    int on = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const cv::Point2d e = points[k] - points[a];
+      if (cv::norm(e) > 3.2 * p) continue;
+      const double u = (e.x * ct + e.y * st) / p, v = (-e.x * st + e.y * ct) / p;
+      on += std::hypot(u - std::round(u), v - std::round(v)) < 0.22;
+    }
+    return on;
+  };
+  if (pitch_hint > 0 && n >= 2) {
+    // Other hypotheses from every pair about a pitch apart, as axis or diagonal neighbours:
+    // sparse boards have few axis neighbours, and their nearest neighbours may be diagonal.
+    int best_score = -1;
+    for (std::size_t a = 0; a < n; ++a) {
+      const int nn = score(a, pitch, angle);
+      if (nn > best_score) best_score = nn;
+    }
+    for (std::size_t a = 0; a < n; ++a) {
+      for (std::size_t b = 0; b < n; ++b) {
+        if (a == b) continue;
+        const cv::Point2d d = points[b] - points[a];
+        const double length = cv::norm(d);
+        for (const auto& [steps, turn] : {std::pair{1.0, 0.0}, std::pair{std::sqrt(2.0), CV_PI / 4}}) {
+          const double p = length / steps;
+          if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
+          const double t = std::atan2(d.y, d.x) - turn;
+          const int on = score(a, p, t);
+          // Lattices at p and at p*sqrt(2) turned 45 degrees explain a sparse board alike: on a
+          // tie, the pitch nearer what the pion's size predicts.
+          const double expected = params.expected_pitch_share * pitch_hint;
+          if (on > best_score || (on == best_score && std::abs(p - expected) < std::abs(pitch - expected))) {
+            best_score = on;
+            pitch = p;
+            angle = std::remainder(t, CV_PI / 2);
+          }
+        }
+      }
+    }
+  }
   if (pitch <= 0) return fit;
-  const double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
 
   // The pitch along each axis (foreshortening makes them differ): for each point, the shortest
   // step to another point within 20 degrees of the axis.

@@ -13,6 +13,9 @@ struct LatticeParams {
   double assign_tolerance = 0.3;  // a point is on its cell when within this share of the pitch
   int min_points = 3;             // fewer points: no perspective fit, an axis-aligned guess
   int iterations = 4;             // grow-and-refit rounds
+  double hint_range_low = 1.0;   // with a pitch hint: the pitches considered, as shares of it
+  double hint_range_high = 2.2;
+  double expected_pitch_share = 1.45;  // the likeliest pitch, as a share of the hint
 };
 
 struct LatticeFit {

@@ -47,10 +47,12 @@ Working normalise(const cv::Mat& input, const Params& params) {
   } else {
     w.bgr = input.clone();
   }
-  cv::Mat blurred, as_float;
+  // 8-bit Lab is a table lookup in OpenCV; rescale it to L 0..100 and a, b about 0.
+  cv::Mat blurred, lab8;
   cv::GaussianBlur(w.bgr, blurred, cv::Size(3, 3), 0);
-  blurred.convertTo(as_float, CV_32FC3, 1.0 / 255.0);
-  cv::cvtColor(as_float, w.lab, cv::COLOR_BGR2Lab);
+  cv::cvtColor(blurred, lab8, cv::COLOR_BGR2Lab);
+  lab8.convertTo(w.lab, CV_32FC3);
+  w.lab = w.lab.mul(cv::Scalar(100.0 / 255.0, 1, 1)) - cv::Scalar(0, 128, 128);
   cv::Mat l, gx, gy;
   cv::extractChannel(w.lab, l, 0);
   cv::Sobel(l, gx, CV_32F, 1, 0);
@@ -97,11 +99,14 @@ TableModel table_model(const Working& w, const Params& params) {
   for (int c = 0; c < centres.rows; ++c) {
     t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
   }
+  const float weight = static_cast<float>(params.lightness_weight);
   const auto distance = [&](const cv::Vec3f& p) {
-    double best = 1e9;
-    const cv::Vec3f q(p[0] * static_cast<float>(params.lightness_weight), p[1], p[2]);
-    for (const auto& c : t.colours) best = std::min(best, static_cast<double>(cv::norm(q - c)));
-    return best;
+    float best = 1e9f;
+    for (const auto& c : t.colours) {
+      const float dl = p[0] * weight - c[0], da = p[1] - c[1], db = p[2] - c[2];
+      best = std::min(best, dl * dl + da * da + db * db);
+    }
+    return std::sqrt(static_cast<double>(best));
   };
   std::vector<double> border_distances;
   for (int r = 0; r < samples.rows; ++r) {
@@ -160,7 +165,7 @@ int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
 // each class (the distance transform above part of a pion's radius) are the candidates,
 // merged cores split into as many pions as their area holds.
 std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, const Params& params, cv::Mat& mask,
-                                       double& single_area, std::vector<Rejected>& rejected) {
+                                       double& single_area, double& pion_radius, std::vector<Rejected>& rejected) {
   mask = t.distance > t.threshold;
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   cv::morphologyEx(mask, mask, cv::MORPH_OPEN, kernel);
@@ -199,6 +204,7 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   }
   if (peaks.empty()) return out;
   const double radius = percentile(peaks, 0.6);
+  pion_radius = radius;
 
   struct Core {
     cv::Point2d centre;
@@ -353,14 +359,17 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   start = Clock::now();
   cv::Mat mask;
   double single_area = 0;
+  double pion_radius = 0;
   std::vector<Rejected> rejected;
-  d.candidates = find_candidates(w, table, params, mask, single_area, rejected);
+  d.candidates = find_candidates(w, table, params, mask, single_area, pion_radius, rejected);
+  d.pion_radius = pion_radius;
   d.timing.candidates_ms = ms_since(start);
 
   start = Clock::now();
   std::vector<cv::Point2d> centres;
   for (const Candidate& c : d.candidates) centres.push_back(c.centre);
-  const double pitch_hint = 0;
+  // A pion's width bounds the pitch: pions touch (pitch = width) or leave a gap.
+  const double pitch_hint = pion_radius > 0 ? 2.0 * pion_radius : 0;
   d.lattice = fit_lattice(centres, pitch_hint);
   d.timing.lattice_ms = ms_since(start);
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
@@ -376,45 +385,53 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       pion_lightness.push_back(w.lab.at<cv::Vec3f>(static_cast<int>(c.y), static_cast<int>(c.x))[0]);
     }
     const double pion_l = median(pion_lightness);
-    // The cells around the candidates on the lattice (a pion may have been missed next to them).
-    std::vector<cv::Point> around;
-    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-      if (!d.lattice.inlier[k]) continue;
+    // Examine the cells around the candidates on the lattice, and around every cell found to
+    // hold a pion, until no new pion turns up (a pion the candidates missed is found next to
+    // its neighbours).
+    std::vector<cv::Point> queued;
+    std::queue<cv::Point> todo;
+    const auto enqueue_around = [&](cv::Point centre) {
       for (int dj = -1; dj <= 1; ++dj) {
         for (int di = -1; di <= 1; ++di) {
-          const cv::Point cell = d.lattice.cells[k] + cv::Point(di, dj);
-          if (std::find(around.begin(), around.end(), cell) == around.end()) around.push_back(cell);
+          const cv::Point cell = centre + cv::Point(di, dj);
+          if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
+          queued.push_back(cell);
+          todo.push(cell);
         }
       }
+    };
+    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+      if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
     }
-    for (const cv::Point& at : around) {
-      {
-        const int i = at.x, j = at.y;
-        const cv::Point2d c = d.lattice.to_image(i, j);
-        const double p = 0.5 * (cv::norm(d.lattice.to_image(i + 1, j) - c) + cv::norm(d.lattice.to_image(i, j + 1) - c));
-        if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) continue;
-        Detection::Cell cell;
-        cell.lattice = {i, j};
-        cell.centre = c;
-        cell.features = cell_features(w, table, mask, c, p, pion_l);
-        if (model && model->isTrained()) {
-          cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
-          cv::Mat votes;
-          model->getVotes(sample, votes, 0);
-          int best = 0;
-          double total = 0;
-          for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(1, k);
-          for (int k = 1; k < votes.cols; ++k) {
-            if (votes.at<int>(1, k) > votes.at<int>(1, best)) best = k;
-          }
-          cell.label = votes.at<int>(0, best);
-          cell.confidence = total > 0 ? votes.at<int>(1, best) / total : 0;
-        } else {
-          cell.label = rule_label(cell.features);
-          cell.confidence = 1;
+    while (!todo.empty() && d.cells.size() < static_cast<std::size_t>(params.max_cells)) {
+      const cv::Point at = todo.front();
+      todo.pop();
+      const int i = at.x, j = at.y;
+      const cv::Point2d c = d.lattice.to_image(i, j);
+      const double p = 0.5 * (cv::norm(d.lattice.to_image(i + 1, j) - c) + cv::norm(d.lattice.to_image(i, j + 1) - c));
+      if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) continue;
+      Detection::Cell cell;
+      cell.lattice = {i, j};
+      cell.centre = c;
+      cell.features = cell_features(w, table, mask, c, p, pion_l);
+      if (model && model->isTrained()) {
+        cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
+        cv::Mat votes;
+        model->getVotes(sample, votes, 0);
+        int best = 0;
+        double total = 0;
+        for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(1, k);
+        for (int k = 1; k < votes.cols; ++k) {
+          if (votes.at<int>(1, k) > votes.at<int>(1, best)) best = k;
         }
-        d.cells.push_back(cell);
+        cell.label = votes.at<int>(0, best);
+        cell.confidence = total > 0 ? votes.at<int>(1, best) / total : 0;
+      } else {
+        cell.label = rule_label(cell.features);
+        cell.confidence = 1;
       }
+      if (cell.label > 0 && cell.confidence >= params.min_confidence) enqueue_around(at);
+      d.cells.push_back(cell);
     }
   }
   // constrain: pions are one 8-connected group; keep the largest.

@@ -30,6 +30,7 @@ struct Params {
   double min_area_share = 0.35;    // of a single pion's core, to keep a core
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.5;     // of the cell classifier, to report a pion
+  int max_cells = 150;             // cells examined at most
 };
 
 struct Candidate {
@@ -52,6 +53,7 @@ struct Timing {
 struct Detection {
   PionObservation observation;
   double scale = 1;  // working pixels per image pixel
+  double pion_radius = 0;  // working pixels, from the candidates' cores
   std::vector<Candidate> candidates;
   LatticeFit lattice;
   struct Cell {
