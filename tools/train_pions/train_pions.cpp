@@ -69,11 +69,11 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "%d scenes, %d cells: empty %d, red %d, orange %d, green %d, white %d\n", scenes, samples.rows,
                per_class[0], per_class[1], per_class[2], per_class[3], per_class[4]);
   cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
-  trees->setMaxDepth(14);
+  trees->setMaxDepth(10);
   trees->setMinSampleCount(4);
   trees->setCalculateVarImportance(false);
   trees->setActiveVarCount(0);
-  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 60, 0));
+  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
   cv::theRNG().state = 20261129;
   trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
   cv::Mat predicted;

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Reproduces vision/models/pion_cells.yml: renders the training scenes (seeds distinct from the
+# test and benchmark sets) and trains the pion cell classifier on them.
+#   tools/train_pions.sh [BUILD_DIR]        (about 10 minutes on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+out=$(mktemp -d)
+"$build/tools/scenegen" --out "$out/a" --count 120 --seed 1000 --jpeg &
+"$build/tools/scenegen" --out "$out/b" --count 120 --seed 1120 --jpeg &
+wait
+"$build/tools/train_pions" --out vision/models/pion_cells.yml "$out/a" "$out/b"
+rm -rf "$out"
