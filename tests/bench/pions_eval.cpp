@@ -20,18 +20,13 @@
 #include <vector>
 
 #include "tests/bench/stats.h"
+#include "tests/support/pion_scoring.h"
 #include "vision/common/image_io.h"
 #include "vision/pions/detector.h"
 
 namespace fs = std::filesystem;
 namespace ri = arbitre::referee::irma;
 namespace vp = arbitre::vision::pions;
-
-namespace {
-
-int colour_index(const std::string& name) { return static_cast<int>(*ri::colour_from_string(name)); }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -70,68 +65,24 @@ int main(int argc, char** argv) {
     stage_ms[3].push_back(d.timing.lattice_ms);
     stage_ms[4].push_back(d.timing.classify_ms);
 
-    const double radius = 0.4 * truth["scene"]["pitch_px"].get<double>();
     if (std::getenv("PIONS_EVAL_VERBOSE")) {
       std::fprintf(stderr, "%s: truth pitch %.1f, 2r %.1f, lattice pitch %.1f, candidates %zu, inliers %d, pions %zu/%zu\n",
-                   file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale, 2 * d.pion_radius, d.lattice.pitch,
-                   d.candidates.size(), d.lattice.inliers, d.observation.pions.size(), truth["pions"].size());
+                   file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale, 2 * d.pion_radius,
+                   d.lattice.pitch, d.candidates.size(), d.lattice.inliers, d.observation.pions.size(),
+                   truth["pions"].size());
     }
-    const auto& pions = d.observation.pions;
-    std::vector<int> match(truth["pions"].size(), -1);
-    std::vector<bool> used(pions.size(), false);
-    for (std::size_t t = 0; t < truth["pions"].size(); ++t) {
-      const auto& p = truth["pions"][t];
-      double best = radius;
-      for (std::size_t k = 0; k < pions.size(); ++k) {
-        const double dist = std::hypot(pions[k].x - p["x"].get<double>(), pions[k].y - p["y"].get<double>());
-        if (!used[k] && dist < best) {
-          best = dist;
-          match[t] = static_cast<int>(k);
-        }
-      }
-      if (match[t] >= 0) used[static_cast<std::size_t>(match[t])] = true;
+    const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);
+    truth_pions += score.truth;
+    right += score.right;
+    missed += score.missed;
+    phantoms += score.phantoms;
+    wrong_colour += score.wrong_colour;
+    wrong_cell += score.wrong_cell;
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 5; ++r) confusion[c][r] += score.confusion[c][r];
     }
-    // The board's translation: the commonest offset between read and true cells.
-    std::map<std::pair<int, int>, int> offsets;
-    for (std::size_t t = 0; t < match.size(); ++t) {
-      if (match[t] < 0) continue;
-      const auto& p = truth["pions"][t];
-      ++offsets[{pions[match[t]].row - p["row"].get<int>(), pions[match[t]].col - p["col"].get<int>()}];
-    }
-    std::pair<int, int> offset{0, 0};
-    int votes = 0;
-    for (const auto& [o, n] : offsets) {
-      if (n > votes) {
-        votes = n;
-        offset = o;
-      }
-    }
-    int board_errors = 0;
-    for (std::size_t t = 0; t < match.size(); ++t) {
-      const auto& p = truth["pions"][t];
-      const int colour = colour_index(p["colour"]);
-      ++truth_pions;
-      if (match[t] < 0) {
-        ++missed;
-        ++board_errors;
-        ++confusion[colour][4];
-        continue;
-      }
-      const auto& seen = pions[match[t]];
-      ++confusion[colour][static_cast<int>(seen.colour)];
-      const bool cell_ok = seen.row - p["row"].get<int>() == offset.first && seen.col - p["col"].get<int>() == offset.second;
-      const bool colour_ok = static_cast<int>(seen.colour) == colour;
-      if (cell_ok && colour_ok) {
-        ++right;
-      } else {
-        ++board_errors;
-        if (!colour_ok) ++wrong_colour;
-        if (!cell_ok) ++wrong_cell;
-      }
-    }
-    const long extra = static_cast<long>(std::count(used.begin(), used.end(), false));
-    phantoms += extra;
-    board_errors += static_cast<int>(extra);
+    const int board_errors = score.truth - score.right + score.phantoms;
+    const int extra = score.phantoms;
     ++boards;
     const std::string kind = truth["scene"]["table"].get<std::string>() + "/" + truth["scene"]["shape"].get<std::string>();
     ++by_kind[kind].first;
