@@ -430,7 +430,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
         cell.label = rule_label(cell.features);
         cell.confidence = 1;
       }
-      if (cell.label > 0 && cell.confidence >= params.min_confidence) enqueue_around(at);
+      // Grow only from pions that stand out from the table's colours (a felt the colour of the
+      // green pions must not spread the board over the whole table).
+      if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
+        enqueue_around(at);
+      }
       d.cells.push_back(cell);
     }
   }

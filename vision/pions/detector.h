@@ -31,6 +31,7 @@ struct Params {
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.5;     // of the cell classifier, to report a pion
   int max_cells = 150;             // cells examined at most
+  double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
 };
 
 struct Candidate {
