@@ -165,13 +165,12 @@ int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
 // each class (the distance transform above part of a pion's radius) are the candidates,
 // merged cores split into as many pions as their area holds.
 std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, const Params& params, cv::Mat& mask,
-                                       double& single_area, double& pion_radius, std::vector<Rejected>& rejected) {
+                                       double& pion_radius, std::vector<Rejected>& rejected) {
   mask = t.distance > t.threshold;
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   cv::morphologyEx(mask, mask, cv::MORPH_OPEN, kernel);
   cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, kernel);
   std::vector<Candidate> out;
-  single_area = 0;
 
   std::array<cv::Mat, 4> classes;
   for (auto& c : classes) c = cv::Mat::zeros(mask.size(), CV_8U);
@@ -242,7 +241,7 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   for (const double a : single_areas) {
     if (a > 0.5 * m && a < 1.8 * m) typical.push_back(a);
   }
-  single_area = median(typical);
+  const double single_area = median(typical);
   for (const Core& core : cores) {
     const auto area = static_cast<double>(core.pixels.size());
     if (area < params.min_area_share * single_area) {
@@ -358,10 +357,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
 
   start = Clock::now();
   cv::Mat mask;
-  double single_area = 0;
   double pion_radius = 0;
   std::vector<Rejected> rejected;
-  d.candidates = find_candidates(w, table, params, mask, single_area, pion_radius, rejected);
+  d.candidates = find_candidates(w, table, params, mask, pion_radius, rejected);
   d.pion_radius = pion_radius;
   d.timing.candidates_ms = ms_since(start);
 
