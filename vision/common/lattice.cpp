@@ -66,13 +66,15 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
 
   double pitch = n >= 2 ? estimate_pitch(points) : pitch_hint;
   double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
-  // How many points near `a` sit on the lattice (a, p, t), within a fifth of a pitch.
+  // How many points near `a` sit on the lattice (a, p, t), within a fifth of a pitch. "Near"
+  // is the same disc for every hypothesis, so that coarser lattices do not count more points.
+  const double reach = 3.2 * (pitch_hint > 0 ? params.expected_pitch_share * pitch_hint : pitch);
   const auto score = [&](std::size_t a, double p, double t) {
     const double ct = std::cos(t), st = std::sin(t);
     int on = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const cv::Point2d e = points[k] - points[a];
-      if (cv::norm(e) > 3.2 * p) continue;
+      if (cv::norm(e) > reach) continue;
       const double u = (e.x * ct + e.y * st) / p, v = (-e.x * st + e.y * ct) / p;
       on += std::hypot(u - std::round(u), v - std::round(v)) < 0.22;
     }
@@ -120,7 +122,8 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       for (std::size_t b = 0; b < n; ++b) {
         const cv::Point2d d = points[b] - points[a];
         const double length = cv::norm(d);
-        if (a == b || length < 0.6 * pitch || length > 2.5 * pitch) continue;
+        // One step only (a sparse board's axis neighbours may all be two cells away).
+        if (a == b || length < 0.7 * pitch || length > 1.45 * pitch) continue;
         if (std::abs(d.x * ux + d.y * uy) / length > std::cos(20 * CV_PI / 180)) best = std::min(best, length);
       }
       if (best < 1e17) steps.push_back(best);
