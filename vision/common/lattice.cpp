@@ -192,27 +192,50 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     }
     for (std::size_t k = 0; k < n; ++k) fit.inliers += fit.inlier[k];
   };
+  // The model through the assigned points, as rich as they allow: a homography when they
+  // spread over the plane (8 or more, not along one line), an affine map for fewer, the
+  // similarity of the estimated pitches and angle for points along one line (a chain of pions:
+  // perspective cannot be told from it).
   const auto refit = [&](const std::vector<cv::Point>& cells) {
     std::vector<cv::Point2f> from, to;
-    int i0 = INT_MAX, i1 = INT_MIN, j0 = INT_MAX, j1 = INT_MIN;
+    cv::Point2d mean(0, 0);
     for (std::size_t k = 0; k < n; ++k) {
       if (cells[k].x == kNoCell) continue;
       from.emplace_back(static_cast<float>(cells[k].x), static_cast<float>(cells[k].y));
       to.emplace_back(static_cast<float>(points[k].x), static_cast<float>(points[k].y));
-      i0 = std::min(i0, cells[k].x);
-      i1 = std::max(i1, cells[k].x);
-      j0 = std::min(j0, cells[k].y);
-      j1 = std::max(j1, cells[k].y);
+      mean += cv::Point2d(cells[k].x, cells[k].y);
     }
-    if (from.size() >= 5 && i1 > i0 && j1 > j0) {
-      const cv::Mat h = cv::findHomography(from, to, cv::RANSAC, params.assign_tolerance * std::min(pitch_u, pitch_v),
-                                           cv::noArray(), 500);
+    double spread = 0;  // the smaller eigenvalue of the cells' covariance
+    if (from.size() >= 3) {
+      mean *= 1.0 / static_cast<double>(from.size());
+      double sxx = 0, syy = 0, sxy = 0;
+      for (const auto& f : from) {
+        sxx += (f.x - mean.x) * (f.x - mean.x);
+        syy += (f.y - mean.y) * (f.y - mean.y);
+        sxy += (f.x - mean.x) * (f.y - mean.y);
+      }
+      const double m = static_cast<double>(from.size());
+      sxx /= m;
+      syy /= m;
+      sxy /= m;
+      spread = 0.5 * (sxx + syy) - std::sqrt(0.25 * (sxx - syy) * (sxx - syy) + sxy * sxy);
+    }
+    const double tolerance = params.assign_tolerance * std::min(pitch_u, pitch_v);
+    if (from.size() >= 8 && spread > 0.4) {
+      const cv::Mat h = cv::findHomography(from, to, cv::RANSAC, tolerance, cv::noArray(), 500);
       if (!h.empty()) {
         fit.homography = cv::Matx33d(h);
         return;
       }
     }
-    // Too few points, or all on one line: a similarity (no perspective) through them.
+    if (from.size() >= 3 && spread > 0.15) {
+      const cv::Mat a = cv::estimateAffine2D(from, to, cv::noArray(), cv::RANSAC, tolerance);
+      if (!a.empty()) {
+        fit.homography = cv::Matx33d(a.at<double>(0, 0), a.at<double>(0, 1), a.at<double>(0, 2), a.at<double>(1, 0),
+                                     a.at<double>(1, 1), a.at<double>(1, 2), 0, 0, 1);
+        return;
+      }
+    }
     const cv::Point2d u(ca * pitch_u, sa * pitch_u), v(-sa * pitch_v, ca * pitch_v);
     cv::Point2d shift(0, 0);
     for (std::size_t k = 0; k < from.size(); ++k) {
