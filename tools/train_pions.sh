@@ -9,5 +9,8 @@ out=$(mktemp -d)
 "$build/tools/scenegen" --out "$out/a" --count 120 --seed 1000 --jpeg &
 "$build/tools/scenegen" --out "$out/b" --count 120 --seed 1120 --jpeg &
 wait
-"$build/tools/train_pions" --out vision/models/pion_cells.yml "$out/a" "$out/b"
+# First a model trained on the cells the fixed colour rule examines, then the final one on the
+# cells that first model leads the reader to examine (the cells it will meet in use).
+"$build/tools/train_pions" --out "$out/first.yml" "$out/a" "$out/b"
+"$build/tools/train_pions" --out vision/models/pion_cells.yml --examine-with "$out/first.yml" "$out/a" "$out/b"
 rm -rf "$out"

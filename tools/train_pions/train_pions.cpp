@@ -1,8 +1,9 @@
 // train_pions — trains the pion cell classifier from scenes made by scenegen.
 //
-//   train_pions --out vision/models/pion_cells.yml DIR [DIR...]
+//   train_pions --out vision/models/pion_cells.yml [--examine-with MODEL.yml] DIR [DIR...]
 //
-// Every scene is read by the detector with its fixed rule (no model); each cell it examines
+// Every scene is read by the detector with its fixed rule (or with a first model, so that the
+// cells examined are those the trained reader will examine); each cell it examines
 // is labelled from the ground truth (the true pion within 0.35 pitch of the cell's centre, or
 // empty) and its features become one training sample of a random forest (OpenCV ml RTrees).
 #include <opencv2/ml.hpp>
@@ -24,10 +25,13 @@ namespace ri = arbitre::referee::irma;
 int main(int argc, char** argv) {
   std::string out;
   std::vector<std::string> dirs;
+  cv::Ptr<cv::ml::RTrees> examiner;  // the model that chooses the cells to examine (none: the rule)
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--out" && i + 1 < argc) {
       out = argv[++i];
+    } else if (arg == "--examine-with" && i + 1 < argc) {
+      examiner = cv::ml::RTrees::load(argv[++i]);
     } else {
       dirs.push_back(arg);
     }
@@ -49,7 +53,7 @@ int main(int argc, char** argv) {
     for (const fs::path& file : files) {
       const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
       const cv::Mat image = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
-      const vp::Detection d = vp::detect(image, {}, nullptr);
+      const vp::Detection d = vp::detect(image, {}, examiner);
       const double radius = 0.35 * truth["scene"]["pitch_px"].get<double>();
       for (const vp::Detection::Cell& cell : d.cells) {
         const cv::Point2d at = cell.centre / d.scale;
