@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 out=$(mktemp -d)
-"$build/tools/scenegen" --out "$out/a" --count 120 --seed 1000 --jpeg &
-"$build/tools/scenegen" --out "$out/b" --count 120 --seed 1120 --jpeg &
+"$build/tools/scenegen" --out "$out/a" --seed 1000 --first 0 --count 120 --jpeg &
+"$build/tools/scenegen" --out "$out/b" --seed 1000 --first 120 --count 120 --jpeg &
 wait
 # First a model trained on the cells the fixed colour rule examines, then the final one on the
 # cells that first model leads the reader to examine (the cells it will meet in use).

@@ -1,6 +1,8 @@
 // scenegen — renders labelled table scenes of Irma pions with POV-Ray.
 //
-//   scenegen --out DIR [--count N] [--seed S] [--width 1280] [--height 720] [--jpeg]
+//   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
+//
+// Scene k (from K to K+N-1) depends only on the seed and k, so a set can be rendered in parts.
 //
 // For every scene: a board reached by a seeded random legal game (so pions are 8-connected,
 // fit the 5x7 rectangle and follow the bag), laid out on a table with a random camera (0-35
@@ -225,7 +227,7 @@ Scene make_scene(Random& random, int width, int height) {
   const int light_kind = temperature < 0.33 ? 0 : temperature < 0.66 ? 2 : 1;  // warm, mixed, cool
   const Vec3 key{random.uniform(-0.6, 0.6), random.uniform(0.6, 1.4), random.uniform(-0.6, 0.6)};
   s << "light_source { " << pov(key) << " color " << light_colour(temperature, random.uniform(0.8, 1.3))
-    << " area_light <0.15, 0, 0>, <0, 0, 0.15>, 3, 3 adaptive 1 jitter }\n";
+    << " area_light <0.15, 0, 0>, <0, 0, 0.15>, 3, 3 adaptive 1 }\n";
   const double fill_t = light_kind == 2 ? 1.0 - temperature : temperature;
   s << "light_source { " << pov(Vec3{-key.x, 1.5, -key.z}) << " color "
     << light_colour(fill_t, random.uniform(0.2, 0.5)) << " shadowless }\n";
@@ -306,6 +308,7 @@ Scene make_scene(Random& random, int width, int height) {
 int main(int argc, char** argv) {
   std::string out = "scenes";
   int count = 10;
+  int first = 0;
   std::uint64_t seed = 1;
   int width = 1280, height = 720;
   bool jpeg = false;
@@ -314,6 +317,7 @@ int main(int argc, char** argv) {
     const auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (flag == "--out") out = value();
     else if (flag == "--count") count = std::atoi(value().c_str());
+    else if (flag == "--first") first = std::atoi(value().c_str());
     else if (flag == "--seed") seed = std::strtoull(value().c_str(), nullptr, 10);
     else if (flag == "--width") width = std::atoi(value().c_str());
     else if (flag == "--height") height = std::atoi(value().c_str());
@@ -324,7 +328,7 @@ int main(int argc, char** argv) {
     }
   }
   fs::create_directories(out);
-  for (int k = 0; k < count; ++k) {
+  for (int k = first; k < first + count; ++k) {
     Random random(seed * 7919 + static_cast<std::uint64_t>(k));
     const Scene scene = make_scene(random, width, height);
     char name[32];
@@ -335,7 +339,7 @@ int main(int argc, char** argv) {
     std::ofstream(pov_file) << scene.pov;
     const std::string command = "povray +I" + pov_file.string() + " +O" + png_file.string() + " +W" +
                                 std::to_string(width) + " +H" + std::to_string(height) +
-                                " +A0.3 -D -V +FN -GA > /dev/null 2>&1";
+                                " +A0.3 -J -D -V +FN -GA > /dev/null 2>&1";
     if (std::system(command.c_str()) != 0) {
       std::fprintf(stderr, "scenegen: povray failed on %s\n", pov_file.c_str());
       return 1;
@@ -343,6 +347,7 @@ int main(int argc, char** argv) {
     // Sensor noise and compression.
     cv::Mat image = cv::imread(png_file.string(), cv::IMREAD_COLOR);
     cv::Mat noise(image.size(), CV_16SC3);
+    cv::theRNG().state = seed * 7919 + static_cast<std::uint64_t>(k) + 1;  // the same noise on every run
     const double sigma = random.uniform(1.0, 6.0);
     cv::randn(noise, 0, sigma);
     cv::Mat noisy;
@@ -365,7 +370,7 @@ int main(int argc, char** argv) {
     std::ofstream(base.string() + ".json") << truth.dump(1) << "\n";
     fs::remove(png_file);
     fs::remove(pov_file);
-    std::fprintf(stderr, "\r%d/%d", k + 1, count);
+    std::fprintf(stderr, "\r%d/%d", k - first + 1, count);
   }
   std::fprintf(stderr, "\n");
   return 0;
