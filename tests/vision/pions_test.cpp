@@ -49,7 +49,7 @@ TEST(PionReader, CommittedScenesAboveTheRegressionFloor) {
 }
 
 TEST(PionReader, ReportsCellsFromZeroAndConfidences) {
-  const fs::path image = fs::path(ARBITRE_TEST_DATA) / "pions" / "0001.jpg";
+  const fs::path image = fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg";  // 30 pions, all read
   const auto seen = arbitre::vision::detect_pions_file(image.string());
   ASSERT_FALSE(seen.pions.empty());
   int min_row = 99, min_col = 99;
