@@ -1,6 +1,7 @@
 // What the vision layer reports: domain types only (no OpenCV type leaves vision/).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,13 @@ struct PionObservation {
   std::vector<PionSighting> pions;
   std::vector<Rejected> rejected;
   double pitch = 0;  // lattice pitch near the board centre, in pixels (0 when not found)
+};
+
+// How each colour's pions look on this table under this light, from an image showing one pion
+// of each colour: lightness relative to the scene's white (x100) and a, b relative to it, per
+// referee::irma::Colour. Saved by the app; given back to the reader, it decides the colours.
+struct ColourCalibration {
+  std::array<std::array<double, 3>, 4> colour{};
 };
 
 // A bad image file (missing, not an image, corrupt, empty, too large): the message names the

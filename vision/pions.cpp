@@ -7,15 +7,33 @@
 
 namespace arbitre::vision {
 
-PionObservation detect_pions_file(const std::string& path) { return pions::detect(load_image(path)).observation; }
-
-PionObservation detect_pions_file(const std::string& path, const std::string& overlay_png) {
+PionObservation detect_pions_file(const std::string& path, const DetectOptions& options) {
   const cv::Mat image = load_image(path);
-  const pions::Detection detection = pions::detect(image);
-  if (!cv::imwrite(overlay_png, pions::draw_overlay(image, detection))) {
-    throw ImageFileError(overlay_png + ": cannot write the overlay");
+  pions::Params params;
+  params.calibration = options.calibration;
+  const pions::Detection detection = pions::detect(image, params);
+  if (!options.overlay_png.empty() && !cv::imwrite(options.overlay_png, pions::draw_overlay(image, detection))) {
+    throw ImageFileError(options.overlay_png + ": cannot write the overlay");
   }
   return detection.observation;
+}
+
+ColourCalibration calibrate_pions_file(const std::string& path) {
+  const pions::Detection detection = pions::detect(load_image(path));
+  std::array<int, 4> seen{};
+  ColourCalibration calibration;
+  for (const pions::Detection::Cell& cell : detection.cells) {
+    if (cell.label == 0 || cell.confidence < pions::Params{}.min_confidence) continue;
+    const auto c = static_cast<std::size_t>(cell.label - 1);
+    ++seen[c];
+    calibration.colour[c] = pions::calibration_descriptor(cell.features);
+  }
+  if (seen != std::array<int, 4>{1, 1, 1, 1}) {
+    throw ImageFileError(path + ": a calibration image shows exactly one pion of each colour; read " +
+                         std::to_string(seen[0]) + " red, " + std::to_string(seen[1]) + " orange, " +
+                         std::to_string(seen[2]) + " green, " + std::to_string(seen[3]) + " white");
+  }
+  return calibration;
 }
 
 PionObservation detect_pions_bytes(const std::vector<unsigned char>& bytes, const std::string& name) {

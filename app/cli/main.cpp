@@ -97,6 +97,15 @@ int main(int argc, char** argv) {
   auto* detect_pions = detect->add_subcommand("pions", "Irma pions: cell, colour, position, confidence");
   detect_pions->add_option("IMAGE", image_path, "Image file (PNG, JPEG, ...)")->required();
   detect_pions->add_option("--overlay", overlay_path, "Also write the debug overlay to this PNG");
+  std::string calibration_path;
+  detect_pions->add_option("--calibration", calibration_path, "Colour calibration written by 'calibrate pions'");
+
+  auto* calibrate = app.add_subcommand("calibrate", "Calibrate the colours from an image");
+  calibrate->require_subcommand(1);
+  std::string calibration_out;
+  auto* calibrate_pions = calibrate->add_subcommand("pions", "An image showing one pion of each colour");
+  calibrate_pions->add_option("IMAGE", image_path, "Image file")->required();
+  calibrate_pions->add_option("--out", calibration_out, "Where to save the calibration (JSON)")->required();
 
   auto* mat = app.add_subcommand("mat", "Write the printable play mat (ArUco markers at the corners)");
   std::string mat_out;
@@ -141,7 +150,9 @@ int main(int argc, char** argv) {
       vision::write_mat_file(mat_out, mat_size);
       print(nlohmann::json{{"mat", mat_out}, {"size", mat_size}});
     } else if (detect_pions->parsed()) {
-      print(app::detect::pions(image_path, overlay_path));
+      print(app::detect::pions(image_path, overlay_path, calibration_path));
+    } else if (calibrate_pions->parsed()) {
+      print(app::detect::calibrate_pions(image_path, calibration_out));
     } else if (score->parsed()) {
       print(app::yams::score(dice, first_roll));
     } else if (yams_check->parsed()) {

@@ -132,3 +132,30 @@ TEST(Cli, HelpListsTheCommands) {
   EXPECT_THAT(run.out, HasSubstr("irma"));
   EXPECT_THAT(run.out, HasSubstr("demo"));
 }
+
+TEST(Cli, DetectPionsOnBadFilesIsBadInput) {
+  EXPECT_EQ(run_arbitre("detect pions /nonexistent/table.jpg").exit_code, 2);
+  const CliRun text = run_arbitre("detect pions " + write_temp("notes.jpg", "not an image at all\n"));
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_THAT(text.err, HasSubstr("not a readable image"));
+  const std::string image = std::string(ARBITRE_TEST_DATA) + "/pions/0003.jpg";
+  const CliRun calibration = run_arbitre("detect pions " + image + " --calibration " +
+                                         write_temp("calibration.json", R"({"red": [1, 2]})"));
+  EXPECT_EQ(calibration.exit_code, 2);
+  EXPECT_THAT(calibration.err, HasSubstr("red: expected three numbers"));
+}
+
+TEST(Cli, DetectPionsPrintsCellsAndColours) {
+  const CliRun run = run_arbitre("detect pions " + std::string(ARBITRE_TEST_DATA) + "/pions/0003.jpg");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json out = json::parse(run.out);
+  EXPECT_EQ(out["width"], 1280);
+  EXPECT_EQ(out["pions"].size(), 30u);
+  EXPECT_TRUE(out["pions"][0].contains("confidence"));
+}
+
+TEST(Cli, MatIsWrittenAsPdf) {
+  const std::string path = testing::TempDir() + "mat.pdf";
+  EXPECT_EQ(run_arbitre("mat --out " + path).exit_code, 0);
+  EXPECT_EQ(run_arbitre("mat --out " + path + " --size letter").exit_code, 2);
+}

@@ -342,6 +342,10 @@ int rule_label(const CellFeatures& f) {
 
 }  // namespace
 
+std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
+  return {100.0 * f[12], f[10], f[11]};
+}
+
 Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml::RTrees>& model) {
   Detection d;
   d.observation.width = bgr.cols;
@@ -434,6 +438,22 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
         enqueue_around(at);
       }
       d.cells.push_back(cell);
+    }
+  }
+  // A calibration decides the colour of every pion found: the nearest calibrated colour.
+  if (params.calibration) {
+    for (Detection::Cell& cell : d.cells) {
+      if (cell.label == 0) continue;
+      const auto seen = calibration_descriptor(cell.features);
+      double best = 1e18;
+      for (int c = 0; c < 4; ++c) {
+        const auto& ref = params.calibration->colour[static_cast<std::size_t>(c)];
+        const double dist = std::hypot(seen[0] - ref[0], seen[1] - ref[1], seen[2] - ref[2]);
+        if (dist < best) {
+          best = dist;
+          cell.label = 1 + c;
+        }
+      }
     }
   }
   // constrain: pions are one 8-connected group; keep the largest.

@@ -11,6 +11,7 @@
 #include <opencv2/ml.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ struct Params {
   double min_confidence = 0.5;     // of the cell classifier, to report a pion
   int max_cells = 150;             // cells examined at most
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
+  std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
 
 struct Candidate {
@@ -67,6 +69,10 @@ struct Detection {
   std::vector<Cell> cells;  // every cell examined
   Timing timing;
 };
+
+// What a calibration records of a cell: lightness relative to the white x100, a and b relative
+// to it.
+std::array<double, 3> calibration_descriptor(const CellFeatures& features);
 
 // The trained cell classifier (vision/models/pion_cells.yml, embedded), or a null pointer when
 // no model is built in.
