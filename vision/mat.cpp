@@ -23,6 +23,21 @@ cv::Mat marker_cells(int id) {
   return cells < 128;
 }
 
+// Visits the black cells of the four markers: top-left corner and side, in millimetres.
+template <typename Visit>
+void for_each_black_cell(const MatLayout& layout, Visit&& visit) {
+  const double cell = layout.marker_mm / kMarkerCells;
+  for (int id = 0; id < 4; ++id) {
+    const cv::Mat cells = marker_cells(id);
+    const cv::Point2d origin = layout.marker_corners(id)[0];
+    for (int r = 0; r < kMarkerCells; ++r) {
+      for (int c = 0; c < kMarkerCells; ++c) {
+        if (cells.at<unsigned char>(r, c)) visit(origin.x + c * cell, origin.y + r * cell, cell);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<MatLayout> MatLayout::named(const std::string& size) {
@@ -47,23 +62,14 @@ std::string mat_pdf(const MatLayout& layout) {
             << h_mm * kPointsPerMm << " re f\n";
   };
   content << "0 g\n";
-  for (int id = 0; id < 4; ++id) {
-    const cv::Mat cells = marker_cells(id);
-    const cv::Point2d origin = layout.marker_corners(id)[0];
-    const double cell = layout.marker_mm / kMarkerCells;
-    for (int r = 0; r < kMarkerCells; ++r) {
-      for (int c = 0; c < kMarkerCells; ++c) {
-        if (cells.at<unsigned char>(r, c)) rect(origin.x + c * cell, origin.y + r * cell, cell, cell);
-      }
-    }
-  }
+  for_each_black_cell(layout, [&](double x, double y, double side) { rect(x, y, side, side); });
   // The play area's frame, a thin grey line between the markers.
   const double inset = layout.margin_mm + layout.marker_mm + 6;
   content << "0.6 G 0.5 w " << inset * kPointsPerMm << " " << inset * kPointsPerMm << " "
           << (layout.width_mm - 2 * inset) * kPointsPerMm << " " << (layout.height_mm - 2 * inset) * kPointsPerMm
           << " re S\n";
   content << "BT /F1 9 Tf 0.4 g " << inset * kPointsPerMm << " " << (layout.margin_mm * 0.6) * kPointsPerMm
-          << " Td (Arbitre play mat - print at 100%, markers " << layout.marker_mm << " mm) Tj ET\n";
+          << " Td (Arbitre play mat - print at 100%, markers " << static_cast<int>(layout.marker_mm) << " mm) Tj ET\n";
   const std::string stream = content.str();
 
   std::ostringstream pdf;
@@ -98,21 +104,11 @@ cv::Mat mat_image(const MatLayout& layout, double dpi) {
   const double px = dpi / 25.4;
   cv::Mat image(static_cast<int>(layout.height_mm * px), static_cast<int>(layout.width_mm * px), CV_8UC3,
                 cv::Scalar(255, 255, 255));
-  for (int id = 0; id < 4; ++id) {
-    const cv::Mat cells = marker_cells(id);
-    const cv::Point2d origin = layout.marker_corners(id)[0];
-    const double cell = layout.marker_mm / kMarkerCells;
-    for (int r = 0; r < kMarkerCells; ++r) {
-      for (int c = 0; c < kMarkerCells; ++c) {
-        if (!cells.at<unsigned char>(r, c)) continue;
-        const cv::Point a(static_cast<int>(std::lround((origin.x + c * cell) * px)),
-                          static_cast<int>(std::lround((origin.y + r * cell) * px)));
-        const cv::Point b(static_cast<int>(std::lround((origin.x + (c + 1) * cell) * px)) - 1,
-                          static_cast<int>(std::lround((origin.y + (r + 1) * cell) * px)) - 1);
-        cv::rectangle(image, a, b, cv::Scalar(0, 0, 0), cv::FILLED);
-      }
-    }
-  }
+  for_each_black_cell(layout, [&](double x, double y, double side) {
+    const cv::Point a(static_cast<int>(std::lround(x * px)), static_cast<int>(std::lround(y * px)));
+    const cv::Point b(static_cast<int>(std::lround((x + side) * px)) - 1, static_cast<int>(std::lround((y + side) * px)) - 1);
+    cv::rectangle(image, a, b, cv::Scalar(0, 0, 0), cv::FILLED);
+  });
   return image;
 }
 
