@@ -373,6 +373,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   // A pion's width bounds the pitch: pions touch (pitch = width) or leave a gap.
   const double pitch_hint = pion_radius > 0 ? 2.0 * pion_radius : 0;
   d.lattice = fit_lattice(centres, pitch_hint);
+  // Pions cannot sit closer than their own width: a finer lattice was fitted to noise.
+  if (d.lattice.found && pitch_hint > 0 && d.lattice.pitch < params.min_pitch_share * pitch_hint) {
+    d.lattice.found = false;
+    d.lattice.inlier.assign(d.candidates.size(), false);
+  }
   d.timing.lattice_ms = ms_since(start);
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
     if (!d.lattice.inlier[k]) rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, "off the lattice"});

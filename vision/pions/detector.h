@@ -32,6 +32,7 @@ struct Params {
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.5;     // of the cell classifier, to report a pion
   int max_cells = 150;             // cells examined at most
+  double min_pitch_share = 0.9;    // of a pion's core width: a finer lattice is refused
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
