@@ -48,9 +48,9 @@ Working normalise(const cv::Mat& input, const Params& params) {
     w.bgr = input.clone();
   }
   // 8-bit Lab is a table lookup in OpenCV; rescale it to L 0..100 and a, b about 0.
-  cv::Mat blurred, lab8;
-  cv::GaussianBlur(w.bgr, blurred, cv::Size(3, 3), 0);
-  cv::cvtColor(blurred, lab8, cv::COLOR_BGR2Lab);
+  // (Scaling down by area already averages away the sensor noise: no further blur.)
+  cv::Mat lab8;
+  cv::cvtColor(w.bgr, lab8, cv::COLOR_BGR2Lab);
   lab8.convertTo(w.lab, CV_32FC3);
   w.lab = w.lab.mul(cv::Scalar(100.0 / 255.0, 1, 1)) - cv::Scalar(0, 128, 128);
   cv::Mat l, gx, gy;
@@ -172,33 +172,47 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, kernel);
   std::vector<Candidate> out;
 
-  std::array<cv::Mat, 4> classes;
-  for (auto& c : classes) c = cv::Mat::zeros(mask.size(), CV_8U);
+  // Each foreground pixel's colour class (255: none, or on a seam); pixels touching another
+  // class are dropped too, so that pions of different colours never share a region. One
+  // distance transform then serves every class.
+  cv::Mat classes(mask.size(), CV_8U, cv::Scalar(255));
   const float seam = static_cast<float>(params.seam_gradient * t.gradient_median);
   for (int y = 0; y < mask.rows; ++y) {
     const auto* m = mask.ptr<unsigned char>(y);
     const auto* lab = w.lab.ptr<cv::Vec3f>(y);
     const auto* g = w.gradient.ptr<float>(y);
+    auto* out_row = classes.ptr<unsigned char>(y);
     for (int x = 0; x < mask.cols; ++x) {
       if (!m[x] || g[x] > seam) continue;
       const int c = pixel_class(lab[x], t);
-      if (c < 4) classes[static_cast<std::size_t>(c)].at<unsigned char>(y, x) = 255;
+      if (c < 4) out_row[x] = static_cast<unsigned char>(c);
     }
   }
-  // A pion's radius: the typical height of the distance transforms' ridges.
-  std::array<cv::Mat, 4> distance;
+  cv::Mat regions(mask.size(), CV_8U, cv::Scalar(0));
+  for (int y = 1; y + 1 < classes.rows; ++y) {
+    const auto* up = classes.ptr<unsigned char>(y - 1);
+    const auto* row = classes.ptr<unsigned char>(y);
+    const auto* down = classes.ptr<unsigned char>(y + 1);
+    auto* r = regions.ptr<unsigned char>(y);
+    for (int x = 1; x + 1 < classes.cols; ++x) {
+      const unsigned char c = row[x];
+      if (c == 255) continue;
+      const auto differs = [c](unsigned char o) { return o != 255 && o != c; };
+      if (differs(up[x]) || differs(down[x]) || differs(row[x - 1]) || differs(row[x + 1])) continue;
+      r[x] = 255;
+    }
+  }
+  cv::morphologyEx(regions, regions, cv::MORPH_OPEN, kernel);
+  // A pion's radius: the typical height of the distance transform's ridges.
+  cv::Mat distance, dilated;
+  cv::distanceTransform(regions, distance, cv::DIST_L2, 3);
+  cv::dilate(distance, dilated, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
   std::vector<double> peaks;
-  for (std::size_t c = 0; c < classes.size(); ++c) {
-    cv::morphologyEx(classes[c], classes[c], cv::MORPH_OPEN, kernel);
-    cv::distanceTransform(classes[c], distance[c], cv::DIST_L2, 3);
-    cv::Mat dilated;
-    cv::dilate(distance[c], dilated, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    for (int y = 0; y < distance[c].rows; ++y) {
-      const float* d = distance[c].ptr<float>(y);
-      const float* dm = dilated.ptr<float>(y);
-      for (int x = 0; x < distance[c].cols; ++x) {
-        if (d[x] >= 3 && d[x] >= dm[x]) peaks.push_back(d[x]);
-      }
+  for (int y = 0; y < distance.rows; ++y) {
+    const float* d = distance.ptr<float>(y);
+    const float* dm = dilated.ptr<float>(y);
+    for (int x = 0; x < distance.cols; ++x) {
+      if (d[x] >= 3 && d[x] >= dm[x]) peaks.push_back(d[x]);
     }
   }
   if (peaks.empty()) return out;
@@ -211,29 +225,27 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   };
   std::vector<Core> cores;
   std::vector<double> single_areas;
-  for (std::size_t c = 0; c < classes.size(); ++c) {
-    const cv::Mat core_mask = distance[c] > params.core_share * radius;
-    cv::Mat labels, stats, centroids;
-    const int n = cv::connectedComponentsWithStats(core_mask, labels, stats, centroids, 8, CV_32S);
-    std::vector<Core> found(static_cast<std::size_t>(n));
-    for (int y = 0; y < labels.rows; ++y) {
-      const int* row = labels.ptr<int>(y);
-      for (int x = 0; x < labels.cols; ++x) {
-        if (row[x] > 0) found[static_cast<std::size_t>(row[x])].pixels.emplace_back(x, y);
-      }
+  const cv::Mat core_mask = distance > params.core_share * radius;
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(core_mask, labels, stats, centroids, 8, CV_32S);
+  std::vector<Core> found(static_cast<std::size_t>(n));
+  for (int y = 0; y < labels.rows; ++y) {
+    const int* row = labels.ptr<int>(y);
+    for (int x = 0; x < labels.cols; ++x) {
+      if (row[x] > 0) found[static_cast<std::size_t>(row[x])].pixels.emplace_back(x, y);
     }
-    for (int label = 1; label < n; ++label) {
-      Core& core = found[static_cast<std::size_t>(label)];
-      core.centre = {centroids.at<double>(label, 0), centroids.at<double>(label, 1)};
-      if (core.pixels.size() >= 4) {
-        const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
-        const double fill = static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
-        const double aspect = std::max(rect.size.width, rect.size.height) /
-                              std::max(1.0f, std::min(rect.size.width, rect.size.height));
-        if (fill > 0.6 && aspect < 1.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
-      }
-      cores.push_back(std::move(core));
+  }
+  for (int label = 1; label < n; ++label) {
+    Core& core = found[static_cast<std::size_t>(label)];
+    core.centre = {centroids.at<double>(label, 0), centroids.at<double>(label, 1)};
+    if (core.pixels.size() >= 4) {
+      const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
+      const double fill = static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
+      const double aspect = std::max(rect.size.width, rect.size.height) /
+                            std::max(1.0f, std::min(rect.size.width, rect.size.height));
+      if (fill > 0.6 && aspect < 1.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
     }
+    cores.push_back(std::move(core));
   }
   if (single_areas.empty()) return out;
   const double m = median(single_areas);
