@@ -254,6 +254,14 @@ Choice best_choice(const Dice& dice, Box box, bool first_roll) {
     choice.texture_harmony = level == kTexture || level == kBoth;
   };
   const int first = section_multiplier(box, first_roll);
+  // A fixed-value box's choice is complete: its groups, its multiplier and its score.
+  const auto settle = [&](std::vector<int> groups, int level) {
+    choice.groups = std::move(groups);
+    choice.multiplier = first * kLevelMultiplier[level];
+    choice.score = base_value(box) * choice.multiplier;
+    set_harmony(level);
+    return choice;
+  };
 
   switch (section(box)) {
     case Section::Chiffres: {
@@ -288,11 +296,7 @@ Choice best_choice(const Dice& dice, Box box, bool first_roll) {
             if (a.bins[level][v][p] < n) continue;
             const auto d = class_dice(level, v, p);
             choice.dice.assign(d.begin(), d.begin() + n);
-            choice.groups = {n};
-            choice.multiplier = first * kLevelMultiplier[level];
-            choice.score = base_value(box) * choice.multiplier;
-            set_harmony(level);
-            return choice;
+            return settle({n}, level);
           }
         }
       }
@@ -317,11 +321,7 @@ Choice best_choice(const Dice& dice, Box box, bool first_roll) {
         }
       }
       for (int v = low; v < low + n; ++v) choice.dice.push_back(class_dice(level, v, part).front());
-      choice.groups = {n};
-      choice.multiplier = first * multiplier;
-      choice.score = base_value(box) * choice.multiplier;
-      set_harmony(level);
-      return choice;
+      return settle({n}, level);  // kLevelMultiplier[level] == multiplier
     }
     case Section::Combinaisons: {
       const std::vector<int>& sizes = sizes_of(combinaison_index(box));
@@ -342,11 +342,7 @@ Choice best_choice(const Dice& dice, Box box, bool first_roll) {
           auto& bin = bins[where[g]];
           for (int k = 0; k < sizes[g]; ++k) choice.dice.push_back(bin[used[where[g]]++]);
         }
-        choice.groups = sizes;
-        choice.multiplier = first * kLevelMultiplier[level];
-        choice.score = base_value(box) * choice.multiplier;
-        set_harmony(level);
-        return choice;
+        return settle(sizes, level);
       }
       return choice;
     }
