@@ -121,9 +121,13 @@ Position position(const data::irma::GameRecord& game, const std::string& colour_
                            "\" (expected red, orange, green or white)");
   }
   pos.colour = *colour;
-  ri::replay(*pos.record, pos.state);
+  std::optional<ri::Colour> in_hand;  // a refused pion the player must place again
+  ri::replay(*pos.record, pos.state, [&](const ri::Move& move, const ri::Verdict& verdict, const ri::State&) {
+    const bool refused = !verdict.legal() && verdict.reason != ri::Reason::GameOver;
+    in_hand = refused ? std::optional<ri::Colour>(move.colour) : std::nullopt;
+  });
   if (ri::is_over(pos.state)) return pos;
-  if (const auto in_hand = ri::pion_in_hand(*pos.record); in_hand && *in_hand != *colour) {
+  if (in_hand && *in_hand != *colour) {
     throw data::InputError("COLOUR: the refused " + std::string(ri::to_string(*in_hand)) +
                            " pion is still in hand");
   }
@@ -206,27 +210,14 @@ json play(const std::string& player, std::uint64_t seed, int simulations) {
   si::Rng own(seed ^ 0x5bd1e995ULL);
   ri::Record record;
   ri::State state = ri::initial_state(record.options);
-  si::play_out(state, draws,
-               [&](const ri::State& s, ri::Colour colour, const std::vector<ri::Placement>& legal,
-                   si::Rng&) {
-                 ri::Cell cell = legal.front().cell;
-                 if (player == "random") cell = si::choose_random(legal, own);
-                 if (player == "greedy") cell = si::choose_greedy(s, colour, legal);
-                 if (player == "advisor")
-                   cell = si::advise(s, colour, {simulations}, own).front().cell;
-                 record.moves.push_back(ri::Move::place(colour, cell));
-                 return cell;
-               });
-  if (state.status == ri::Status::Blocked) {
-    // The blocked pion is the last one drawn: the only colour whose count moved past the record.
-    std::array<int, ri::kColourCount> placed{};
-    for (const ri::Move& m : record.moves) ++placed[static_cast<int>(m.colour)];
-    for (const ri::Colour c : ri::kAllColours) {
-      if (placed[static_cast<int>(c)] != state.drawn[static_cast<int>(c)]) {
-        record.moves.push_back(ri::Move::block_claim(c));
-      }
-    }
-  }
+  si::play_out(
+      state, draws,
+      [&](const ri::State& s, ri::Colour colour, const std::vector<ri::Placement>& legal, si::Rng&) {
+        if (player == "random") return si::choose_random(legal, own);
+        if (player == "greedy") return si::choose_greedy(s, colour, legal);
+        return si::advise(s, colour, {simulations}, own).front().cell;
+      },
+      [&](const ri::Move& move) { record.moves.push_back(move); });
   json out = data::irma::record_to_json(record);
   std::ostringstream comment;
   comment << player << " player, seed " << seed << ": " << si::score(state) << " points, "

@@ -70,17 +70,4 @@ std::vector<Colour> draws(const Record& record) {
   return out;
 }
 
-std::optional<Colour> pion_in_hand(const Record& record) {
-  std::optional<Colour> in_hand;
-  State state;
-  replay(record, state, [&](const Move& move, const Verdict& verdict, const State&) {
-    if (verdict.legal() || verdict.reason == Reason::GameOver) {
-      in_hand.reset();
-    } else {
-      in_hand = move.colour;
-    }
-  });
-  return in_hand;
-}
-
 }  // namespace arbitre::referee::irma

@@ -45,7 +45,4 @@ std::vector<Colour> draws(const Record& record);
 // rectangle). The field names the option.
 std::optional<RecordError> validate(const Options& options);
 
-// The colour of the pion in the player's hand after a replay, when a refused try left one.
-std::optional<Colour> pion_in_hand(const Record& record);
-
 }  // namespace arbitre::referee::irma

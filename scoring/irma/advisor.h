@@ -46,19 +46,24 @@ std::vector<CellValue> advise(const ri::State& state, ri::Colour colour,
                               const AdvisorParams& params, Rng& rng);
 
 // One solo game from `state` to its end: draws from the bag with `rng`, each pion placed by
-// `choose(state, colour, legal, rng) -> Cell`, a blocking claim when no cell is legal.
-template <typename Choose>
-void play_out(ri::State& state, Rng& rng, Choose&& choose) {
+// `choose(state, colour, legal, rng) -> Cell`, a blocking claim when no cell is legal;
+// `observe(move)` sees every move played.
+template <typename Choose, typename Observe>
+void play_out(ri::State& state, Rng& rng, Choose&& choose, Observe&& observe) {
   std::vector<ri::Placement> legal;
   while (!ri::is_over(state) && state.bag_size() > 0) {
     const ri::Colour colour = draw(state, rng);
     ri::legal_placements(state, colour, legal);
-    if (legal.empty()) {
-      ri::play(state, ri::Move::block_claim(colour));
-    } else {
-      ri::play(state, ri::Move::place(colour, choose(state, colour, legal, rng)));
-    }
+    const ri::Move move = legal.empty() ? ri::Move::block_claim(colour)
+                                        : ri::Move::place(colour, choose(state, colour, legal, rng));
+    ri::play(state, move);
+    observe(move);
   }
+}
+
+template <typename Choose>
+void play_out(ri::State& state, Rng& rng, Choose&& choose) {
+  play_out(state, rng, choose, [](const ri::Move&) {});
 }
 
 }  // namespace arbitre::scoring::irma
