@@ -1,6 +1,6 @@
 // Accuracy and speed of the pion reader on a labelled set made by tools/scenegen.
 //
-//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml]
+//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C]
 //
 // For each NNNN.json + image: detect, match the reported pions to the true ones by position
 // (within 0.4 pitch), then count pions read right (matched, right colour, right cell up to the
@@ -30,15 +30,18 @@ namespace vp = arbitre::vision::pions;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR]\n");
+    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C]\n");
     return 2;
   }
   const fs::path dir = argv[1];
   std::string overlays;
   cv::Ptr<cv::ml::RTrees> model = vp::default_cell_model();
+  vp::Params params;
   for (int i = 2; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--overlays") overlays = argv[i + 1];
     if (std::string(argv[i]) == "--model") model = cv::ml::RTrees::load(argv[i + 1]);
+    if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
   }
   if (!overlays.empty()) fs::create_directories(overlays);
   std::vector<fs::path> files;
@@ -57,7 +60,7 @@ int main(int argc, char** argv) {
     const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
     const cv::Mat image = arbitre::vision::load_image((dir / truth["image"].get<std::string>()).string());
     const auto start = std::chrono::steady_clock::now();
-    const vp::Detection d = vp::detect(image, {}, model);
+    const vp::Detection d = vp::detect(image, params, model);
     frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     stage_ms[0].push_back(d.timing.normalise_ms);
     stage_ms[1].push_back(d.timing.table_ms);
@@ -66,10 +69,31 @@ int main(int argc, char** argv) {
     stage_ms[4].push_back(d.timing.classify_ms);
 
     if (std::getenv("PIONS_EVAL_VERBOSE")) {
-      std::fprintf(stderr, "%s: truth pitch %.1f, 2r %.1f, lattice pitch %.1f, candidates %zu, inliers %d, pions %zu/%zu\n",
-                   file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale, 2 * d.pion_radius,
+      std::fprintf(stderr, "%s: truth pitch %.1f, width %.2f, 2r %.2f, lattice pitch %.1f, candidates %zu, inliers %d, pions %zu/%zu\n",
+                   file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale,
+                   d.pion_width / (truth["scene"]["pitch_px"].get<double>() * d.scale),
+                   2 * d.pion_radius / (truth["scene"]["pitch_px"].get<double>() * d.scale),
                    d.lattice.pitch, d.candidates.size(), d.lattice.inliers, d.observation.pions.size(),
                    truth["pions"].size());
+    }
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "2") {
+      // Every true pion not reported: the nearest cell the reader examined, and what it made of it.
+      for (const auto& t : truth["pions"]) {
+        const double tx = t["x"].get<double>(), ty = t["y"].get<double>();
+        bool reported = false;
+        for (const auto& p : d.observation.pions) reported |= std::hypot(p.x - tx, p.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>();
+        if (reported) continue;
+        double best = 1e9;
+        const vp::Detection::Cell* near = nullptr;
+        for (const auto& c : d.cells) {
+          const double dist = std::hypot(c.centre.x / d.scale - tx, c.centre.y / d.scale - ty);
+          if (dist < best) best = dist, near = &c;
+        }
+        std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f, contrast %.2f\n",
+                     file.stem().c_str(), t["colour"].get<std::string>().c_str(), tx, ty,
+                     best / truth["scene"]["pitch_px"].get<double>(), near ? near->label : -1,
+                     near ? near->confidence : 0.0, near ? near->features[16] : 0.0f);
+      }
     }
     const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);
     truth_pions += score.truth;
@@ -77,6 +101,18 @@ int main(int argc, char** argv) {
     missed += score.missed;
     phantoms += score.phantoms;
     wrong_colour += score.wrong_colour;
+    if (score.wrong_colour > 0 && std::getenv("PIONS_EVAL_VERBOSE")) {
+      for (const auto& t : truth["pions"]) {
+        for (const auto& p : d.observation.pions) {
+          if (std::hypot(p.x - t["x"].get<double>(), p.y - t["y"].get<double>()) < 0.4 * truth["scene"]["pitch_px"].get<double>() &&
+              ri::to_string(p.colour) != t["colour"].get<std::string>()) {
+            std::fprintf(stderr, "  wrong colour in %s at %.0f,%.0f: %s read %s (confidence %.2f)\n", file.stem().c_str(),
+                         p.x, p.y, t["colour"].get<std::string>().c_str(), std::string(ri::to_string(p.colour)).c_str(),
+                         p.confidence);
+          }
+        }
+      }
+    }
     wrong_cell += score.wrong_cell;
     for (int c = 0; c < 4; ++c) {
       for (int r = 0; r < 5; ++r) confusion[c][r] += score.confusion[c][r];

@@ -1,6 +1,6 @@
 // train_pions — trains the pion cell classifier from scenes made by scenegen.
 //
-//   train_pions --out vision/models/pion_cells.yml [--examine-with MODEL.yml] DIR [DIR...]
+//   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] DIR [DIR...]
 //
 // Every scene is read by the detector with its fixed rule (or with a first model, so that the
 // cells examined are those the trained reader will examine); each cell it examines
@@ -9,6 +9,7 @@
 #include <opencv2/ml.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -25,11 +26,16 @@ namespace ri = arbitre::referee::irma;
 int main(int argc, char** argv) {
   std::string out;
   std::vector<std::string> dirs;
+  int trees_count = 60, depth = 12;
   cv::Ptr<cv::ml::RTrees> examiner;  // the model that chooses the cells to examine (none: the rule)
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--out" && i + 1 < argc) {
       out = argv[++i];
+    } else if (arg == "--trees" && i + 1 < argc) {
+      trees_count = std::atoi(argv[++i]);
+    } else if (arg == "--depth" && i + 1 < argc) {
+      depth = std::atoi(argv[++i]);
     } else if (arg == "--examine-with" && i + 1 < argc) {
       examiner = cv::ml::RTrees::load(argv[++i]);
     } else {
@@ -37,7 +43,7 @@ int main(int argc, char** argv) {
     }
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr, "usage: train_pions --out MODEL.yml DIR [DIR...]\n");
+    std::fprintf(stderr, "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] DIR [DIR...]\n");
     return 2;
   }
   cv::Mat samples(0, vp::kCellFeatures, CV_32F);
@@ -73,11 +79,11 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "%d scenes, %d cells: empty %d, red %d, orange %d, green %d, white %d\n", scenes, samples.rows,
                per_class[0], per_class[1], per_class[2], per_class[3], per_class[4]);
   cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
-  trees->setMaxDepth(10);
+  trees->setMaxDepth(depth);
   trees->setMinSampleCount(4);
   trees->setCalculateVarImportance(false);
   trees->setActiveVarCount(0);
-  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees_count, 0));
   cv::theRNG().state = 20261129;
   trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
   cv::Mat predicted;

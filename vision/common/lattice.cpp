@@ -66,27 +66,43 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
 
   double pitch = n >= 2 ? estimate_pitch(points) : pitch_hint;
   double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
-  // How many points near `a` sit on the lattice (a, p, t), within a fifth of a pitch. "Near"
-  // is the same disc for every hypothesis, so that coarser lattices do not count more points.
+  // How well the lattice (a, p, t) explains the points near `a`: two for every node holding a
+  // point (within a fifth of a pitch; a node counts once), minus one for every point between
+  // nodes — a dense cloud of clutter fills the nodes of any lattice but leaves most of its
+  // points off them. "Near" is the same disc for every hypothesis, so that coarser lattices
+  // do not count more points.
   const double reach = 3.2 * (pitch_hint > 0 ? params.expected_pitch_share * pitch_hint : pitch);
+  std::vector<cv::Point> nodes;
   const auto score = [&](std::size_t a, double p, double t) {
     const double ct = std::cos(t), st = std::sin(t);
-    int on = 0;
+    nodes.clear();
+    int off = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const cv::Point2d e = points[k] - points[a];
       if (cv::norm(e) > reach) continue;
       const double u = (e.x * ct + e.y * st) / p, v = (-e.x * st + e.y * ct) / p;
-      on += std::hypot(u - std::round(u), v - std::round(v)) < 0.22;
+      const double ru = std::round(u), rv = std::round(v);
+      if (std::hypot(u - ru, v - rv) < 0.22) {
+        const cv::Point node(static_cast<int>(ru), static_cast<int>(rv));
+        if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+      } else {
+        ++off;
+      }
     }
-    return on;
+    return 2 * static_cast<int>(nodes.size()) - off;
   };
+  std::size_t best_point = n;  // the point whose neighbourhood fits the chosen lattice best
   if (pitch_hint > 0 && n >= 2) {
     // Other hypotheses from every pair about a pitch apart, as axis or diagonal neighbours:
     // sparse boards have few axis neighbours, and their nearest neighbours may be diagonal.
-    int best_score = -1;
-    for (std::size_t a = 0; a < n; ++a) {
-      const int nn = score(a, pitch, angle);
-      if (nn > best_score) best_score = nn;
+    // The nearest-neighbour hypothesis competes only when the pion's size allows it (a dense
+    // cluster of clutter must not set a lattice finer than a pion).
+    int best_score = INT_MIN;
+    if (pitch >= params.hint_range_low * pitch_hint && pitch <= params.hint_range_high * pitch_hint) {
+      for (std::size_t a = 0; a < n; ++a) {
+        const int on = score(a, pitch, angle);
+        if (on > best_score) best_score = on, best_point = a;
+      }
     }
     for (std::size_t a = 0; a < n; ++a) {
       for (std::size_t b = 0; b < n; ++b) {
@@ -103,6 +119,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
           const double expected = params.expected_pitch_share * pitch_hint;
           if (on > best_score || (on == best_score && std::abs(p - expected) < std::abs(pitch - expected))) {
             best_score = on;
+            best_point = a;
             pitch = p;
             angle = std::remainder(t, CV_PI / 2);
           }
@@ -135,7 +152,8 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   if (pitch_u <= 0) pitch_u = pitch_v > 0 ? pitch_v : pitch;
   if (pitch_v <= 0) pitch_v = pitch_u;
 
-  // Breadth-first from the most central point: a neighbour one step along an axis or a
+  // Breadth-first from the point that chose the lattice (or the most central one): a
+  // neighbour one step along an axis or a
   // diagonal (by its direction relative to the lattice angle and its length relative to the
   // local pitch) gets the neighbouring cell.
   std::vector<double> xs, ys;
@@ -148,6 +166,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   for (std::size_t k = 1; k < n; ++k) {
     if (cv::norm(points[k] - centre) < cv::norm(points[seed] - centre)) seed = k;
   }
+  if (best_point < n) seed = best_point;
   std::vector<cv::Point> cell(n, {kNoCell, kNoCell});
   std::vector<std::size_t> order = {seed};
   cell[seed] = {0, 0};

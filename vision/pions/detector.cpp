@@ -1,6 +1,7 @@
 #include "vision/pions/detector.h"
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -36,6 +37,7 @@ struct Working {
   cv::Mat bgr;
   cv::Mat lab;       // CV_32FC3
   cv::Mat gradient;  // CV_32F, gradient magnitude of L
+  cv::Mat l8;        // CV_8U, L as OpenCV's 8-bit Lab gives it (for the shape features)
   double scale = 1;
 };
 
@@ -51,6 +53,7 @@ Working normalise(const cv::Mat& input, const Params& params) {
   // (Scaling down by area already averages away the sensor noise: no further blur.)
   cv::Mat lab8;
   cv::cvtColor(w.bgr, lab8, cv::COLOR_BGR2Lab);
+  cv::extractChannel(lab8, w.l8, 0);
   lab8.convertTo(w.lab, CV_32FC3);
   w.lab = w.lab.mul(cv::Scalar(100.0 / 255.0, 1, 1)) - cv::Scalar(0, 128, 128);
   cv::Mat l, gx, gy;
@@ -155,7 +158,7 @@ int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
   if (chroma < 16) return 4;
   const double hue = std::atan2(db, da) * 180 / CV_PI;
   if (hue >= -30 && hue < 50) return 0;
-  if (hue >= 50 && hue < 82) return 1;
+  if (hue >= 50 && hue < 100) return 1;
   if (hue >= 100 || hue < -120) return 2;
   return 4;
 }
@@ -266,7 +269,7 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
       continue;
     }
     if (k <= 1) {
-      out.push_back({core.centre, area});
+      out.push_back({core.centre, area, true});
       continue;
     }
     cv::Mat points(static_cast<int>(core.pixels.size()), 2, CV_32F);
@@ -278,14 +281,43 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
     cv::theRNG().state = 0x7654321;
     cv::kmeans(points, k, labels_k, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 0.2), 3,
                cv::KMEANS_PP_CENTERS, centres);
-    for (int r = 0; r < centres.rows; ++r) out.push_back({{centres.at<float>(r, 0), centres.at<float>(r, 1)}, area / k});
+    for (int r = 0; r < centres.rows; ++r) out.push_back({{centres.at<float>(r, 0), centres.at<float>(r, 1)}, area / k, false});
   }
   return out;
 }
 
+// A pion's width, measured from the candidates: along 16 rays from each candidate's centre,
+// the distance to the first strong edge of the Lab image (a pion's rim, a seam between two
+// touching pions); the median over rays, then over candidates, twice. Returns 0 when too few
+// rays find an edge.
+double measure_pion_width(const Working& w, const TableModel& t, const std::vector<Candidate>& candidates,
+                          double max_radius) {
+  const float strong = static_cast<float>(3.0 * t.gradient_median);
+  std::vector<double> radii;
+  bool any_single = false;
+  for (const Candidate& c : candidates) any_single |= c.single;
+  for (const Candidate& c : candidates) {
+    if (any_single && !c.single) continue;
+    std::vector<double> rays;
+    for (int k = 0; k < 16; ++k) {
+      const double a = k * CV_PI / 8, dx = std::cos(a), dy = std::sin(a);
+      for (double r = 2; r < max_radius; r += 0.5) {
+        const int x = static_cast<int>(std::lround(c.centre.x + r * dx)), y = static_cast<int>(std::lround(c.centre.y + r * dy));
+        if (x < 0 || y < 0 || x >= w.gradient.cols || y >= w.gradient.rows) break;
+        if (w.gradient.at<float>(y, x) > strong) {
+          rays.push_back(r);
+          break;
+        }
+      }
+    }
+    if (rays.size() >= 8) radii.push_back(median(rays));
+  }
+  return radii.size() >= 1 ? 2.0 * median(radii) : 0.0;
+}
+
 // The features of the cell centred at `c` with local pitch `p`.
 CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask, cv::Point2d c, double p,
-                           double pion_lightness) {
+                           double pion_lightness, double pion_chroma, cv::Vec2d pale) {
   const double r_inner = 0.22 * p;
   const double r_ring_in = 0.38 * p, r_ring_out = 0.52 * p;
   const int x0 = std::max(0, static_cast<int>(c.x - r_ring_out)), x1 = std::min(w.lab.cols - 1, static_cast<int>(c.x + r_ring_out));
@@ -337,8 +369,42 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
        static_cast<float>(std::sin(hue)),
        static_cast<float>(std::cos(hue)),
        static_cast<float>(distance / inner / std::max(1.0, t.threshold)),
-       static_cast<float>(L - pion_lightness)};
+       static_cast<float>(L - pion_lightness),
+       static_cast<float>(chroma / std::max(4.0, pion_chroma)),
+       static_cast<float>(chroma - pion_chroma),
+       static_cast<float>(a - pale[0]),
+       static_cast<float>(b - pale[1]),
+       static_cast<float>(std::hypot(a - pale[0], b - pale[1]))};
   return f;
+}
+
+// The shape features of cell (i, j): the neighbourhood rectified by the lattice's local affine
+// map to a kPatchPixels square over kPatchCells cells, its histogram of oriented gradients
+// (block-normalised, so independent of contrast), and the patch's mean gradient against the
+// table's (the contrast the histogram leaves out).
+void shape_features(const Working& w, const TableModel& t, const LatticeFit& lattice, int i, int j, float* out) {
+  static const cv::HOGDescriptor hog(cv::Size(kPatchPixels, kPatchPixels), cv::Size(16, 16), cv::Size(8, 8),
+                                     cv::Size(8, 8), 9);
+  const double step = kPatchCells / kPatchPixels;
+  const auto image_of = [&](double x, double y) {
+    const cv::Point2d q = lattice.to_image(i - kPatchCells / 2 + (x + 0.5) * step, j - kPatchCells / 2 + (y + 0.5) * step);
+    return cv::Point2f(static_cast<float>(q.x), static_cast<float>(q.y));
+  };
+  const cv::Point2f from[3] = {{0, 0}, {kPatchPixels - 1, 0}, {0, kPatchPixels - 1}};
+  const cv::Point2f to[3] = {image_of(0, 0), image_of(kPatchPixels - 1, 0), image_of(0, kPatchPixels - 1)};
+  const cv::Mat patch_to_image = cv::getAffineTransform(from, to);
+  cv::Mat patch;
+  cv::warpAffine(w.l8, patch, patch_to_image, cv::Size(kPatchPixels, kPatchPixels), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                 cv::BORDER_REPLICATE);
+  std::vector<float> descriptor;
+  hog.compute(patch, descriptor);
+  std::copy_n(descriptor.begin(), std::min<std::size_t>(descriptor.size(), kShapeFeatures), out);
+  cv::Mat gx, gy, magnitude;
+  cv::Sobel(patch, gx, CV_32F, 1, 0);
+  cv::Sobel(patch, gy, CV_32F, 0, 1);
+  cv::magnitude(gx, gy, magnitude);
+  // The patch is 8-bit L (0..255) where the table's median gradient is in L 0..100 units.
+  out[kShapeFeatures] = static_cast<float>(cv::mean(magnitude)[0] * (100.0 / 255.0) / t.gradient_median);
 }
 
 // The fixed rule used before a model is trained: foreground cells, coloured by hue.
@@ -377,14 +443,21 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   std::vector<Rejected> rejected;
   d.candidates = find_candidates(w, table, params, mask, pion_radius, rejected);
   d.pion_radius = pion_radius;
+  d.pion_width = measure_pion_width(w, table, d.candidates, 6.0 * std::max(4.0, pion_radius));
   d.timing.candidates_ms = ms_since(start);
 
   start = Clock::now();
   std::vector<cv::Point2d> centres;
   for (const Candidate& c : d.candidates) centres.push_back(c.centre);
-  // A pion's width bounds the pitch: pions touch (pitch = width) or leave a gap.
-  const double pitch_hint = pion_radius > 0 ? 2.0 * pion_radius : 0;
-  d.lattice = fit_lattice(centres, pitch_hint);
+  // A pion's width bounds the pitch: pions touch (pitch = width) or leave a gap. The width
+  // measured at the edges; when no edges were found, from the cores (which measure about 0.8 of
+  // the width on the rendered sets).
+  const double pitch_hint = d.pion_width > 0 ? d.pion_width : 2.0 * pion_radius / 0.8;
+  LatticeParams lp;
+  lp.hint_range_low = params.pitch_range_low;
+  lp.hint_range_high = params.pitch_range_high;
+  lp.expected_pitch_share = params.expected_pitch_share;
+  d.lattice = fit_lattice(centres, pitch_hint, lp);
   // Pions cannot sit closer than their own width: a finer lattice was fitted to noise.
   if (d.lattice.found && pitch_hint > 0 && d.lattice.pitch < params.min_pitch_share * pitch_hint) {
     d.lattice.found = false;
@@ -397,13 +470,34 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
 
   start = Clock::now();
   if (d.lattice.found) {
-    std::vector<double> pion_lightness;
+    // The pions' typical lightness and chroma: a cell's colour is judged against the other
+    // pieces in the image too (a set of pastel pions, a dim corner).
+    std::vector<double> pion_lightness, pion_chroma;
     for (std::size_t k = 0; k < d.candidates.size(); ++k) {
       if (!d.lattice.inlier[k]) continue;
       const cv::Point2d c = d.candidates[k].centre;
-      pion_lightness.push_back(w.lab.at<cv::Vec3f>(static_cast<int>(c.y), static_cast<int>(c.x))[0]);
+      const cv::Vec3f lab = w.lab.at<cv::Vec3f>(static_cast<int>(c.y), static_cast<int>(c.x));
+      pion_lightness.push_back(lab[0]);
+      pion_chroma.push_back(std::hypot(lab[1] - table.white[1], lab[2] - table.white[2]));
     }
-    const double pion_l = median(pion_lightness);
+    const double pion_l = median(pion_lightness), pion_c = median(pion_chroma);
+    // The palest pions' colour (the white pions when there are some): the local white.
+    cv::Vec2d pale(table.white[1], table.white[2]);
+    {
+      const double limit = percentile(pion_chroma, 0.2);
+      cv::Vec2d sum(0, 0);
+      int n = 0;
+      for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+        if (!d.lattice.inlier[k]) continue;
+        const cv::Point2d c = d.candidates[k].centre;
+        const cv::Vec3f lab = w.lab.at<cv::Vec3f>(static_cast<int>(c.y), static_cast<int>(c.x));
+        if (std::hypot(lab[1] - table.white[1], lab[2] - table.white[2]) <= limit) {
+          sum += cv::Vec2d(lab[1], lab[2]);
+          ++n;
+        }
+      }
+      if (n > 0) pale = sum / n;
+    }
     // Examine the cells around the candidates on the lattice, and around every cell found to
     // hold a pion, until no new pion turns up (a pion the candidates missed is found next to
     // its neighbours).
@@ -432,19 +526,29 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       Detection::Cell cell;
       cell.lattice = {i, j};
       cell.centre = c;
-      cell.features = cell_features(w, table, mask, c, p, pion_l);
+      cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale);
+      shape_features(w, table, d.lattice, i, j, cell.features.data() + kColourFeatures);
       if (model && model->isTrained()) {
         cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
         cv::Mat votes;
         model->getVotes(sample, votes, 0);
-        int best = 0;
-        double total = 0;
-        for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(1, k);
-        for (int k = 1; k < votes.cols; ++k) {
-          if (votes.at<int>(1, k) > votes.at<int>(1, best)) best = k;
+        // A pion is there when most trees see one, whatever its colour (the trees that see a
+        // pion may split between two colours); its colour is the one most of them see. The
+        // confidence is the share of trees that agree with the verdict.
+        double total = 0, empty = 0;
+        int best = -1;
+        for (int k = 0; k < votes.cols; ++k) {
+          const int n = votes.at<int>(1, k);
+          total += n;
+          if (votes.at<int>(0, k) == 0) {
+            empty += n;
+          } else if (best < 0 || n > votes.at<int>(1, best)) {
+            best = k;
+          }
         }
-        cell.label = votes.at<int>(0, best);
-        cell.confidence = total > 0 ? votes.at<int>(1, best) / total : 0;
+        const double presence = total > 0 ? 1.0 - empty / total : 0;
+        cell.label = presence >= 0.5 && best >= 0 ? votes.at<int>(0, best) : 0;
+        cell.confidence = cell.label > 0 ? presence : 1.0 - presence;
       } else {
         cell.label = rule_label(cell.features);
         cell.confidence = 1;

@@ -32,18 +32,29 @@ struct Params {
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.5;     // of the cell classifier, to report a pion
   int max_cells = 150;             // cells examined at most
-  double min_pitch_share = 0.9;    // of a pion's core width: a finer lattice is refused
-  double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
+  double min_pitch_share = 0.85;   // of a pion's width: a finer lattice is refused
+  double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
+  double pitch_range_high = 1.8;
+  double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
+  double grow_contrast = 0.5;      // a found pion's distance from the table (x threshold) to grow from
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
 
 struct Candidate {
   cv::Point2d centre;  // working pixels
   double area = 0;     // of the blob it came from, per pion
+  bool single = false; // a core of one pion's area (not split from a larger blob)
 };
 
-// Features of one cell for the classifier, and their count.
-inline constexpr int kCellFeatures = 18;
+// Features of one cell for the classifier, and their count: 23 of colour and contrast, then
+// the shape of the cell's neighbourhood — a histogram of oriented gradients over the patch
+// rectified to lattice coordinates (kPatchPixels square over kPatchCells cells), which sees a
+// tile's outline or a disc's rim even when its colour is the table's.
+inline constexpr int kColourFeatures = 23;
+inline constexpr int kPatchPixels = 24;
+inline constexpr double kPatchCells = 1.5;
+inline constexpr int kShapeFeatures = 2 * 2 * 4 * 9;  // 2x2 blocks of 2x2 cells, 9 orientations
+inline constexpr int kCellFeatures = kColourFeatures + kShapeFeatures + 1;
 using CellFeatures = std::array<float, kCellFeatures>;
 
 // Classes of a cell: 0 empty, then 1 + referee::irma::Colour.
@@ -58,6 +69,7 @@ struct Detection {
   PionObservation observation;
   double scale = 1;  // working pixels per image pixel
   double pion_radius = 0;  // working pixels, from the candidates' cores
+  double pion_width = 0;   // working pixels, from the edges around the candidates
   std::vector<Candidate> candidates;
   LatticeFit lattice;
   struct Cell {
