@@ -6,7 +6,7 @@ set -euo pipefail
 ARBITRE_PACKAGES=(
   build-essential cmake pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libsqlite3-dev
   libopencv-dev libopencv-contrib-dev
   povray
 )
