@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "referee/irma/irma.h"
+#include "referee/yams/dice.h"
 
 namespace arbitre::vision {
 
@@ -35,6 +36,32 @@ struct PionObservation {
   std::vector<PionSighting> pions;
   std::vector<Rejected> rejected;
   double pitch = 0;  // lattice pitch near the board centre, in pixels (0 when not found)
+};
+
+// One d10 seen on the table (Le Yams impossible). `value` is the face read on top (1..10, a
+// printed 0 is 10); 0 when it could not be read. A cocked die (leaning, no face up) has no value
+// to score and must be rolled again.
+enum class DieZone {
+  Tray,   // just rolled, in the dice tray
+  Kept,   // set aside in front of the player (not rolled again)
+  Table,  // rolled on the open table, no tray (counts as rolled, like Tray)
+};
+
+struct DieSighting {
+  int value = 0;
+  referee::yams::DieColour colour = referee::yams::DieColour::Red;
+  std::optional<referee::yams::Texture> texture;  // when the reader can tell
+  DieZone zone = DieZone::Tray;
+  double x = 0;  // centre in the image (pixels)
+  double y = 0;
+  double confidence = 0;
+  bool cocked = false;
+};
+
+struct DiceObservation {
+  int width = 0;  // of the image (0 when unknown, e.g. scripted)
+  int height = 0;
+  std::vector<DieSighting> dice;
 };
 
 // How each colour's pions look on this table under this light, from an image showing one pion

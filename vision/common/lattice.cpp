@@ -51,6 +51,9 @@ double estimate_angle(const std::vector<cv::Point2d>& points, double pitch) {
   return std::atan2(s, c) / 4;  // in (-45, 45] degrees: the axis closest to the image x axis
 }
 
+LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle, std::size_t best_point,
+                        const LatticeParams& params);
+
 }  // namespace
 
 cv::Point2d LatticeFit::to_image(double i, double j) const { return apply(homography, {i, j}); }
@@ -73,6 +76,9 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   // do not count more points.
   const double reach = 3.2 * (pitch_hint > 0 ? params.expected_pitch_share * pitch_hint : pitch);
   std::vector<cv::Point> nodes;
+  // In pixels, the same for every hypothesis (a coarser lattice must not catch more points by
+  // its coarseness): a fifth of the likeliest pitch.
+  const double tolerance = 0.22 * (pitch_hint > 0 ? params.expected_pitch_share * pitch_hint : pitch);
   const auto score = [&](std::size_t a, double p, double t) {
     const double ct = std::cos(t), st = std::sin(t);
     nodes.clear();
@@ -82,7 +88,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       if (cv::norm(e) > reach) continue;
       const double u = (e.x * ct + e.y * st) / p, v = (-e.x * st + e.y * ct) / p;
       const double ru = std::round(u), rv = std::round(v);
-      if (std::hypot(u - ru, v - rv) < 0.22) {
+      if (std::hypot(u - ru, v - rv) * p < std::min(tolerance, 0.22 * p)) {
         const cv::Point node(static_cast<int>(ru), static_cast<int>(rv));
         if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
       } else {
@@ -91,18 +97,21 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     }
     return 2 * static_cast<int>(nodes.size()) - off;
   };
-  std::size_t best_point = n;  // the point whose neighbourhood fits the chosen lattice best
+  // The hypotheses (pitch, angle, the point whose neighbourhood scored it); the best goes first.
+  struct Hypothesis {
+    int score;
+    double pitch, angle;
+    std::size_t point;
+  };
+  std::vector<Hypothesis> hypotheses;
+  const double expected = params.expected_pitch_share * pitch_hint;
   if (pitch_hint > 0 && n >= 2) {
     // Other hypotheses from every pair about a pitch apart, as axis or diagonal neighbours:
     // sparse boards have few axis neighbours, and their nearest neighbours may be diagonal.
     // The nearest-neighbour hypothesis competes only when the pion's size allows it (a dense
     // cluster of clutter must not set a lattice finer than a pion).
-    int best_score = INT_MIN;
     if (pitch >= params.hint_range_low * pitch_hint && pitch <= params.hint_range_high * pitch_hint) {
-      for (std::size_t a = 0; a < n; ++a) {
-        const int on = score(a, pitch, angle);
-        if (on > best_score) best_score = on, best_point = a;
-      }
+      for (std::size_t a = 0; a < n; ++a) hypotheses.push_back({score(a, pitch, angle), pitch, angle, a});
     }
     for (std::size_t a = 0; a < n; ++a) {
       for (std::size_t b = 0; b < n; ++b) {
@@ -113,20 +122,39 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
           const double p = length / steps;
           if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
           const double t = std::atan2(d.y, d.x) - turn;
-          const int on = score(a, p, t);
-          // Lattices at p and at p*sqrt(2) turned 45 degrees explain a sparse board alike: on a
-          // tie, the pitch nearer what the pion's size predicts.
-          const double expected = params.expected_pitch_share * pitch_hint;
-          if (on > best_score || (on == best_score && std::abs(p - expected) < std::abs(pitch - expected))) {
-            best_score = on;
-            best_point = a;
-            pitch = p;
-            angle = std::remainder(t, CV_PI / 2);
-          }
+          hypotheses.push_back({score(a, p, t), p, std::remainder(t, CV_PI / 2), a});
         }
       }
     }
+    // Lattices at p and at p*sqrt(2) turned 45 degrees explain a sparse board alike: on a tie,
+    // the pitch nearer what the pion's size predicts.
+    // A hypothesis is worth its score less a prior on its pitch: pions leave small gaps if any,
+    // so a pitch far from the expected one (a 45-degree lattice through diagonal neighbours)
+    // must explain clearly more points.
+    const auto value = [&](const Hypothesis& h) {
+      return h.score - params.pitch_prior * std::abs(std::log(h.pitch / expected));
+    };
+    const auto best = std::min_element(hypotheses.begin(), hypotheses.end(), [&](const Hypothesis& x, const Hypothesis& y) {
+      if (value(x) != value(y)) return value(x) > value(y);
+      return std::abs(x.pitch - expected) < std::abs(y.pitch - expected);
+    });
+    std::iter_swap(hypotheses.begin(), best);
   }
+  if (hypotheses.empty()) hypotheses.push_back({0, pitch, angle, n});
+  const Hypothesis& h = hypotheses.front();
+  return complete_fit(points, h.pitch, h.angle, h.point, params);
+}
+
+namespace {
+
+// From a hypothesis (pitch, angle and the point to grow from; n for the most central one),
+// the cells of the points and the perspective map through them.
+LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle, std::size_t best_point,
+                        const LatticeParams& params) {
+  LatticeFit fit;
+  const std::size_t n = points.size();
+  fit.cells.assign(n, {kNoCell, kNoCell});
+  fit.inlier.assign(n, false);
   if (pitch <= 0) return fit;
 
   // The pitch along each axis (foreshortening makes them differ): for each point, the shortest
@@ -275,5 +303,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   fit.pitch = 0.5 * (cv::norm(fit.to_image(1, 0) - at) + cv::norm(fit.to_image(0, 1) - at));
   return fit;
 }
+
+}  // namespace
 
 }  // namespace arbitre::vision

@@ -447,8 +447,25 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   d.timing.candidates_ms = ms_since(start);
 
   start = Clock::now();
+  // Pions cannot overlap: candidates closer to another than half a pion's width are clutter
+  // (the rim of a cup, a patterned cloth) and stay out of the lattice fit.
   std::vector<cv::Point2d> centres;
-  for (const Candidate& c : d.candidates) centres.push_back(c.centre);
+  std::vector<bool> crowded(d.candidates.size(), false);
+  if (d.pion_width > 0) {
+    for (std::size_t a = 0; a < d.candidates.size(); ++a) {
+      for (std::size_t b = a + 1; b < d.candidates.size(); ++b) {
+        if (cv::norm(d.candidates[a].centre - d.candidates[b].centre) < params.min_spacing * d.pion_width) {
+          crowded[a] = crowded[b] = true;
+        }
+      }
+    }
+  }
+  std::vector<std::size_t> fitted;  // the candidates the lattice is fitted to
+  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+    if (crowded[k]) continue;
+    centres.push_back(d.candidates[k].centre);
+    fitted.push_back(k);
+  }
   // A pion's width bounds the pitch: pions touch (pitch = width) or leave a gap. The width
   // measured at the edges; when no edges were found, from the cores (which measure about 0.8 of
   // the width on the rendered sets).
@@ -458,6 +475,17 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   lp.hint_range_high = params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
+  {
+    // Back to one entry per candidate (crowded ones off the lattice).
+    std::vector<cv::Point> cells(d.candidates.size(), cv::Point(INT_MIN, INT_MIN));
+    std::vector<bool> inlier(d.candidates.size(), false);
+    for (std::size_t f = 0; f < fitted.size(); ++f) {
+      cells[fitted[f]] = d.lattice.cells[f];
+      inlier[fitted[f]] = d.lattice.inlier[f];
+    }
+    d.lattice.cells = std::move(cells);
+    d.lattice.inlier = std::move(inlier);
+  }
   // Pions cannot sit closer than their own width: a finer lattice was fitted to noise.
   if (d.lattice.found && pitch_hint > 0 && d.lattice.pitch < params.min_pitch_share * pitch_hint) {
     d.lattice.found = false;
@@ -465,7 +493,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   }
   d.timing.lattice_ms = ms_since(start);
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    if (!d.lattice.inlier[k]) rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, "off the lattice"});
+    if (!d.lattice.inlier[k]) {
+      rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, crowded[k] ? "crowded" : "off the lattice"});
+    }
   }
 
   start = Clock::now();
@@ -547,7 +577,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
           }
         }
         const double presence = total > 0 ? 1.0 - empty / total : 0;
-        cell.label = presence >= 0.5 && best >= 0 ? votes.at<int>(0, best) : 0;
+        cell.label = presence >= params.min_confidence && best >= 0 ? votes.at<int>(0, best) : 0;
         cell.confidence = cell.label > 0 ? presence : 1.0 - presence;
       } else {
         cell.label = rule_label(cell.features);

@@ -30,8 +30,9 @@ struct Params {
   double core_share = 0.45;        // of a pion's radius: the distance-transform level of cores
   double min_area_share = 0.35;    // of a single pion's core, to keep a core
   int max_split = 35;              // pions a merged core may hold
-  double min_confidence = 0.5;     // of the cell classifier, to report a pion
+  double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
+  double min_spacing = 0.5;        // of a pion's width: candidates closer together are clutter
   double min_pitch_share = 0.85;   // of a pion's width: a finer lattice is refused
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
