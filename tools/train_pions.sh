@@ -15,7 +15,8 @@ wait
 # on the cells that first model leads the reader to examine (the cells it will meet in use).
 "$build/tools/train_pions" --trees 30 --depth 10 --out "$out/first.yml" "$out/a" "$out/b"
 mkdir "$out/model"
-"$build/tools/train_pions" --trees 60 --depth 12 --out "$out/model/pion_cells.yml" --examine-with "$out/first.yml" \
+"$build/tools/train_pions" --trees 60 --depth 12 --augment --out "$out/model/pion_cells.yml" \
+  --examine-with "$out/first.yml" \
   "$out/a" "$out/b"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - pion_cells.yml |

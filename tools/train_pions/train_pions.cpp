@@ -1,11 +1,12 @@
 // train_pions — trains the pion cell classifier from scenes made by scenegen.
 //
-//   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] DIR [DIR...]
+//   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment] DIR [DIR...]
 //
 // Every scene is read by the detector with its fixed rule (or with a first model, so that the
 // cells examined are those the trained reader will examine); each cell it examines
 // is labelled from the ground truth (the true pion within 0.35 pitch of the cell's centre, or
 // empty) and its features become one training sample of a random forest (OpenCV ml RTrees).
+#include <opencv2/core.hpp>
 #include <opencv2/ml.hpp>
 
 #include <cstdio>
@@ -27,11 +28,14 @@ int main(int argc, char** argv) {
   std::string out;
   std::vector<std::string> dirs;
   int trees_count = 60, depth = 12;
+  bool augment = false;
   cv::Ptr<cv::ml::RTrees> examiner;  // the model that chooses the cells to examine (none: the rule)
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--out" && i + 1 < argc) {
       out = argv[++i];
+    } else if (arg == "--augment") {
+      augment = true;
     } else if (arg == "--trees" && i + 1 < argc) {
       trees_count = std::atoi(argv[++i]);
     } else if (arg == "--depth" && i + 1 < argc) {
@@ -43,7 +47,7 @@ int main(int argc, char** argv) {
     }
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr, "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] DIR [DIR...]\n");
+    std::fprintf(stderr, "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment] DIR [DIR...]\n");
     return 2;
   }
   cv::Mat samples(0, vp::kCellFeatures, CV_32F);
@@ -58,20 +62,35 @@ int main(int argc, char** argv) {
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
       const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
-      const cv::Mat image = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
-      const vp::Detection d = vp::detect(image, {}, examiner);
+      const cv::Mat original = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
       const double radius = 0.35 * truth["scene"]["pitch_px"].get<double>();
-      for (const vp::Detection::Cell& cell : d.cells) {
-        const cv::Point2d at = cell.centre / d.scale;
-        int label = 0;
-        for (const auto& p : truth["pions"]) {
-          if (std::hypot(p["x"].get<double>() - at.x, p["y"].get<double>() - at.y) < radius) {
-            label = 1 + static_cast<int>(*ri::colour_from_string(p["colour"].get<std::string>()));
-          }
+      // The scene as rendered, then (with --augment) mirrored left to right and top to bottom:
+      // the same pions under light from the other side, new cells for the same cost.
+      for (int view = 0; view < (augment ? 3 : 1); ++view) {
+        cv::Mat image;  // (not a header on `original`: flip would write into it)
+        if (view == 0) {
+          image = original;
+        } else {
+          cv::flip(original, image, view == 1 ? 1 : 0);
         }
-        samples.push_back(cv::Mat(1, vp::kCellFeatures, CV_32F, const_cast<float*>(cell.features.data())).clone());
-        labels.push_back(label);
-        ++per_class[static_cast<std::size_t>(label)];
+        const auto seen_at = [&](double x, double y) {
+          if (view == 1) x = original.cols - 1 - x;
+          if (view == 2) y = original.rows - 1 - y;
+          return cv::Point2d(x, y);
+        };
+        const vp::Detection d = vp::detect(image, {}, examiner);
+        for (const vp::Detection::Cell& cell : d.cells) {
+          const cv::Point2d at = cell.centre / d.scale;
+          int label = 0;
+          for (const auto& p : truth["pions"]) {
+            if (cv::norm(seen_at(p["x"].get<double>(), p["y"].get<double>()) - at) < radius) {
+              label = 1 + static_cast<int>(*ri::colour_from_string(p["colour"].get<std::string>()));
+            }
+          }
+          samples.push_back(cv::Mat(1, vp::kCellFeatures, CV_32F, const_cast<float*>(cell.features.data())).clone());
+          labels.push_back(label);
+          ++per_class[static_cast<std::size_t>(label)];
+        }
       }
       ++scenes;
     }
