@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--model") model = cv::ml::RTrees::load(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
   }
   if (!overlays.empty()) fs::create_directories(overlays);
   std::vector<fs::path> files;

@@ -79,12 +79,12 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   // In pixels, the same for every hypothesis (a coarser lattice must not catch more points by
   // its coarseness): a fifth of the likeliest pitch.
   const double tolerance = 0.22 * (pitch_hint > 0 ? params.expected_pitch_share * pitch_hint : pitch);
-  const auto score = [&](std::size_t a, double p, double t) {
+  const auto score_at = [&](cv::Point2d origin, double p, double t) {
     const double ct = std::cos(t), st = std::sin(t);
     nodes.clear();
     int off = 0;
     for (std::size_t k = 0; k < n; ++k) {
-      const cv::Point2d e = points[k] - points[a];
+      const cv::Point2d e = points[k] - origin;
       if (cv::norm(e) > reach) continue;
       const double u = (e.x * ct + e.y * st) / p, v = (-e.x * st + e.y * ct) / p;
       const double ru = std::round(u), rv = std::round(v);
@@ -96,6 +96,39 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       }
     }
     return 2 * static_cast<int>(nodes.size()) - off;
+  };
+  const auto score = [&](std::size_t a, double p, double t) { return score_at(points[a], p, t); };
+  // A hypothesis made from one pair carries that pair's jitter: refit the similarity (pitch,
+  // angle, origin) by least squares to the points near enough to its nodes, twice.
+  const auto refine = [&](cv::Point2d& origin, double& p, double& t) {
+    for (int round = 0; round < 2; ++round) {
+      const double ct = std::cos(t), st = std::sin(t);
+      cv::Mat a(0, 4, CV_64F), b(0, 1, CV_64F);
+      for (std::size_t k = 0; k < n; ++k) {
+        const cv::Point2d e = points[k] - origin;
+        if (cv::norm(e) > reach) continue;
+        const double u = (e.x * ct + e.y * st) / p, v = (-e.x * st + e.y * ct) / p;
+        const double ru = std::round(u), rv = std::round(v);
+        if (std::hypot(u - ru, v - rv) > 0.35) continue;
+        // image = origin-free similarity of the node (ru, rv) in the hypothesis' own axes.
+        const double nu = ru * ct - rv * st, nv = ru * st + rv * ct;
+        const double row_x[4] = {nu, -nv, 1, 0}, row_y[4] = {nv, nu, 0, 1};
+        a.push_back(cv::Mat(1, 4, CV_64F, const_cast<double*>(row_x)).clone());
+        a.push_back(cv::Mat(1, 4, CV_64F, const_cast<double*>(row_y)).clone());
+        b.push_back(points[k].x);
+        b.push_back(points[k].y);
+      }
+      if (a.rows < 6) return;
+      cv::Mat x;
+      if (!cv::solve(a, b, x, cv::DECOMP_SVD)) return;
+      // x = (s cos d, s sin d, tx, ty): the nodes' unit step scaled by s and turned by d.
+      const double sc = x.at<double>(0), ss = x.at<double>(1);
+      const double scale = std::hypot(sc, ss);
+      if (scale < 0.7 * p || scale > 1.4 * p) return;
+      p = scale;
+      t = t + std::atan2(ss, sc);
+      origin = {x.at<double>(2), x.at<double>(3)};
+    }
   };
   // The hypotheses (pitch, angle, the point whose neighbourhood scored it); the best goes first.
   struct Hypothesis {
@@ -134,11 +167,26 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     const auto value = [&](const Hypothesis& h) {
       return h.score - params.pitch_prior * std::abs(std::log(h.pitch / expected));
     };
-    const auto best = std::min_element(hypotheses.begin(), hypotheses.end(), [&](const Hypothesis& x, const Hypothesis& y) {
+    const auto better = [&](const Hypothesis& x, const Hypothesis& y) {
       if (value(x) != value(y)) return value(x) > value(y);
       return std::abs(x.pitch - expected) < std::abs(y.pitch - expected);
-    });
-    std::iter_swap(hypotheses.begin(), best);
+    };
+    // The best few, refined and scored again; the best of those goes first.
+    const std::size_t keep = std::min<std::size_t>(hypotheses.size(), static_cast<std::size_t>(params.refined));
+    std::partial_sort(hypotheses.begin(), hypotheses.begin() + static_cast<std::ptrdiff_t>(keep), hypotheses.end(), better);
+    for (std::size_t k = 0; k < keep; ++k) {
+      Hypothesis& h = hypotheses[k];
+      cv::Point2d origin = points[h.point];
+      double p = h.pitch, t = h.angle;
+      refine(origin, p, t);
+      if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
+      const int refined = score_at(origin, p, t);
+      if (refined >= h.score) h = {refined, p, std::remainder(t, CV_PI / 2), h.point};
+    }
+    if (keep > 0) {
+      std::iter_swap(hypotheses.begin(),
+                     std::min_element(hypotheses.begin(), hypotheses.begin() + static_cast<std::ptrdiff_t>(keep), better));
+    }
   }
   if (hypotheses.empty()) hypotheses.push_back({0, pitch, angle, n});
   const Hypothesis& h = hypotheses.front();

@@ -28,7 +28,7 @@ struct Params {
   double min_distance = 10;        // Lab distance from the table that makes a pixel foreground
   double seam_gradient = 4.0;      // x the median gradient: pixels on stronger edges are seams
   double core_share = 0.45;        // of a pion's radius: the distance-transform level of cores
-  double min_area_share = 0.35;    // of a single pion's core, to keep a core
+  double min_area_share = 0.2;     // of a single pion's core, to keep a core
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
