@@ -7,6 +7,8 @@
 
 #include "app/cli/detect_commands.h"
 #include "app/cli/irma_commands.h"
+#include "app/cli/store_commands.h"
+#include "app/cli/watch_commands.h"
 #include "app/cli/yams_commands.h"
 #include "data/input_error.h"
 #include "scoring/irma/advisor.h"
@@ -113,6 +115,39 @@ int main(int argc, char** argv) {
   mat->add_option("--out", mat_out, "Output file, .pdf (vector) or .png (300 dpi)")->required();
   mat->add_option("--size", mat_size, "Paper size: a4 or a3")->capture_default_str();
 
+  auto* watch = app.add_subcommand(
+      "watch", "Referee a game live (camera or script -> referee -> store): one JSON line per event");
+  app::watch::WatchOptions watch_options;
+  watch->add_option("--game", watch_options.game, "irma or yams");
+  watch->add_option("--source", watch_options.source,
+                    "Camera index, video file, image sequence (frames/%04d.jpg) or URL")
+      ->capture_default_str();
+  watch->add_option("--players", watch_options.players, "The players in turn order: A,B")
+      ->delimiter(',');
+  watch->add_option("--db", watch_options.db, "Game store file (default: in the user's data directory)");
+  watch->add_flag("--resume", watch_options.resume, "Resume the newest unfinished game");
+  watch->add_flag("--auto", watch_options.automatic, "Yams: fill the advisor's best box when no roll is left");
+  watch->add_option("--script", watch_options.script, "Scripted observations (JSON) instead of a camera");
+  watch->add_flag("--demo", watch_options.demo, "Play the bundled games through the whole loop");
+  watch->add_option("--fps", watch_options.fps, "Frames per second of a video file or an image sequence");
+
+  std::string db;
+  std::int64_t game_id = 0;
+  std::string export_format = "json";
+  std::string import_path;
+  auto* games = app.add_subcommand("games", "List the stored games");
+  auto* show = app.add_subcommand("show", "A stored game: record, sheets, totals");
+  show->add_option("GAME_ID", game_id, "Game id (see 'arbitre games')")->required();
+  auto* records = app.add_subcommand("records", "Best scores, averages and completion rates per player and game");
+  auto* export_game = app.add_subcommand("export", "A stored game as a record (json) or a table (csv)");
+  export_game->add_option("GAME_ID", game_id, "Game id (see 'arbitre games')")->required();
+  export_game->add_option("--format", export_format, "json or csv")->capture_default_str();
+  auto* import_game = app.add_subcommand("import", "Store a game record file (checked by the referee first)");
+  import_game->add_option("FILE", import_path, "Game record (JSON)")->required();
+  for (auto* command : {games, show, records, export_game, import_game}) {
+    command->add_option("--db", db, "Game store file (default: in the user's data directory)");
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -127,7 +162,19 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (demo->parsed()) {
+    if (watch->parsed()) {
+      return app::watch::run(watch_options, std::cout);
+    } else if (games->parsed()) {
+      print(app::store_cli::games(db));
+    } else if (show->parsed()) {
+      print(app::store_cli::show(db, game_id));
+    } else if (records->parsed()) {
+      print(app::store_cli::records(db));
+    } else if (export_game->parsed()) {
+      std::cout << app::store_cli::export_game(db, game_id, export_format);
+    } else if (import_game->parsed()) {
+      print(app::store_cli::import_file(db, import_path));
+    } else if (demo->parsed()) {
       const auto game = data::irma::parse_record(data::irma::demo_record_text(), "irma-demo.json");
       const auto yams_game = data::yams::parse_record(data::yams::demo_record_text(), "yams-demo.json");
       if (demo_json) {

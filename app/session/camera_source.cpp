@@ -1,0 +1,104 @@
+// The one place where the session meets OpenCV: vision's frame sources and the pion detector
+// (stage headers of vision/, used here so that no cv::Mat reaches the session's headers).
+#include "app/session/camera_source.h"
+
+#include <chrono>
+#include <thread>
+
+#include "data/input_error.h"
+#include "vision/frames.h"
+#include "vision/pions/detector.h"
+
+namespace arbitre::app::session {
+namespace {
+
+class PionCamera : public ObservationSource {
+ public:
+  PionCamera(const vision::SourceSpec& spec, const CameraOptions& options)
+      : frames_(spec), spec_text_(spec.text), live_(spec.live()), start_(std::chrono::steady_clock::now()) {
+    fps_ = options.fps > 0 ? options.fps
+                           : spec.kind == vision::SourceSpec::Kind::Sequence ? 10.0 : 30.0;
+    params_.calibration = options.calibration;
+  }
+
+  SourceStep next() override {
+    if (pending_) {
+      SourceStep step = std::move(*pending_);
+      pending_.reset();
+      return step;
+    }
+    const double now = live_ ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()
+                             : static_cast<double>(frame_index_) / fps_;
+    cv::Mat frame;
+    SourceStep step;
+    step.seconds = now;
+    switch (frames_.next(frame, now)) {
+      case vision::FrameStatus::Frame:
+        return observe(frame, now);
+      case vision::FrameStatus::Reconnected:
+        pending_ = observe(frame, now);
+        step.kind = SourceStep::Kind::Reconnected;
+        return step;
+      case vision::FrameStatus::Waiting:
+        if (live_ && frame_index_ == 0 && !warned_ && now > kFirstFrameSeconds) {
+          warned_ = true;  // say once that the camera does not open, then keep trying
+          step.kind = SourceStep::Kind::Lost;
+          step.text = frames_.last_error().empty() ? spec_text_ + ": no frame yet" : frames_.last_error();
+          return step;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        step.kind = SourceStep::Kind::Waiting;
+        return step;
+      case vision::FrameStatus::Lost:
+        step.kind = SourceStep::Kind::Lost;
+        step.text = frames_.last_error();
+        return step;
+      case vision::FrameStatus::Ended:
+        step.kind = SourceStep::Kind::Ended;
+        return step;
+    }
+    step.kind = SourceStep::Kind::Ended;
+    return step;
+  }
+
+ private:
+  SourceStep observe(const cv::Mat& frame, double now) {
+    ++frame_index_;
+    SourceStep step;
+    step.kind = SourceStep::Kind::Observation;
+    step.seconds = now;
+    step.pions = vision::pions::detect(frame, params_).observation;
+    return step;
+  }
+
+  static constexpr double kFirstFrameSeconds = 5;  // a live source silent this long is reported
+
+  vision::FrameSource frames_;
+  std::string spec_text_;
+  bool live_;
+  bool warned_ = false;
+  double fps_ = 10;
+  std::chrono::steady_clock::time_point start_;
+  long frame_index_ = 0;
+  vision::pions::Params params_;
+  std::optional<SourceStep> pending_;
+};
+
+}  // namespace
+
+std::unique_ptr<ObservationSource> open_camera(const std::string& spec, data::store::GameKind kind,
+                                               const CameraOptions& options) {
+  std::string error;
+  const auto source = vision::parse_source(spec, &error);
+  if (!source) throw data::InputError("--source: " + error);
+  if (kind == data::store::GameKind::Yams) {
+    // The dice reader (vision/dice/) plugs in here: a DiceCamera like PionCamera whose
+    // observe() fills step.dice from the frame.
+    throw data::InputError(
+        "--source: reading dice from camera images is not available yet (the dice reader is "
+        "being built); play Le Yams impossible with --script FILE or --demo");
+  }
+  return std::make_unique<PionCamera>(*source, options);
+}
+
+}  // namespace arbitre::app::session

@@ -1,0 +1,68 @@
+#include "app/session/dice_stability.h"
+
+#include <algorithm>
+
+namespace arbitre::app::session {
+
+DiceStability::Signature DiceStability::signature(const vision::DiceObservation& observation) const {
+  Signature out;
+  for (const vision::DieSighting& die : observation.dice) {
+    const bool read = die.value >= 1 && die.value <= 10 && die.confidence >= params_.min_confidence;
+    out.emplace_back(static_cast<int>(die.colour), read ? die.value : 0,
+                     die.texture ? static_cast<int>(*die.texture) : -1,
+                     die.zone == vision::DieZone::Kept ? 1 : 0, die.cocked);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+DiceUpdate DiceStability::feed(const vision::DiceObservation& observation, double seconds) {
+  DiceUpdate update;
+  Signature seen = signature(observation);
+  if (seen != current_ || frames_ == 0) {
+    current_ = std::move(seen);
+    since_ = seconds;
+    frames_ = 1;
+    reported_ = false;
+    if (!unstable_) {
+      unstable_ = true;
+      update.event = DiceEvent::Unstable;
+    }
+    return update;
+  }
+  ++frames_;
+  if (reported_ || frames_ < params_.min_frames || seconds - since_ < params_.stable_seconds) {
+    return update;
+  }
+  reported_ = true;
+  unstable_ = false;
+  update.scene = observation;
+  const auto& dice = observation.dice;
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    if (dice[i].cocked) update.dice.push_back(static_cast<int>(i));
+  }
+  if (!update.dice.empty()) {
+    update.event = DiceEvent::Unreadable;
+    update.reason = "cocked";
+    return update;
+  }
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    if (dice[i].value < 1 || dice[i].value > 10 || dice[i].confidence < params_.min_confidence) {
+      update.dice.push_back(static_cast<int>(i));
+    }
+  }
+  if (!update.dice.empty()) {
+    update.event = DiceEvent::Unreadable;
+    update.reason = "unread";
+    return update;
+  }
+  if (dice.size() != static_cast<std::size_t>(referee::yams::kDiceCount)) {
+    update.event = DiceEvent::Unreadable;
+    update.reason = "count";
+    return update;
+  }
+  update.event = DiceEvent::Settled;
+  return update;
+}
+
+}  // namespace arbitre::app::session

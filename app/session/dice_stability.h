@@ -1,0 +1,56 @@
+// Temporal stability of the dice, the counterpart of vision::StabilityFilter for Le Yams
+// impossible: a stream of dice observations becomes "unstable" (dice rolling, a hand picking
+// them up) and "settled" (the same dice, zones and faces for a while). A settled scene is
+// readable when it shows exactly ten dice, every one read with enough confidence and none
+// cocked; otherwise it is reported unreadable with the reason. Whether a settled scene is a new
+// roll is the session's question (yams_session.h), not this filter's.
+#pragma once
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "vision/observation.h"
+
+namespace arbitre::app::session {
+
+struct DiceStabilityParams {
+  double stable_seconds = 0.8;  // the scene must stay the same this long
+  int min_frames = 3;           // and for at least this many frames
+  double min_confidence = 0.5;  // a die read with less is unread
+};
+
+enum class DiceEvent {
+  None,        // nothing new
+  Unstable,    // the scene started changing
+  Settled,     // settled and readable: `scene`
+  Unreadable,  // settled but not readable: `reason`, `dice`
+};
+
+struct DiceUpdate {
+  DiceEvent event = DiceEvent::None;
+  vision::DiceObservation scene;
+  std::string reason;     // Unreadable: "count", "cocked" or "unread"
+  std::vector<int> dice;  // Unreadable: the dice concerned (indices in the scene)
+};
+
+class DiceStability {
+ public:
+  explicit DiceStability(DiceStabilityParams params = {}) : params_(params) {}
+
+  // One frame's observation at `seconds` (monotonic).
+  DiceUpdate feed(const vision::DiceObservation& observation, double seconds);
+
+ private:
+  using Signature = std::vector<std::tuple<int, int, int, int, bool>>;
+  Signature signature(const vision::DiceObservation& observation) const;
+
+  DiceStabilityParams params_;
+  Signature current_;
+  double since_ = 0;
+  int frames_ = 0;
+  bool unstable_ = false;
+  bool reported_ = false;
+};
+
+}  // namespace arbitre::app::session

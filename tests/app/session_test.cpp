@@ -1,0 +1,723 @@
+// The live session on scripted observations: the stability filter, the referee, corrections,
+// undo, the store and resuming, for Le jeu d'Irma and Le Yams impossible.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "app/session/demo.h"
+#include "app/session/dice_stability.h"
+#include "app/session/game_log.h"
+#include "app/session/irma_game.h"
+#include "app/session/loop.h"
+#include "app/session/script.h"
+#include "app/session/session.h"
+#include "app/session/yams_game.h"
+#include "app/session/yams_session.h"
+#include "data/irma/record_json.h"
+#include "scoring/irma/advisor.h"
+#include "scoring/yams/advisor.h"
+
+namespace s = arbitre::app::session;
+namespace ds = arbitre::data::store;
+namespace ri = arbitre::referee::irma;
+namespace ry = arbitre::referee::yams;
+namespace sy = arbitre::scoring::yams;
+using ::testing::ElementsAre;
+
+namespace {
+
+std::string temp_db(const std::string& name) {
+  const std::string path = ::testing::TempDir() + "session_" +
+                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                           name + ".db";
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  return path;
+}
+
+// Every event a session emits, in order.
+struct Recorder {
+  std::vector<s::Event> events;
+  s::Listener listener() {
+    return [this](const s::Event& event) { events.push_back(event); };
+  }
+  template <typename T>
+  std::vector<T> all() const {
+    std::vector<T> out;
+    for (const s::Event& event : events) {
+      if (const T* e = std::get_if<T>(&event)) out.push_back(*e);
+    }
+    return out;
+  }
+  template <typename T>
+  int count() const {
+    return static_cast<int>(all<T>().size());
+  }
+  void clear() { events.clear(); }
+};
+
+// Feeds a script (JSON steps) to a session, as the loop does.
+void play(s::Session& session, const std::string& steps, double fps = 10) {
+  const s::Script script =
+      s::parse_script("{\"fps\": " + std::to_string(fps) + ", \"steps\": " + steps + "}", "test");
+  s::ScriptedSource source(script.steps);
+  s::run_loop(session, source, {});
+}
+
+// Shifts the script's clock: a session that goes on after a pause sees later times.
+void play_at(s::Session& session, const std::string& steps, double start) {
+  s::Script script = s::parse_script("{\"steps\": " + steps + "}", "test");
+  for (s::SourceStep& step : script.steps) step.seconds += start;
+  s::ScriptedSource source(script.steps);
+  s::run_loop(session, source, {});
+}
+
+std::vector<ds::EventKind> stored_kinds(const std::string& db, ds::GameId game) {
+  ds::Store store = ds::Store::open(db);
+  std::vector<ds::EventKind> kinds;
+  for (const ds::Event& event : store.events(game)) kinds.push_back(event.kind);
+  return kinds;
+}
+
+s::SessionOptions irma_options(std::vector<std::string> players = {"Anna"}) {
+  s::SessionOptions options;
+  options.kind = ds::GameKind::Irma;
+  options.players = std::move(players);
+  return options;
+}
+
+}  // namespace
+
+TEST(IrmaSession, PlacementsAreRefereedAndARefusedPionCountsOnceMovedToALegalCell) {
+  const std::string db = temp_db("game");
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  auto session = s::Session::start(&store, irma_options(), recorder.listener());
+  play(*session, R"([
+    {"board": []},
+    {"board": ["R"]},
+    {"board": ["R."], "frames": 3},
+    {"board": ["RO"]},
+    {"board": ["ROG"]},
+    {"board": ["ROG.G"]},
+    {"board": ["ROG"], "frames": 2},
+    {"board": ["ROG", "..G"]}
+  ])");
+  const auto accepted = recorder.all<s::Accepted>();
+  ASSERT_EQ(accepted.size(), 4u);
+  EXPECT_EQ(accepted[0].move, ri::Move::place(ri::Colour::Red, {0, 0}));
+  EXPECT_EQ(accepted[1].move, ri::Move::place(ri::Colour::Orange, {0, 1}));
+  EXPECT_EQ(accepted[2].marker, ri::SeriesKind::Suite);  // R O G
+  EXPECT_EQ(accepted[2].score, 4);
+  const auto refused = recorder.all<s::Refused>();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].reason, "not-adjacent");
+  EXPECT_EQ(refused[0].cells, std::vector<ri::Cell>({{0, 4}}));
+  EXPECT_EQ(refused[0].seq, 4);
+  // The same green pion, moved below the green one: a vertical pair after the suite.
+  EXPECT_EQ(accepted[3].move, ri::Move::place(ri::Colour::Green, {1, 2}));
+  EXPECT_EQ(accepted[3].marker, ri::SeriesKind::Pair);
+  EXPECT_EQ(accepted[3].score, 5);
+  EXPECT_EQ(accepted[3].number, 5);  // the refused try is move 4 of the record
+  EXPECT_EQ(accepted[3].seq, 5);
+  EXPECT_THAT(stored_kinds(db, session->game()),
+              ElementsAre(ds::EventKind::Move, ds::EventKind::Move, ds::EventKind::Move,
+                          ds::EventKind::Refusal, ds::EventKind::Move));
+  EXPECT_GT(recorder.count<s::Unstable>(), 0);
+}
+
+TEST(IrmaSession, TheRefusedPionMustBePlacedAgainAndAHandDoesNotMakeASecondTry) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, irma_options(), recorder.listener());
+  play(*session, R"([
+    {"board": ["R"]}, {"board": ["RO"]},
+    {"board": ["RO.O"]}, {"board": ["RO"], "frames": 2}, {"board": ["RO.O"]},
+    {"board": ["RO", ".R"]},
+    {"board": ["RO", ".O"]}
+  ])");
+  const auto refused = recorder.all<s::Refused>();
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_EQ(refused[0].reason, "not-adjacent");  // once, though it settled twice
+  EXPECT_EQ(refused[1].reason, "pion-in-hand");  // a red pion instead of the refused orange
+  EXPECT_EQ(refused[1].message, "the refused orange pion must be placed again, not a red one");
+  const auto accepted = recorder.all<s::Accepted>();
+  ASSERT_EQ(accepted.size(), 3u);
+  EXPECT_EQ(accepted[2].move, ri::Move::place(ri::Colour::Orange, {1, 1}));
+  EXPECT_EQ(accepted[2].marker, ri::SeriesKind::Pair);
+  // The session's refusal is not a try of the record: the referee's record has 4 moves.
+  EXPECT_EQ(session->irma()->player().record.moves.size(), 4u);
+}
+
+TEST(IrmaSession, AHandOverTheBoardIsUnstableAndNeverAMove) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, irma_options(), recorder.listener());
+  play(*session, R"([
+    {"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}
+  ])");
+  ASSERT_EQ(recorder.count<s::Accepted>(), 3);
+  recorder.clear();
+  // A hand hides the board for half a second, then leaves: unstable, then the same board.
+  play_at(*session, R"([
+    {"board": [], "frames": 2}, {"board": ["R"], "frames": 2}, {"board": ["RG"], "frames": 1},
+    {"board": ["ROG"]}
+  ])", 10);
+  EXPECT_EQ(recorder.count<s::Accepted>(), 0);
+  EXPECT_EQ(recorder.count<s::Refused>(), 0);
+  ASSERT_FALSE(recorder.events.empty());
+  EXPECT_TRUE(std::holds_alternative<s::Unstable>(recorder.events.front()));
+  EXPECT_TRUE(std::holds_alternative<s::Stable>(recorder.events.back()));
+  recorder.clear();
+  // A hand that rests long enough to settle hides two pions: the board changed, no move.
+  play_at(*session, R"([{"board": ["R"], "frames": 12}, {"board": ["ROG"]}])", 20);
+  const auto changed = recorder.all<s::BoardChanged>();
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_EQ(changed[0].removed.size(), 2u);
+  EXPECT_EQ(changed[0].detail, "2 pions removed");
+  EXPECT_EQ(recorder.count<s::Accepted>(), 0);
+  EXPECT_EQ(session->irma()->player().state.board.size(), 3);
+}
+
+TEST(IrmaSession, ACorrectionIsReRefereedStoredAndUndoable) {
+  const std::string db = temp_db("game");
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  auto session = s::Session::start(&store, irma_options(), recorder.listener());
+  play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}])");
+  ASSERT_EQ(recorder.all<s::Accepted>().back().score, 4);  // the suite R O G
+
+  // The middle pion was green, not orange: then the third placement made a pair, not a suite.
+  session->command("fix cell 0 1 green");
+  auto corrected = recorder.all<s::Corrected>();
+  ASSERT_EQ(corrected.size(), 1u);
+  EXPECT_EQ(corrected[0].effect, "recoloured");
+  EXPECT_EQ(corrected[0].score, 1);
+  EXPECT_EQ(session->irma()->player().state.board.at({0, 1}), ri::Colour::Green);
+
+  // The camera still reads orange there; the next pion is a placement all the same.
+  play_at(*session, R"([{"board": ["ROG", "W.."]}])", 10);
+  ASSERT_EQ(recorder.count<s::Accepted>(), 4);
+  EXPECT_EQ(recorder.count<s::BoardChanged>(), 0);
+  EXPECT_EQ(recorder.all<s::Accepted>().back().score, 1);
+
+  session->command("undo");  // the white pion
+  session->command("undo");  // the correction
+  const auto undone = recorder.all<s::Undone>();
+  ASSERT_EQ(undone.size(), 2u);
+  EXPECT_EQ(undone[0].undid, "white 1,0");
+  EXPECT_EQ(undone[1].undid, "fix cell 0,1 green");
+  EXPECT_EQ(undone[1].score, 4);
+  EXPECT_EQ(session->irma()->player().state.board.at({0, 1}), ri::Colour::Orange);
+  EXPECT_EQ(session->irma()->player().state.board.size(), 3);
+
+  // Bad commands are refused with a message and not stored.
+  session->command("fix cell 0 1 purple");
+  session->command("fix cell 5 5 empty");
+  session->command("dance");
+  EXPECT_EQ(recorder.count<s::CommandRefused>(), 3);
+  EXPECT_THAT(stored_kinds(db, session->game()),
+              ElementsAre(ds::EventKind::Move, ds::EventKind::Move, ds::EventKind::Move,
+                          ds::EventKind::Correction, ds::EventKind::Move, ds::EventKind::Undo,
+                          ds::EventKind::Undo));
+}
+
+TEST(IrmaSession, CorrectionsAddAMissedPionAndRemoveAPhantom) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, irma_options(), recorder.listener());
+  play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}])");
+  session->command("fix cell 1 0 green");  // the camera missed it
+  ASSERT_EQ(recorder.count<s::Corrected>(), 1);
+  EXPECT_EQ(recorder.all<s::Corrected>()[0].effect, "added");
+  EXPECT_TRUE(recorder.all<s::Corrected>()[0].legal);
+  EXPECT_EQ(session->irma()->player().state.board.size(), 4);
+  // Without the orange pion the green one at 0,2 would touch nothing: refused, nothing stored.
+  session->command("fix cell 0 1 empty");
+  EXPECT_EQ(recorder.count<s::Corrected>(), 1);
+  ASSERT_EQ(recorder.count<s::CommandRefused>(), 1);
+  EXPECT_EQ(recorder.all<s::CommandRefused>()[0].message,
+            "with that correction, move 3 (green 0,2) would be refused (not-adjacent): undo the "
+            "moves after it first");
+  session->command("fix cell 1 0 empty");  // it was a shadow after all
+  ASSERT_EQ(recorder.count<s::Corrected>(), 2);
+  EXPECT_EQ(recorder.all<s::Corrected>()[1].effect, "removed");
+  EXPECT_FALSE(session->irma()->player().state.board.at({1, 0}));
+  EXPECT_EQ(session->irma()->player().record.moves.size(), 3u);
+}
+
+TEST(IrmaSession, ResumingAfterTheProcessEndsReplaysTheLogToTheSameGame) {
+  const std::string db = temp_db("game");
+  s::IrmaGame::Player before;
+  ds::GameId game = 0;
+  {
+    ds::Store store = ds::Store::open(db);
+    Recorder recorder;
+    auto session = s::Session::start(&store, irma_options({"Anna", "Bruno"}), recorder.listener());
+    play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}, {"board": ["ROG.G"]}])");
+    ASSERT_EQ(recorder.count<s::Refused>(), 1);  // the green pion is in hand
+    session->command("fix cell 0 0 orange");     // O O G: a pair, then nothing
+    ASSERT_EQ(recorder.count<s::Corrected>(), 1);
+    before = session->irma()->player();
+    game = session->game();
+    ASSERT_EQ(before.in_hand, ri::Colour::Green);
+  }  // the process ends: the game is neither finished nor abandoned
+  ds::Store store = ds::Store::open(db);
+  ASSERT_EQ(store.unfinished_games().size(), 1u);
+  Recorder recorder;
+  auto session = s::Session::resume(store, game, irma_options(), recorder.listener());
+  const auto started = recorder.all<s::Started>();
+  ASSERT_EQ(started.size(), 1u);
+  EXPECT_TRUE(started[0].resumed);
+  EXPECT_EQ(started[0].replayed, 5);
+  EXPECT_EQ(started[0].players, std::vector<std::string>({"Anna", "Bruno"}));
+  EXPECT_EQ(started[0].score, 1);
+  EXPECT_EQ(session->irma()->player(), before);  // record, state, pion in hand, corrections
+
+  // The camera sees the table as it was (still reading red at 0,0), then the green pion moved to
+  // a legal cell: the game goes on exactly.
+  play_at(*session, R"([{"board": ["ROG.G"]}, {"board": ["ROG", "G.."]}])", 100);
+  ASSERT_EQ(recorder.count<s::Accepted>(), 1);
+  EXPECT_EQ(recorder.all<s::Accepted>()[0].move, ri::Move::place(ri::Colour::Green, {1, 0}));
+  EXPECT_EQ(recorder.all<s::Accepted>()[0].number, 5);
+  EXPECT_EQ(recorder.all<s::Accepted>()[0].seq, 6);
+  EXPECT_EQ(recorder.count<s::BoardChanged>(), 0);
+}
+
+TEST(IrmaSession, AStoredGameThatNoLongerReplaysIsRefusedWithTheEvent) {
+  const std::string db = temp_db("game");
+  ds::Store store = ds::Store::open(db);
+  const ds::GameId game = store.create_game(ds::GameKind::Irma, nlohmann::json::object(), {"Anna"});
+  store.append_event(game, ds::EventKind::Move, {{"colour", "red"}, {"row", 0}, {"col", 0}});
+  store.append_event(game, ds::EventKind::Move, {{"colour", "red"}, {"row", 5}, {"col", 5}});
+  Recorder recorder;
+  try {
+    s::Session::resume(store, game, irma_options(), recorder.listener());
+    FAIL() << "resumed a log the referee refuses";
+  } catch (const arbitre::data::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("event 2 (move)"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("not-adjacent"));
+  }
+}
+
+// Anna's whole game by the greedy player, as a record.
+arbitre::data::irma::GameRecord greedy_game(std::uint64_t seed) {
+  namespace si = arbitre::scoring::irma;
+  ri::State state = ri::initial_state();
+  si::Rng rng(seed);
+  arbitre::data::irma::GameRecord record;
+  record.players.push_back({"Anna", {}});
+  si::play_out(
+      state, rng,
+      [](const ri::State& st, ri::Colour colour, const std::vector<ri::Placement>& legal, si::Rng&) {
+        return si::choose_greedy(st, colour, legal);
+      },
+      [&](const ri::Move& move) { record.players[0].record.moves.push_back(move); });
+  return record;
+}
+
+TEST(IrmaSession, PlayerTwoPlacesTheColoursPlayerOneDrewInTheSameOrder) {
+  const auto anna = greedy_game(3);
+  const std::vector<ri::Colour> draws = ri::draws(anna.players[0].record);
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, irma_options({"Anna", "Bruno"}), recorder.listener());
+  s::ScriptedSource anna_plays(s::irma_demo_script(anna).steps);
+  s::run_loop(*session, anna_plays, {});
+  const auto over = recorder.all<s::PlayerOver>();
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over[0].player, "Anna");
+  EXPECT_EQ(over[0].next, "Bruno");
+  EXPECT_EQ(over[0].draws, static_cast<int>(draws.size()));
+  EXPECT_EQ(session->irma()->current(), 1u);
+  EXPECT_EQ(session->irma()->expected_colour(), draws[0]);
+  recorder.clear();
+
+  // Bruno clears the table and puts down a pion of another colour than Anna's first draw.
+  const ri::Colour wrong = draws[0] == ri::Colour::Red ? ri::Colour::Green : ri::Colour::Red;
+  const std::string letter(1, wrong == ri::Colour::Red ? 'R' : 'G');
+  const std::string right(1, std::string("ROGW")[static_cast<std::size_t>(draws[0])]);
+  play_at(*session, "[{\"board\": []}, {\"board\": [\"" + letter + "\"]}, {\"board\": []}, {\"board\": [\"" + right + "\"]}]", 1000);
+  const auto refused = recorder.all<s::Refused>();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].reason, "not-the-draw");
+  EXPECT_EQ(refused[0].player, "Bruno");
+  ASSERT_EQ(recorder.count<s::Accepted>(), 1);
+  EXPECT_EQ(recorder.all<s::Accepted>()[0].player, "Bruno");
+  EXPECT_EQ(session->irma()->expected_colour(), draws[1]);
+}
+
+TEST(IrmaSession, TheBundledGamePlayedToTheCameraEndsWithTheRecordsScore) {
+  const std::string db = temp_db("demo");
+  ds::Store store = ds::Store::open(db);
+  s::Demo demo = s::make_demo(ds::GameKind::Irma);
+  ASSERT_EQ(demo.expected.size(), 1u);
+  s::SessionOptions options = irma_options(demo.players);
+  options.irma = demo.irma;
+  Recorder recorder;
+  auto session = s::Session::start(&store, options, recorder.listener());
+  EXPECT_EQ(s::run_loop(*session, *demo.source, {}), s::LoopEnd::Over);
+  const auto over = recorder.all<s::GameOver>();
+  ASSERT_EQ(over.size(), 1u);
+  EXPECT_EQ(over[0].scores[0].score, demo.expected[0].score);
+  EXPECT_EQ(recorder.count<s::CameraLost>(), 1);
+  EXPECT_EQ(recorder.count<s::CameraReconnected>(), 1);
+  // The refusals the camera can see, with the referee's reasons.
+  std::vector<std::string> reasons;
+  for (const auto& refused : recorder.all<s::Refused>()) reasons.push_back(refused.reason);
+  EXPECT_THAT(reasons, ElementsAre("not-adjacent", "repeated-series", "carre", "outside-rectangle",
+                                   "white-next-to-white"));
+  // A pion put on an occupied cell is a changed board, not a move.
+  EXPECT_EQ(recorder.count<s::BoardChanged>(), 1);
+  const ds::Game stored = store.game(session->game());
+  EXPECT_EQ(stored.status, ds::GameStatus::Finished);
+  EXPECT_EQ(stored.seats[0].score, demo.expected[0].score);
+}
+
+// --- Le Yams impossible.
+
+namespace {
+
+// A dice scene as JSON: the dice (in the order written), those in the kept area (shown in a row
+// at the front), the others in the tray, left (region 0) or right (1); `only_kept`: the others
+// are in the player's hand.
+std::string dice(const std::string& words, const std::vector<int>& kept, int region,
+                 bool only_kept = false, int frames = 10) {
+  std::istringstream in(words);
+  std::vector<std::string> all;
+  for (std::string w; in >> w;) all.push_back(w);
+  nlohmann::json xy = nlohmann::json::array();
+  nlohmann::json kept_out = nlohmann::json::array();
+  std::string shown;
+  int n = 0;
+  for (int i = 0; i < static_cast<int>(all.size()); ++i) {
+    const bool aside = std::find(kept.begin(), kept.end(), i) != kept.end();
+    if (only_kept && !aside) continue;
+    shown += (shown.empty() ? "" : " ") + all[static_cast<std::size_t>(i)];
+    if (aside) {
+      kept_out.push_back(n);
+      xy.push_back({100 + 100 * i, 650});
+    } else {
+      xy.push_back({100 + 600 * region + 90 * (i % 5), 200 + 120 * (i / 5)});
+    }
+    ++n;
+  }
+  nlohmann::json step = {{"dice", shown}, {"kept", kept_out}, {"frames", frames}};
+  if (n > 0) step["xy"] = xy;
+  return step.dump();
+}
+
+s::SessionOptions yams_options(bool automatic, std::vector<std::string> players = {"Anna"}) {
+  s::SessionOptions options;
+  options.kind = ds::GameKind::Yams;
+  options.players = std::move(players);
+  options.automatic = automatic;
+  return options;
+}
+
+std::string steps(std::initializer_list<std::string> parts) {
+  std::string out = "[";
+  for (const std::string& part : parts) out += (out.size() > 1 ? ", " : "") + part;
+  return out + "]";
+}
+
+}  // namespace
+
+TEST(YamsSession, ATurnOfRollsWithKeptDiceEndsWithTheAdvisorsBox) {
+  const std::string db = temp_db("game");
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  auto session = s::Session::start(&store, yams_options(true), recorder.listener());
+  const std::string r1 = "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w";
+  const std::string r2 = "1r 1r 7r 4r 9r 1w 6w 1w 8w 2w";
+  const std::string r3 = "1r 1r 1r 3r 9r 1w 6w 1w 1w 2w";
+  const std::string r4 = "1r 1r 1r 3r 9r 1w 1w 1w 1w 2w";  // the same rerolled faces would
+  const std::string r5 = "1r 1r 1r 3r 9r 1w 1w 1w 1w 2w";  // still be a roll: the dice moved
+  play(*session, steps({dice(r1, {}, 0, true, 3), dice(r1, {}, 0),
+                        dice(r1, {0, 5}, 0), dice(r1, {0, 5}, 0, true, 3), dice(r2, {0, 5}, 1),
+                        dice(r2, {0, 1, 5, 7}, 1), dice(r2, {0, 1, 5, 7}, 1, true, 3), dice(r3, {0, 1, 5, 7}, 0),
+                        dice(r3, {0, 1, 2, 5, 7, 8}, 0), dice(r3, {0, 1, 2, 5, 7, 8}, 0, true, 3),
+                        dice(r4, {0, 1, 2, 5, 7, 8}, 1),
+                        dice(r4, {0, 1, 2, 5, 6, 7, 8}, 1), dice(r4, {0, 1, 2, 5, 6, 7, 8}, 1, true, 3),
+                        dice(r5, {0, 1, 2, 5, 6, 7, 8}, 0)}));
+  const auto rolled = recorder.all<s::Rolled>();
+  ASSERT_EQ(rolled.size(), 5u);
+  for (int r = 0; r < 5; ++r) EXPECT_EQ(rolled[static_cast<std::size_t>(r)].roll, r + 1);
+  EXPECT_EQ(rolled[0].keep, 0u);
+  EXPECT_EQ(rolled[1].keep, (1u << 0) | (1u << 5));  // the red and the white 1 set aside
+  EXPECT_EQ(ry::to_text(rolled[4].dice), "1r 1r 1r 3r 9r 1w 1w 1w 1w 2w");
+  EXPECT_EQ(recorder.count<s::Refused>(), 0);
+  // No roll left: the advisor's best box is filled, and the sheet follows.
+  const auto filled = recorder.all<s::Filled>();
+  ASSERT_EQ(filled.size(), 1u);
+  EXPECT_TRUE(filled[0].automatic);
+  ASSERT_TRUE(rolled[4].best);
+  EXPECT_EQ(filled[0].box, *rolled[4].best);
+  EXPECT_EQ(filled[0].points, rolled[4].best_points);
+  EXPECT_GT(filled[0].points, 0);
+  const auto sheets = recorder.all<s::SheetUpdate>();
+  ASSERT_EQ(sheets.size(), 1u);
+  EXPECT_EQ(sheets[0].player, "Anna");
+  EXPECT_EQ(sheets[0].totals.grand, filled[0].points);
+  EXPECT_TRUE(sheets[0].sheet.filled(filled[0].box));
+  std::vector<ds::EventKind> expected(5, ds::EventKind::Roll);
+  expected.push_back(ds::EventKind::Box);
+  EXPECT_EQ(stored_kinds(db, session->game()), expected);
+}
+
+TEST(YamsSession, DiceSetAsideOrLeftLyingAreNotARoll) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false, {"Anna", "Bruno"}), recorder.listener());
+  const std::string r1 = "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w";
+  play(*session, steps({dice(r1, {}, 0), dice(r1, {0, 5}, 0), dice(r1, {}, 0, true, 2), dice(r1, {0, 5}, 0)}));
+  EXPECT_EQ(recorder.count<s::Rolled>(), 1);
+  session->command("box chiffre-5");
+  ASSERT_EQ(recorder.count<s::Filled>(), 1);
+  EXPECT_EQ(recorder.all<s::Filled>()[0].points, 10);
+  EXPECT_EQ(recorder.all<s::SheetUpdate>()[0].next, "Bruno");
+  // The dice of Anna's turn still lie there: a hand passes, no roll for Bruno.
+  play_at(*session, steps({dice(r1, {0, 5}, 0, false, 2), dice(r1, {0, 5}, 0, true, 2), dice(r1, {0, 5}, 0)}), 50);
+  EXPECT_EQ(recorder.count<s::Rolled>(), 1);
+  // A cocked die is reported, and is no roll either.
+  play_at(*session, R"([{"dice": "3r 2r 3r 4r 5r 1w 2w 3w 4w 5w", "cocked": [0]}])", 60);
+  ASSERT_EQ(recorder.count<s::DiceUnreadable>(), 1);
+  EXPECT_EQ(recorder.all<s::DiceUnreadable>()[0].reason, "cocked");
+  EXPECT_EQ(recorder.count<s::Rolled>(), 1);
+}
+
+TEST(YamsSession, AKeptDieThatChangedFaceIsRefused) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0),
+                        dice("9r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {0}, 1)}));
+  const auto refused = recorder.all<s::Refused>();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].reason, "kept-die-changed");
+  EXPECT_EQ(refused[0].dice, std::vector<int>({0}));
+  EXPECT_EQ(session->yams()->state().turn.rolls, 1);
+}
+
+TEST(YamsSession, FixingADieIsRefereedStoredUndoableAndSurvivesAResume) {
+  const std::string db = temp_db("game");
+  ds::GameId game = 0;
+  ry::State before_state;
+  std::vector<ry::Move> before_moves;
+  ry::Dice before_seen{};
+  {
+    ds::Store store = ds::Store::open(db);
+    Recorder recorder;
+    auto session = s::Session::start(&store, yams_options(false), recorder.listener());
+    play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0)}));
+    session->command("fix die 0 6r");  // the camera read 1, the die shows 6
+    ASSERT_EQ(recorder.count<s::Corrected>(), 1);
+    EXPECT_EQ(recorder.all<s::Corrected>()[0].fix, "die 0 6r");
+    EXPECT_EQ(session->yams()->state().turn.dice[0].value, 6);
+    session->command("fix die 0 6w");  // a white die would make six white dice
+    ASSERT_EQ(recorder.count<s::CommandRefused>(), 1);
+    EXPECT_THAT(recorder.all<s::CommandRefused>()[0].message, ::testing::HasSubstr("bad-dice"));
+    session->command("undo");
+    EXPECT_EQ(session->yams()->state().turn.dice[0].value, 1);
+    session->command("fix die 0 6r");
+    // Die 0 set aside: the camera still reads 1 on it, the game keeps its corrected 6.
+    play_at(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {0}, 0),
+                             dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1)}), 10);
+    const auto rolled = recorder.all<s::Rolled>();
+    ASSERT_EQ(rolled.size(), 2u);
+    EXPECT_EQ(ry::to_text(rolled[1].dice), "6r 7r 7r 7r 7r 1w 2w 3w 4w 5w");
+    before_state = session->yams()->state();
+    before_moves = session->yams()->moves();
+    before_seen = session->yams()->seen();
+    game = session->game();
+  }
+  ds::Store store = ds::Store::open(db);
+  EXPECT_THAT(stored_kinds(db, game),
+              ElementsAre(ds::EventKind::Roll, ds::EventKind::Correction, ds::EventKind::Undo,
+                          ds::EventKind::Correction, ds::EventKind::Roll));
+  Recorder recorder;
+  auto session = s::Session::resume(store, game, yams_options(false), recorder.listener());
+  EXPECT_EQ(session->yams()->state(), before_state);
+  EXPECT_EQ(session->yams()->moves(), before_moves);
+  EXPECT_EQ(session->yams()->seen(), before_seen);
+  // The dice as they lie: no roll; then a third roll keeping die 0: still a 6.
+  play_at(*session, steps({dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1),
+                           dice("1r 7r 7r 7r 8r 1w 2w 3w 4w 5w", {0}, 0)}), 100);
+  const auto rolled = recorder.all<s::Rolled>();
+  ASSERT_EQ(rolled.size(), 1u);
+  EXPECT_EQ(rolled[0].roll, 3);
+  EXPECT_EQ(rolled[0].dice[0], (ry::Die{6, ry::DieColour::Red, ry::Texture::None}));
+}
+
+TEST(YamsSession, BoxesAndDeclarationsComeAsCommands) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  session->command("box chiffre-7");  // before any roll
+  ASSERT_EQ(recorder.count<s::Refused>(), 1);
+  EXPECT_EQ(recorder.all<s::Refused>()[0].reason, "no-roll-yet");
+  play(*session, steps({dice("7r 7r 3r 4r 5r 7w 2w 3w 4w 5w", {}, 0)}));
+  session->command("declare youpi-yams");  // only after the fifth roll
+  EXPECT_EQ(recorder.all<s::Refused>().back().reason, "declare-after-fifth-roll");
+  session->command("box nonsense");
+  EXPECT_EQ(recorder.count<s::CommandRefused>(), 1);
+  session->command("box chiffre-7");
+  ASSERT_EQ(recorder.count<s::Filled>(), 1);
+  EXPECT_EQ(recorder.all<s::Filled>()[0].points, 21);
+  EXPECT_FALSE(recorder.all<s::Filled>()[0].automatic);
+  session->command("undo");
+  EXPECT_FALSE(session->yams()->state().sheets[0].filled(ry::Box::Chiffre7));
+  EXPECT_EQ(session->yams()->state().turn.rolls, 1);
+  session->command("box");  // the advisor's choice
+  ASSERT_EQ(recorder.count<s::Filled>(), 2);
+  EXPECT_TRUE(recorder.all<s::Filled>()[1].automatic);
+}
+
+TEST(YamsSession, TheBundledGamePlayedToTheCameraEndsWithTheRecordsScores) {
+  s::Demo demo = s::make_demo(ds::GameKind::Yams);
+  s::SessionOptions options = yams_options(false, demo.players);
+  options.yams = demo.yams;
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, options, recorder.listener());
+  EXPECT_EQ(s::run_loop(*session, *demo.source, {}), s::LoopEnd::Over);
+  const auto over = recorder.all<s::GameOver>();
+  ASSERT_EQ(over.size(), 1u);
+  ASSERT_EQ(over[0].scores.size(), demo.expected.size());
+  for (std::size_t p = 0; p < demo.expected.size(); ++p) {
+    EXPECT_EQ(over[0].scores[p].player, demo.expected[p].player);
+    EXPECT_EQ(over[0].scores[p].score, demo.expected[p].score);
+  }
+  EXPECT_EQ(recorder.count<s::Refused>(), 0);
+}
+
+TEST(DiceStability, SettlesOnceTheDiceStayTheSameAndSaysWhyAScenIsUnreadable) {
+  s::DiceStability filter;
+  const auto scene = [](const std::string& words, bool cocked) {
+    arbitre::vision::DiceObservation o;
+    std::istringstream in(words);
+    for (std::string w; in >> w;) {
+      const auto die = ry::die_from_text(w);
+      arbitre::vision::DieSighting s;
+      s.value = die->value;
+      s.colour = die->colour;
+      s.confidence = 1;
+      o.dice.push_back(s);
+    }
+    if (cocked) o.dice[2].cocked = true;
+    return o;
+  };
+  std::vector<s::DiceEvent> events;
+  double t = 0;
+  const auto show = [&](const arbitre::vision::DiceObservation& o, int frames) {
+    for (int f = 0; f < frames; ++f, t += 0.1) {
+      const s::DiceUpdate u = filter.feed(o, t);
+      if (u.event != s::DiceEvent::None) events.push_back(u.event);
+    }
+  };
+  show(scene("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", false), 5);  // half a second: not yet
+  EXPECT_THAT(events, ElementsAre(s::DiceEvent::Unstable));
+  show(scene("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", false), 10);
+  EXPECT_THAT(events, ElementsAre(s::DiceEvent::Unstable, s::DiceEvent::Settled));
+  show(scene("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", true), 10);
+  EXPECT_EQ(events.back(), s::DiceEvent::Unreadable);
+  show(scene("1r 2r 3r 4r 5r 1w 2w 3w 4w", false), 10);
+  EXPECT_EQ(events.back(), s::DiceEvent::Unreadable);
+  EXPECT_EQ(events.size(), 6u);
+}
+
+// --- Figures: replaying a long log (what --resume does after reading it).
+
+namespace {
+
+// A Yams game between greedy players, as the session would have logged it, cut at `size` events.
+std::vector<ds::Event> yams_log(std::size_t size, int players) {
+  std::vector<std::string> names;
+  for (int p = 0; p < players; ++p) names.push_back("player " + std::to_string(p + 1));
+  s::YamsGame game(ry::Options{}, names);
+  arbitre::scoring::Rng rng(11);
+  std::vector<ds::Event> log;
+  while (log.size() < size && !game.over()) {
+    const sy::Option option = sy::greedy(game.state());
+    s::YamsGame::Action action;
+    if (option.action == sy::Action::Roll) {
+      ry::Dice dice = game.state().turn.rolls == 0 ? sy::fresh_dice() : game.state().turn.dice;
+      sy::reroll(dice, option.keep, rng);
+      action = s::YamsGame::Action::roll(option.keep, dice, dice, false);
+    } else if (option.action == sy::Action::Fill) {
+      action = s::YamsGame::Action::fill(option.box, false);
+    } else {
+      action = s::YamsGame::Action::declare(option.box);
+    }
+    auto plan = std::get<s::YamsGame::Plan>(game.plan(action));
+    log.push_back({static_cast<std::int64_t>(log.size()) + 1, plan.kind, plan.payload, ""});
+    game.commit(std::move(plan), log.back().seq);
+  }
+  return log;
+}
+
+}  // namespace
+
+TEST(SessionReplay, TenThousandEventsReplayInWellUnderASecond) {
+  const std::vector<ds::Event> log = yams_log(10000, 60);
+  ASSERT_EQ(log.size(), 10000u);
+  std::vector<std::string> names;
+  for (int p = 0; p < 60; ++p) names.push_back("player " + std::to_string(p + 1));
+  double best_ms = 1e9;
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    s::YamsGame game(ry::Options{}, names);
+    const auto start = std::chrono::steady_clock::now();
+    s::replay_events(game, log, 1);
+    best_ms = std::min(best_ms, std::chrono::duration<double, std::milli>(
+                                    std::chrono::steady_clock::now() - start).count());
+    EXPECT_EQ(game.moves().size(), 10000u);
+  }
+  RecordProperty("replay_10000_events_ms", std::to_string(best_ms));
+  std::printf("replaying 10,000 Yams events: %.1f ms\n", best_ms);
+#ifdef NDEBUG
+  EXPECT_LT(best_ms, 1000);
+#else
+  EXPECT_LT(best_ms, 20000);  // unoptimised, sanitizers
+#endif
+}
+
+// The figures of docs/architecture.md (run with --gtest_also_run_disabled_tests; it appends
+// 10,000 events one committed transaction at a time, which takes seconds on a real disk).
+TEST(SessionFigures, DISABLED_ResumeTenThousandEventsAndLoopFramesPerSecond) {
+  const std::string db = temp_db("figures");
+  ds::GameId game = 0;
+  {
+    ds::Store store = ds::Store::open(db);
+    std::vector<std::string> names;
+    for (int p = 0; p < 60; ++p) names.push_back("player " + std::to_string(p + 1));
+    game = store.create_game(ds::GameKind::Yams, s::yams_options_to_json({}), names);
+    for (const ds::Event& event : yams_log(10000, 60)) {
+      store.append_event(game, event.kind, event.payload);
+    }
+  }
+  double resume_ms = 1e9, replay_ms = 1e9;
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    const auto start = std::chrono::steady_clock::now();
+    ds::Store store = ds::Store::open(db);
+    Recorder recorder;
+    auto session = s::Session::resume(store, game, yams_options(false), recorder.listener());
+    resume_ms = std::min(resume_ms, std::chrono::duration<double, std::milli>(
+                                        std::chrono::steady_clock::now() - start).count());
+    replay_ms = std::min(replay_ms, recorder.all<s::Started>().at(0).replay_ms);
+  }
+  // The whole loop on the scripted Irma demo: frames through the filter, the referee, the store.
+  const auto loop = [&](bool with_store) {
+    const std::string path = temp_db(with_store ? "loop" : "loop_none");
+    ds::Store store = ds::Store::open(path);
+    s::Demo demo = s::make_demo(ds::GameKind::Irma);
+    const s::Script script = s::irma_demo_script(
+        arbitre::data::irma::parse_record(arbitre::data::irma::demo_record_text(), "demo"));
+    std::size_t frames = 0;
+    for (const s::SourceStep& step : script.steps) frames += step.kind == s::SourceStep::Kind::Observation;
+    s::ScriptedSource source(script.steps);
+    auto session = s::Session::start(with_store ? &store : nullptr, irma_options(demo.players), {});
+    const auto start = std::chrono::steady_clock::now();
+    s::run_loop(*session, source, {});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return static_cast<double>(frames) / seconds;
+  };
+  std::printf("{\"resume_10000_events_ms\": %.1f, \"replay_10000_events_ms\": %.1f, "
+              "\"loop_fps_scripted_with_store\": %.0f, \"loop_fps_scripted_no_store\": %.0f}\n",
+              resume_ms, replay_ms, loop(true), loop(false));
+}
