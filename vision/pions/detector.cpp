@@ -639,30 +639,35 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
     }
     ++groups;
   }
-  // A board spans at most 7 cells each way: keep the 7x7 window holding the most of the group.
+  // A board fits a 5x7 rectangle, either way round: keep the 5x7 or 7x5 window holding the
+  // most of the group (a felt the colour of the pions must not stretch it).
   std::vector<int> kept;
   for (const int k : pion_cells) {
     if (group[k] == best_group) kept.push_back(k);
   }
   cv::Point best_corner(INT_MIN, INT_MIN);
+  cv::Size best_window(7, 5);
   int best_count = -1;
-  for (const int a : kept) {
-    for (const int b : kept) {
-      const cv::Point corner(d.cells[a].lattice.x, d.cells[b].lattice.y);
-      int count = 0;
-      for (const int k : kept) {
-        const cv::Point q = d.cells[k].lattice - corner;
-        count += q.x >= 0 && q.x < 7 && q.y >= 0 && q.y < 7;
-      }
-      if (count > best_count) {
-        best_count = count;
-        best_corner = corner;
+  for (const cv::Size window : {cv::Size(7, 5), cv::Size(5, 7)}) {
+    for (const int a : kept) {
+      for (const int b : kept) {
+        const cv::Point corner(d.cells[a].lattice.x, d.cells[b].lattice.y);
+        int count = 0;
+        for (const int k : kept) {
+          const cv::Point q = d.cells[k].lattice - corner;
+          count += q.x >= 0 && q.x < window.width && q.y >= 0 && q.y < window.height;
+        }
+        if (count > best_count) {
+          best_count = count;
+          best_corner = corner;
+          best_window = window;
+        }
       }
     }
   }
   for (const int k : kept) {
     const cv::Point q = d.cells[k].lattice - best_corner;
-    if (q.x < 0 || q.x >= 7 || q.y < 0 || q.y >= 7) group[k] = -1;
+    if (q.x < 0 || q.x >= best_window.width || q.y < 0 || q.y >= best_window.height) group[k] = -1;
   }
   int i_min = INT_MAX, j_min = INT_MAX;
   for (const int k : pion_cells) {

@@ -37,7 +37,7 @@ struct Params {
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
-  double grow_contrast = 0.5;      // a found pion's distance from the table (x threshold) to grow from
+  double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
 
