@@ -28,21 +28,6 @@ json marker_json(const std::optional<ri::SeriesKind>& marker) {
   return marker ? json(ri::marker_value(*marker)) : json(nullptr);
 }
 
-// The board as rows of letters R, O, G, W and '.', over its bounding box.
-json board_json(const ri::Board& board) {
-  json rows = json::array();
-  if (board.empty()) return rows;
-  const ri::Cell top_left = board.top_left();
-  for (int r = 0; r < board.height(); ++r) {
-    std::string row;
-    for (int c = 0; c < board.width(); ++c) {
-      const auto colour = board.at({top_left.row + r, top_left.col + c});
-      row += colour ? static_cast<char>(std::toupper(ri::to_string(*colour)[0])) : '.';
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 json bag_json(const ri::State& state) {
   json bag = json::object();
@@ -139,6 +124,22 @@ Position position(const data::irma::GameRecord& game, const std::string& colour_
 }
 
 }  // namespace
+
+json board_json(const referee::irma::Board& board) {
+  namespace ri = referee::irma;
+  json rows = json::array();
+  if (board.empty()) return rows;
+  const ri::Cell top_left = board.top_left();
+  for (int r = 0; r < board.height(); ++r) {
+    std::string row;
+    for (int c = 0; c < board.width(); ++c) {
+      const auto colour = board.at({top_left.row + r, top_left.col + c});
+      row += colour ? static_cast<char>(std::toupper(ri::to_string(*colour)[0])) : '.';
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
 
 json check_record(const data::irma::GameRecord& game) {
   if (game.solo()) {

@@ -13,6 +13,9 @@ namespace arbitre::app::irma {
 
 // Every move's verdict and the running score, then the final score (one object per player for a
 // two-player record, with the winner).
+// The board as rows of letters R, O, G, W and '.', over its bounding box.
+nlohmann::json board_json(const referee::irma::Board& board);
+
 nlohmann::json check_record(const data::irma::GameRecord& game);
 
 // The legal cells for the next pion of `colour` after the record.

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "app/cli/irma_commands.h"
 #include "app/session/game_log.h"
 #include "data/input_error.h"
 #include "data/irma/record_json.h"
@@ -33,20 +34,6 @@ json ordered(const nlohmann::json& value) { return json::parse(value.dump()); }
 
 json or_null(const std::optional<std::string>& text) { return text ? json(*text) : json(nullptr); }
 
-json board_rows(const ri::Board& board) {
-  json rows = json::array();
-  if (board.empty()) return rows;
-  const ri::Cell top_left = board.top_left();
-  for (int r = 0; r < board.height(); ++r) {
-    std::string row;
-    for (int c = 0; c < board.width(); ++c) {
-      const auto colour = board.at({top_left.row + r, top_left.col + c});
-      row += colour ? static_cast<char>(std::toupper(ri::to_string(*colour)[0])) : '.';
-    }
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
@@ -143,7 +130,7 @@ json show(const std::string& db, std::int64_t id) {
       const nlohmann::json sheet = s::irma_sheet_json(player.state);
       for (const auto& [key, value] : sheet.items()) entry[key] = ordered(value);
       entry["moves"] = player.record.moves.size();
-      entry["board"] = board_rows(player.state.board);
+      entry["board"] = irma::board_json(player.state.board);
       players.push_back(entry);
     }
     if (!replayed.irma->over()) to_move = replayed.irma->player().name;

@@ -46,13 +46,7 @@ json cells_json(const std::vector<ri::Cell>& cells) {
 }
 
 json irma_move(json out, const ri::Move& move) {
-  out["colour"] = std::string(ri::to_string(move.colour));
-  if (move.cell) {
-    out["row"] = move.cell->row;
-    out["col"] = move.cell->col;
-  } else {
-    out["blocked"] = true;
-  }
+  out.update(data::irma::move_to_json(move));
   return out;
 }
 
