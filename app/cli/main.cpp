@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/detect_commands.h"
+#include "app/cli/dice_commands.h"
 #include "app/cli/irma_commands.h"
 #include "app/cli/store_commands.h"
 #include "app/cli/watch_commands.h"
@@ -101,6 +102,13 @@ int main(int argc, char** argv) {
   detect_pions->add_option("--overlay", overlay_path, "Also write the debug overlay to this PNG");
   std::string calibration_path;
   detect_pions->add_option("--calibration", calibration_path, "Colour calibration written by 'calibrate pions'");
+  std::string zones_path;
+  auto* detect_dice = detect->add_subcommand("dice", "The ten d10: value, colour, cocked, zone, position, confidence");
+  detect_dice->add_option("IMAGE", image_path, "Image file (PNG, JPEG, ...)")->required();
+  detect_dice->add_option("--overlay", overlay_path, "Also write the debug overlay to this PNG");
+  detect_dice->add_option("--zones", zones_path, "Tray and kept zones (JSON polygons in image pixels)");
+  bool dice_textures = false;
+  detect_dice->add_flag("--textures", dice_textures, "The dice are textured: report frosted or transparent");
 
   auto* calibrate = app.add_subcommand("calibrate", "Calibrate the colours from an image");
   calibrate->require_subcommand(1);
@@ -198,6 +206,8 @@ int main(int argc, char** argv) {
       print(nlohmann::json{{"mat", mat_out}, {"size", mat_size}});
     } else if (detect_pions->parsed()) {
       print(app::detect::pions(image_path, overlay_path, calibration_path));
+    } else if (detect_dice->parsed()) {
+      print(app::detect::dice(image_path, overlay_path, zones_path, dice_textures));
     } else if (calibrate_pions->parsed()) {
       print(app::detect::calibrate_pions(image_path, calibration_out));
     } else if (score->parsed()) {

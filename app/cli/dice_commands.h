@@ -1,0 +1,22 @@
+// `arbitre detect dice IMAGE [--overlay OUT.png] [--zones ZONES.json]`: read the ten d10 in one
+// image. Bad images throw vision::ImageFileError; bad zone files data::InputError.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "vision/dice.h"
+
+namespace arbitre::app::detect {
+
+// The zones file: {"tray": [[x, y], ...], "kept": [[x, y], ...]} in image pixels ("kept" is
+// optional: without it every die outside the tray is kept).
+vision::DiceZones load_zones(const std::string& path);
+
+// Every die seen: value (null when cocked or unreadable), colour, cocked, zone, position and
+// confidence (and the texture with `textures`); with `overlay_png`, also writes the debug
+// overlay there.
+nlohmann::ordered_json dice(const std::string& image, const std::string& overlay_png = "",
+                            const std::string& zones_file = "", bool textures = false);
+
+}  // namespace arbitre::app::detect

@@ -1,0 +1,65 @@
+// Google Benchmark of the dice reader on rendered 1280x720 scenes (ten d10 each), with each
+// stage's share of the time:
+//   build/release/tests/bench/dice_bench [DIR] --benchmark_repetitions=3
+//   --benchmark_report_aggregates_only
+// DIR holds `scenegen --dice` output (default: tests/data/dice). Run it on one core
+// (taskset -c 0) for the figure.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "vision/common/image_io.h"
+#include "vision/dice/detector.h"
+
+namespace vd = arbitre::vision::dice;
+
+namespace {
+
+std::vector<cv::Mat>& frames() {
+  static std::vector<cv::Mat> images;
+  return images;
+}
+
+void BM_DetectDice(benchmark::State& bench) {
+  std::size_t i = 0;
+  vd::Timing sum;
+  for (auto _ : bench) {
+    const vd::Detection d = vd::detect(frames()[i]);
+    benchmark::DoNotOptimize(d.observation.dice.data());
+    sum.candidates_ms += d.timing.candidates_ms;
+    sum.examine_ms += d.timing.examine_ms;
+    sum.read_ms += d.timing.read_ms;
+    sum.other_ms += d.timing.other_ms;
+    i = (i + 1) % frames().size();
+  }
+  const double total = std::max(1e-9, sum.total());
+  bench.counters["candidates%"] = 100 * sum.candidates_ms / total;
+  bench.counters["examine%"] = 100 * sum.examine_ms / total;
+  bench.counters["read%"] = 100 * sum.read_ms / total;
+  bench.counters["other%"] = 100 * sum.other_ms / total;
+  bench.counters["frames"] = static_cast<double>(frames().size());
+}
+BENCHMARK(BM_DetectDice)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  const std::string dir = argc > 1 ? argv[1] : ARBITRE_DICE_DIR;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const auto ext = entry.path().extension();
+    const std::string name = entry.path().filename().string();
+    if ((ext == ".jpg" || ext == ".png") && name.find("_gt") == std::string::npos)
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) frames().push_back(arbitre::vision::load_image(f.string()));
+  if (frames().empty() || vd::default_model().empty()) return 2;
+  cv::setNumThreads(1);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

@@ -1,0 +1,260 @@
+// Accuracy and speed of the dice reader on scenes rendered by `scenegen --dice`:
+//   build/release/tests/bench/dice_eval DIR [--model MODEL.yml] [--failures OUT_DIR]
+//   [--max-failures 12]
+//     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
+//     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N] (parameters
+//     to try on development scenes; the report uses the defaults)
+//   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
+//     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
+//     prints the events against the script)
+// Prints flat dice read right (value and colour), rolls read exactly right (all ten dice),
+// cocked dice flagged, images with a die missed, doubled or invented, the confusion matrix of
+// values, per-frame latency (median, 90th percentile) with each stage's share, and the failing
+// images; with --failures, writes each failing image's debug overlay (JPEG) there.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <opencv2/imgcodecs.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/dice_scoring.h"
+#include "vision/common/image_io.h"
+#include "vision/dice/detector.h"
+#include "vision/dice/turn.h"
+
+namespace fs = std::filesystem;
+namespace vd = arbitre::vision::dice;
+
+namespace {
+
+// Reads every frame of every scripted turn under `dir` and follows it; returns the number of
+// turns whose rolls and keeps came out exactly as scripted.
+int follow_turns(const std::string& dir, const vd::Params& base, const vd::Model& model) {
+  std::vector<fs::path> turns;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.is_directory()) turns.push_back(e.path());
+  }
+  std::sort(turns.begin(), turns.end());
+  int right = 0;
+  for (const fs::path& turn : turns) {
+    std::vector<fs::path> frames;
+    for (const auto& e : fs::directory_iterator(turn)) {
+      if (e.path().extension() == ".json") frames.push_back(e.path());
+    }
+    std::sort(frames.begin(), frames.end());
+    vd::DiceTurnTracker tracker;
+    double t = 0;
+    int rolls = 0, keeps = 0, script_rolls = 0, script_keeps = 0, changed = 0;
+    std::string log;
+    for (const fs::path& file : frames) {
+      const auto truth = nlohmann::json::parse(std::ifstream(file));
+      const std::string event = truth["event"];
+      script_rolls += event.rfind("roll", 0) == 0;
+      script_keeps += event.rfind("keep", 0) == 0;
+      vd::Params params = base;
+      if (truth["tray"].is_object()) {
+        for (const auto& p : truth["tray"]["rim_corners"])
+          params.zones.tray.emplace_back(p[0].get<double>(), p[1].get<double>());
+      }
+      const cv::Mat image = arbitre::vision::load_image(
+          (file.parent_path() / truth["image"].get<std::string>()).string());
+      const arbitre::vision::DiceObservation seen = vd::detect(image, params, model).observation;
+      arbitre::vision::DiceObservation hand;  // a hand over the dice between events
+      std::vector<vd::TurnEvent> events;
+      for (double end = t + 0.3; t < end; t += 0.1) {
+        for (auto& e : tracker.feed(hand, t)) events.push_back(e);
+      }
+      for (double end = t + 1.2; t < end; t += 0.1) {
+        for (auto& e : tracker.feed(seen, t)) events.push_back(e);
+      }
+      log += "  " + event + " ->";
+      for (const auto& e : events) {
+        if (e.kind == vd::TurnEventKind::Roll) ++rolls, log += " roll " + std::to_string(e.roll);
+        if (e.kind == vd::TurnEventKind::Kept)
+          ++keeps, log += " kept " + std::to_string(e.kept.size());
+        if (e.kind == vd::TurnEventKind::KeptChanged) ++changed, log += " [" + e.detail + "]";
+      }
+      log += "\n";
+    }
+    const bool ok = rolls == script_rolls && keeps == script_keeps && changed == 0;
+    right += ok;
+    std::printf("%s: script %d rolls %d keeps; followed %d rolls %d keeps %d kept-changed: %s\n%s",
+                turn.filename().string().c_str(), script_rolls, script_keeps, rolls, keeps, changed,
+                ok ? "right" : "WRONG", log.c_str());
+  }
+  std::printf("turns followed exactly: %d/%zu\n", right, turns.size());
+  return right;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dir, model_file, failures, turns_dir;
+  int max_failures = 12;
+  vd::Params params;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--model" && i + 1 < argc)
+      model_file = argv[++i];
+    else if (a == "--failures" && i + 1 < argc)
+      failures = argv[++i];
+    else if (a == "--max-failures" && i + 1 < argc)
+      max_failures = std::atoi(argv[++i]);
+    else if (a == "--confidence" && i + 1 < argc)
+      params.min_confidence = std::atof(argv[++i]);
+    else if (a == "--margin" && i + 1 < argc)
+      params.min_margin = std::atof(argv[++i]);
+    else if (a == "--cocked" && i + 1 < argc)
+      params.cocked_share = std::atof(argv[++i]);
+    else if (a == "--spacing" && i + 1 < argc)
+      params.min_spacing = std::atof(argv[++i]);
+    else if (a == "--presence" && i + 1 < argc)
+      params.min_presence = std::atof(argv[++i]);
+    else if (a == "--locate-steps" && i + 1 < argc)
+      params.locate_steps = std::atoi(argv[++i]);
+    else if (a == "--rotations" && i + 1 < argc)
+      params.rotations = std::atoi(argv[++i]);
+    else if (a == "--turns" && i + 1 < argc)
+      turns_dir = argv[++i];
+    else if (a == "--median-size")
+      params.size_vote = false;
+    else if (a == "--textures")
+      params.textures = true;
+    else if (a == "--face-offset" && i + 1 < argc)
+      params.face_offset = std::atof(argv[++i]);
+    else if (a == "--face-rings" && i + 1 < argc)
+      params.face_rings = std::atoi(argv[++i]);
+    else if (a == "--cocked-vote" && i + 1 < argc)
+      params.cocked_vote = std::atof(argv[++i]);
+    else if (a == "--part-size" && i + 1 < argc)
+      params.part_size = std::atof(argv[++i]);
+    else if (a == "--tolerance" && i + 1 < argc)
+      params.size_tolerance = std::atof(argv[++i]);
+    else
+      dir = a;
+  }
+  if (dir.empty() && turns_dir.empty()) {
+    std::fprintf(stderr,
+                 "usage: dice_eval DIR [--model MODEL.yml] [--failures OUT_DIR] | --turns DIR\n");
+    return 2;
+  }
+  const vd::Model model = model_file.empty() ? vd::default_model() : vd::load_model(model_file);
+  if (model.empty()) {
+    std::fprintf(stderr, "dice_eval: no model\n");
+    return 2;
+  }
+  if (!(turns_dir.empty() ? fs::is_directory(dir) : fs::is_directory(turns_dir))) {
+    std::fprintf(stderr, "dice_eval: %s is not a directory\n",
+                 (turns_dir.empty() ? dir : turns_dir).c_str());
+    return 2;
+  }
+  if (!turns_dir.empty()) {
+    follow_turns(turns_dir, params, model);
+    return 0;
+  }
+  if (!failures.empty()) fs::create_directories(failures);
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  arbitre::testing::DiceScore total;
+  int images = 0, rolls_right = 0, miss_double = 0, written = 0;
+  std::vector<double> latency;
+  vd::Timing sum;
+  std::map<std::pair<int, int>, int> confusion;
+  std::vector<std::string> failing;
+  for (const fs::path& file : files) {
+    const auto truth = nlohmann::json::parse(std::ifstream(file));
+    if (!truth.contains("dice")) continue;
+    const cv::Mat image = arbitre::vision::load_image(
+        (file.parent_path() / truth["image"].get<std::string>()).string());
+    const vd::Detection d = vd::detect(image, params, model);
+    latency.push_back(d.timing.total());
+    sum.candidates_ms += d.timing.candidates_ms;
+    sum.examine_ms += d.timing.examine_ms;
+    sum.read_ms += d.timing.read_ms;
+    sum.other_ms += d.timing.other_ms;
+    const auto s = arbitre::testing::score_dice(truth, d.observation);
+    ++images;
+    total.flat += s.flat, total.flat_right += s.flat_right, total.cocked += s.cocked;
+    total.cocked_flagged += s.cocked_flagged, total.wrong_value += s.wrong_value;
+    total.wrong_colour += s.wrong_colour, total.unread += s.unread;
+    total.flat_called_cocked += s.flat_called_cocked, total.missed += s.missed;
+    total.doubled += s.doubled, total.phantoms += s.phantoms;
+    total.texture_told += s.texture_told, total.texture_right += s.texture_right;
+    for (const auto& p : s.pairs) ++confusion[p];
+    rolls_right += s.roll_right();
+    miss_double += s.miss_or_double();
+    if (!s.roll_right()) {
+      char line[256];
+      std::snprintf(
+          line, sizeof line,
+          "%s: %d/%d flat right, %d/%d cocked flagged, %d missed, %d doubled, %d phantoms",
+          file.lexically_relative(dir).string().c_str(), s.flat_right, s.flat, s.cocked_flagged,
+          s.cocked, s.missed, s.doubled, s.phantoms);
+      failing.push_back(line);
+      if (!failures.empty() && written < max_failures) {
+        const std::string name = file.lexically_relative(dir).replace_extension("").string();
+        std::string flat = name;
+        std::replace(flat.begin(), flat.end(), '/', '_');
+        cv::imwrite((fs::path(failures) / (flat + "_overlay.jpg")).string(),
+                    vd::draw_overlay(image, d, params), {cv::IMWRITE_JPEG_QUALITY, 80});
+        ++written;
+      }
+    }
+  }
+  if (images == 0) {
+    std::fprintf(stderr, "dice_eval: no scenes in %s\n", dir.c_str());
+    return 2;
+  }
+  std::sort(latency.begin(), latency.end());
+  const double all = sum.candidates_ms + sum.examine_ms + sum.read_ms + sum.other_ms;
+  std::printf("images %d, dice %d (flat %d, cocked %d)\n", images, total.flat + total.cocked,
+              total.flat, total.cocked);
+  std::printf("flat dice read right (value and colour): %d/%d = %.2f%%\n", total.flat_right,
+              total.flat, 100.0 * total.flat_right / std::max(1, total.flat));
+  std::printf("  wrong value %d, wrong colour %d, unread %d, flat called cocked %d, missed %d\n",
+              total.wrong_value, total.wrong_colour, total.unread, total.flat_called_cocked,
+              total.missed);
+  if (params.textures) {
+    std::printf("textures (none, frosted, transparent) right: %d/%d\n", total.texture_right,
+                total.texture_told);
+  }
+  std::printf("rolls read exactly right (all ten): %d/%d = %.1f%%\n", rolls_right, images,
+              100.0 * rolls_right / images);
+  std::printf("cocked dice flagged (cocked or unread): %d/%d\n", total.cocked_flagged,
+              total.cocked);
+  std::printf(
+      "images with a die missed, doubled or invented: %d/%d = %.1f%% (missed %d, doubled %d, "
+      "phantoms %d)\n",
+      miss_double, images, 100.0 * miss_double / images, total.missed, total.doubled,
+      total.phantoms);
+  std::printf(
+      "latency per frame: median %.1f ms, 90th percentile %.1f ms; stages: candidates %.0f%%, "
+      "examine %.0f%%, "
+      "read %.0f%%, other %.0f%%\n",
+      latency[latency.size() / 2], latency[latency.size() * 9 / 10], 100 * sum.candidates_ms / all,
+      100 * sum.examine_ms / all, 100 * sum.read_ms / all, 100 * sum.other_ms / all);
+  std::printf(
+      "\nconfusion (rows: true value; columns: read; ? unread, c called cocked, - missed)\n\n");
+  std::printf("| true |");
+  for (int v = 1; v <= 10; ++v) std::printf(" %d |", v);
+  std::printf(" ? | c | - |\n|---|");
+  for (int v = 0; v < 13; ++v) std::printf("---|");
+  std::printf("\n");
+  for (int t = 1; t <= 10; ++t) {
+    std::printf("| %d |", t);
+    for (int r : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, -1, -2}) {
+      const auto it = confusion.find({t, r});
+      std::printf(" %s |", it == confusion.end() ? "." : std::to_string(it->second).c_str());
+    }
+    std::printf("\n");
+  }
+  std::printf("\nfailing images (%zu):\n", failing.size());
+  for (const std::string& f : failing) std::printf("  %s\n", f.c_str());
+  return 0;
+}

@@ -1,0 +1,97 @@
+// Scoring a dice observation against scenegen's ground truth (tools/scenegen/dice_scene.cpp),
+// shared by the dice regression test and tests/bench/dice_eval.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "vision/observation.h"
+
+namespace arbitre::testing {
+
+struct DiceScore {
+  int flat = 0, flat_right = 0;        // flat dice (a value to read), read right (value and colour)
+  int cocked = 0, cocked_flagged = 0;  // cocked dice, reported cocked or unreadable
+  int wrong_value = 0, wrong_colour = 0, unread = 0, flat_called_cocked = 0;
+  int missed = 0, doubled = 0, phantoms = 0;
+  int texture_told = 0, texture_right = 0;  // dice found whose texture was reported, right
+  bool roll_right() const {
+    return flat_right == flat && cocked_flagged == cocked && phantoms == 0 && doubled == 0 &&
+           missed == 0;
+  }
+  bool miss_or_double() const { return missed > 0 || doubled > 0 || phantoms > 0; }
+  // For the confusion matrix: (true value 1..10, read) with read 1..10, 0 unread, -1 cocked,
+  // -2 missed.
+  std::vector<std::pair<int, int>> pairs;
+};
+
+// A die matches the nearest true die within 0.6 of its radius; a true die matched twice is
+// doubled; an observed die matching none is a phantom.
+inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObservation& seen) {
+  DiceScore s;
+  const auto& dice = truth["dice"];
+  std::vector<int> hits(dice.size(), 0);
+  std::vector<int> by(dice.size(), -1);
+  for (std::size_t k = 0; k < seen.dice.size(); ++k) {
+    const auto& o = seen.dice[k];
+    int best = -1;
+    double best_d = 1e18;
+    for (std::size_t i = 0; i < dice.size(); ++i) {
+      const double d =
+          std::hypot(dice[i]["x"].get<double>() - o.x, dice[i]["y"].get<double>() - o.y);
+      if (d < 0.6 * dice[i]["radius_px"].get<double>() && d < best_d)
+        best = static_cast<int>(i), best_d = d;
+    }
+    if (best < 0) {
+      ++s.phantoms;
+      continue;
+    }
+    if (hits[static_cast<std::size_t>(best)]++ == 0)
+      by[static_cast<std::size_t>(best)] = static_cast<int>(k);
+  }
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    const auto& t = dice[i];
+    const bool cocked = t["cocked"].get<bool>();
+    const int value = cocked ? 0 : t["value"].get<int>();
+    if (hits[i] > 1) s.doubled += hits[i] - 1;
+    if (cocked)
+      ++s.cocked;
+    else
+      ++s.flat;
+    if (by[i] < 0) {
+      ++s.missed;
+      if (!cocked) s.pairs.emplace_back(value, -2);
+      continue;
+    }
+    const auto& o = seen.dice[static_cast<std::size_t>(by[i])];
+    if (o.texture) {
+      const std::string texture = t["texture"];
+      const auto truth_texture = texture == "frosted"       ? referee::yams::Texture::Frosted
+                                 : texture == "transparent" ? referee::yams::Texture::Transparent
+                                                            : referee::yams::Texture::None;
+      ++s.texture_told;
+      s.texture_right += *o.texture == truth_texture;
+    }
+    const bool red = t["colour"].get<std::string>() == "red";
+    const bool colour_right = (o.colour == referee::yams::DieColour::Red) == red;
+    if (cocked) {
+      if (o.cocked || o.value == 0) ++s.cocked_flagged;
+      continue;
+    }
+    s.pairs.emplace_back(value, o.cocked ? -1 : o.value);
+    if (o.cocked)
+      ++s.flat_called_cocked;
+    else if (o.value == 0)
+      ++s.unread;
+    else if (o.value != value)
+      ++s.wrong_value;
+    if (!colour_right) ++s.wrong_colour;
+    if (!o.cocked && o.value == value && colour_right) ++s.flat_right;
+  }
+  return s;
+}
+
+}  // namespace arbitre::testing

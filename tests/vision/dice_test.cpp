@@ -1,0 +1,316 @@
+// The dice reader (vision/dice/*, vision/dice.h): its stages on synthetic images, the turn
+// tracker on scripted observation streams (synthetic, and the ground truth of a scripted turn
+// rendered by `scenegen --sequence`), and regression floors on the committed labelled scenes
+// (tests/data/dice, scenegen --dice seed 5000, never used for training or tuning). The floors
+// sit below the issue's targets; the 200-image figures are in docs/benchmarks.md.
+#include "vision/dice.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "tests/support/cli_run.h"
+#include "tests/support/dice_scoring.h"
+#include "vision/dice/detector.h"
+#include "vision/dice/turn.h"
+
+namespace fs = std::filesystem;
+namespace vd = arbitre::vision::dice;
+using arbitre::referee::yams::DieColour;
+using arbitre::vision::DiceObservation;
+using arbitre::vision::DieSighting;
+using arbitre::vision::DieZone;
+
+namespace {
+
+// Regression floors on the committed scenes, set below what the reader does there (see
+// docs/benchmarks.md): a share of flat dice read right, and of images with a die missed,
+// doubled or invented.
+constexpr double kFloorRight = 0.78;
+constexpr double kFloorMissOrDouble = 0.67;
+
+DieSighting die(double x, double y, int value, DieColour colour, DieZone zone,
+                bool cocked = false) {
+  DieSighting d;
+  d.x = x, d.y = y, d.value = cocked ? 0 : value, d.colour = colour, d.zone = zone,
+  d.cocked = cocked;
+  d.confidence = 0.9;
+  return d;
+}
+
+// Ten dice rolled in the tray, values 1..10, five of each colour.
+DiceObservation first_roll() {
+  DiceObservation o;
+  for (int i = 0; i < 10; ++i) {
+    o.dice.push_back(die(100 + 60 * i, 200 + 10 * (i % 3), i + 1,
+                         i < 5 ? DieColour::Red : DieColour::White, DieZone::Tray));
+  }
+  return o;
+}
+
+// Feeds `o` for `seconds` at 10 frames a second starting at `t`; returns the events and
+// advances t.
+std::vector<vd::TurnEvent> hold(vd::DiceTurnTracker& tracker, const DiceObservation& o, double& t,
+                                double seconds) {
+  std::vector<vd::TurnEvent> all;
+  for (double end = t + seconds; t < end; t += 0.1) {
+    for (auto& e : tracker.feed(o, t)) all.push_back(e);
+  }
+  return all;
+}
+
+int count(const std::vector<vd::TurnEvent>& events, vd::TurnEventKind kind) {
+  return static_cast<int>(
+      std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
+}
+
+DiceObservation moving_dice(int frame) {
+  DiceObservation o = first_roll();
+  for (auto& d : o.dice) d.x += 37.0 * frame, d.y -= 11.0 * frame;
+  o.dice.resize(static_cast<std::size_t>(7 + frame % 4));
+  return o;
+}
+
+}  // namespace
+
+TEST(DiceTurnTracker, CountsARollOnlyWhenTheDiceSettle) {
+  vd::DiceTurnTracker tracker;
+  double t = 0;
+  std::vector<vd::TurnEvent> events;
+  for (int f = 0; f < 8; ++f) {  // tumbling: never the same twice
+    for (auto& e : tracker.feed(moving_dice(f), t)) events.push_back(e);
+    t += 0.1;
+  }
+  EXPECT_EQ(count(events, vd::TurnEventKind::Roll), 0);
+  events = hold(tracker, first_roll(), t, 0.5);  // shorter than settle_seconds
+  EXPECT_EQ(count(events, vd::TurnEventKind::Roll), 0);
+  events = hold(tracker, first_roll(), t, 0.6);
+  ASSERT_EQ(count(events, vd::TurnEventKind::Roll), 1);
+  EXPECT_EQ(events.back().roll, 1);
+  EXPECT_EQ(events.back().rolled.size(), 10u);
+  events = hold(tracker, first_roll(), t, 3.0);  // staying still is not another roll
+  EXPECT_TRUE(events.empty());
+  EXPECT_EQ(tracker.rolls(), 1);
+  ASSERT_TRUE(tracker.final_dice().has_value());
+}
+
+TEST(DiceTurnTracker, RollKeepThreeRollAgain) {
+  vd::DiceTurnTracker tracker;
+  double t = 0;
+  hold(tracker, first_roll(), t, 1.5);
+  // Keep dice 0, 4 and 7: they move to the kept area; the others stay in the tray.
+  DiceObservation keep = first_roll();
+  for (int i : {0, 4, 7}) {
+    keep.dice[static_cast<std::size_t>(i)].zone = DieZone::Kept;
+    keep.dice[static_cast<std::size_t>(i)].y = 600;
+  }
+  auto events = hold(tracker, keep, t, 1.5);
+  EXPECT_EQ(count(events, vd::TurnEventKind::Moving), 1);
+  EXPECT_EQ(count(events, vd::TurnEventKind::Roll), 0);
+  ASSERT_EQ(count(events, vd::TurnEventKind::Kept), 1);
+  EXPECT_EQ(events.back().kept.size(), 3u);
+  // Roll the seven others.
+  DiceObservation second = keep;
+  for (auto& d : second.dice) {
+    if (d.zone == DieZone::Tray) d.x += 25, d.value = d.value % 10 + 1;
+  }
+  for (int f = 0; f < 5; ++f) {
+    DiceObservation tumbling = second;
+    for (auto& d : tumbling.dice) {
+      if (d.zone == DieZone::Tray) d.x += 50.0 * (5 - f);
+    }
+    for (auto& e : tracker.feed(tumbling, t)) events.push_back(e);
+    t += 0.1;
+  }
+  events = hold(tracker, second, t, 1.5);
+  ASSERT_EQ(count(events, vd::TurnEventKind::Roll), 1);
+  EXPECT_EQ(count(events, vd::TurnEventKind::KeptChanged), 0);
+  EXPECT_EQ(events.back().roll, 2);
+  EXPECT_EQ(events.back().rolled.size(), 7u);
+  EXPECT_EQ(events.back().kept.size(), 3u);
+  EXPECT_EQ(tracker.rolls(), 2);
+  tracker.new_turn();
+  EXPECT_EQ(tracker.rolls(), 0);
+}
+
+TEST(DiceTurnTracker, TellsWhenAKeptDieChanges) {
+  vd::DiceTurnTracker tracker;
+  double t = 0;
+  DiceObservation o = first_roll();
+  o.dice[2].zone = DieZone::Kept;
+  o.dice[2].y = 600;
+  hold(tracker, o, t, 1.5);
+  DiceObservation cheat = o;
+  cheat.dice[2].value = 10;  // the kept 3r turned to a 10
+  for (auto& d : cheat.dice) {
+    if (d.zone == DieZone::Tray) d.x += 30;  // and the others rolled
+  }
+  const auto events = hold(tracker, cheat, t, 1.5);
+  ASSERT_EQ(count(events, vd::TurnEventKind::KeptChanged), 1);
+  const auto it = std::find_if(events.begin(), events.end(), [](const auto& e) {
+    return e.kind == vd::TurnEventKind::KeptChanged;
+  });
+  EXPECT_EQ(it->detail, "kept 3r became 10r");
+}
+
+TEST(DiceTurnTracker, NoFinalDiceWhileADieIsCockedOrUnread) {
+  vd::DiceTurnTracker tracker;
+  double t = 0;
+  DiceObservation o = first_roll();
+  o.dice[3] = die(o.dice[3].x, o.dice[3].y, 0, DieColour::Red, DieZone::Tray, true);
+  hold(tracker, o, t, 1.5);
+  EXPECT_EQ(tracker.rolls(), 1);
+  EXPECT_FALSE(tracker.final_dice().has_value());
+}
+
+// The ground truth of a turn rendered by `scenegen --sequence` (tests/data/dice/turn: one frame
+// per event, "roll 1", "keep 2", "roll 2", ...), each frame held 1.2 s after 0.3 s of motion:
+// the tracker counts exactly the rolls and keeps the script made.
+TEST(DiceTurnTracker, FollowsARenderedScriptedTurn) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / "turn";
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 3u);
+  vd::DiceTurnTracker tracker;
+  double t = 0;
+  int expected_rolls = 0, expected_keeps = 0, rolls = 0, keeps = 0;
+  for (const fs::path& file : files) {
+    const auto truth = nlohmann::json::parse(std::ifstream(file));
+    const std::string event = truth["event"];
+    if (event.rfind("roll", 0) == 0) ++expected_rolls;
+    if (event.rfind("keep", 0) == 0) ++expected_keeps;
+    DiceObservation o;
+    for (const auto& d : truth["dice"]) {
+      const std::string zone = d["zone"];
+      o.dice.push_back(die(d["x"], d["y"], d["value"].is_null() ? 0 : d["value"].get<int>(),
+                           d["colour"] == "red" ? DieColour::Red : DieColour::White,
+                           zone == "kept"   ? DieZone::Kept
+                           : zone == "tray" ? DieZone::Tray
+                                            : DieZone::Table,
+                           d["cocked"].get<bool>()));
+    }
+    DiceObservation blur = o;  // a hand over the dice
+    blur.dice.resize(4);
+    for (const auto& e : hold(tracker, blur, t, 0.3)) rolls += e.kind == vd::TurnEventKind::Roll;
+    for (const auto& e : hold(tracker, o, t, 1.2)) {
+      rolls += e.kind == vd::TurnEventKind::Roll;
+      keeps += e.kind == vd::TurnEventKind::Kept;
+      EXPECT_NE(e.kind, vd::TurnEventKind::KeptChanged) << file << ": " << e.detail;
+    }
+  }
+  EXPECT_EQ(rolls, expected_rolls);
+  EXPECT_EQ(keeps, expected_keeps);
+  EXPECT_EQ(tracker.rolls(), expected_rolls);
+}
+
+TEST(DiceReader, ZonesFromTheCalibratedPolygons) {
+  vd::Zones zones;
+  EXPECT_EQ(vd::zone_of({10, 10}, zones), DieZone::Table);
+  zones.tray = {{0, 0}, {100, 0}, {100, 50}, {0, 50}};
+  EXPECT_EQ(vd::zone_of({10, 10}, zones), DieZone::Tray);
+  EXPECT_EQ(vd::zone_of({10, 80}, zones), DieZone::Kept);
+  zones.kept = {{0, 60}, {100, 60}, {100, 90}, {0, 90}};
+  EXPECT_EQ(vd::zone_of({10, 80}, zones), DieZone::Kept);
+  EXPECT_EQ(vd::zone_of({10, 200}, zones), DieZone::Table);
+}
+
+TEST(DiceReader, FaceCropTurnsTheDigitUpright) {
+  // A mark 20 px right of the centre: a digit whose top points right (90 degrees clockwise).
+  cv::Mat image(200, 200, CV_8UC3, cv::Scalar(40, 40, 40));
+  cv::circle(image, {120, 100}, 4, cv::Scalar(255, 255, 255), cv::FILLED);
+  const cv::Mat crop = vd::face_crop(image, {100, 100}, 30, 90);
+  ASSERT_EQ(crop.rows, vd::kCrop);
+  cv::Mat grey;
+  cv::cvtColor(crop, grey, cv::COLOR_BGR2GRAY);
+  cv::Point brightest;
+  cv::minMaxLoc(grey, nullptr, nullptr, nullptr, &brightest);
+  EXPECT_NEAR(brightest.x, vd::kCrop / 2, 2);
+  EXPECT_LT(brightest.y, vd::kCrop / 2 - 10);  // above the centre: upright
+}
+
+TEST(DiceReader, RednessTellsRedFromWhite) {
+  const cv::Mat red(vd::kCrop, vd::kCrop, CV_8UC3, cv::Scalar(40, 40, 190));
+  const cv::Mat white(vd::kCrop, vd::kCrop, CV_8UC3, cv::Scalar(215, 225, 230));
+  EXPECT_GT(vd::redness(red), 30);
+  EXPECT_LT(vd::redness(white), 8);
+}
+
+TEST(DiceReader, EmptyTableHasNoDice) {
+  cv::Mat table(720, 1280, CV_8UC3, cv::Scalar(60, 120, 40));
+  cv::randn(table, cv::Scalar(60, 120, 40), cv::Scalar(4, 4, 4));
+  const vd::Detection d = vd::detect(table);
+  EXPECT_TRUE(d.observation.dice.empty());
+}
+
+TEST(DiceReader, BadFileIsAnImageFileError) {
+  const fs::path path = fs::temp_directory_path() / "arbitre_dice_not_an_image.png";
+  std::ofstream(path) << "not a png";
+  EXPECT_THROW(arbitre::vision::detect_dice_file(path.string()), arbitre::vision::ImageFileError);
+  EXPECT_THROW(arbitre::vision::detect_dice_file("/nonexistent/dice.jpg"),
+               arbitre::vision::ImageFileError);
+  fs::remove(path);
+}
+
+TEST(DiceReader, CommittedScenesAboveTheRegressionFloor) {
+  ASSERT_FALSE(vd::default_model().empty())
+      << "no dice model built in (vision/models/dice_digits.tar.xz)";
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  int images = 0, flat = 0, right = 0, cocked = 0, flagged = 0, miss_double = 0, wrong_colour = 0,
+      matched = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
+    const auto seen =
+        arbitre::vision::detect_dice_file((dir / truth["image"].get<std::string>()).string());
+    EXPECT_LE(seen.dice.size(), 10u);
+    const auto s = arbitre::testing::score_dice(truth, seen);
+    ++images;
+    flat += s.flat, right += s.flat_right, cocked += s.cocked, flagged += s.cocked_flagged;
+    miss_double += s.miss_or_double();
+    wrong_colour += s.wrong_colour;
+    matched += s.flat + s.cocked - s.missed;
+  }
+  ASSERT_EQ(images, 6);
+  // Floors of the current reader (docs/benchmarks.md): below the issue's targets.
+  EXPECT_GE(right, kFloorRight * flat) << right << " of " << flat << " flat dice read right";
+  EXPECT_LE(miss_double, kFloorMissOrDouble * images);
+  EXPECT_LE(wrong_colour, 0.05 * matched + 1);
+  EXPECT_GE(flagged, cocked - 1) << flagged << " of " << cocked << " cocked dice flagged";
+}
+
+TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
+  const std::string image = (fs::path(ARBITRE_TEST_DATA) / "dice" / "0002.jpg").string();
+  const auto ok = arbitre::testing::run_arbitre("detect dice " + image);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const auto json = nlohmann::json::parse(ok.out);
+  ASSERT_TRUE(json["dice"].is_array());
+  EXPECT_LE(json["dice"].size(), 10u);
+  for (const auto& d : json["dice"]) {
+    EXPECT_TRUE(d["value"].is_null() ||
+                (d["value"].get<int>() >= 1 && d["value"].get<int>() <= 10));
+    EXPECT_TRUE(d["colour"] == "red" || d["colour"] == "white");
+    EXPECT_TRUE(d["cocked"].is_boolean());
+    EXPECT_TRUE(d["confidence"].is_number());
+  }
+  const fs::path bad = fs::temp_directory_path() / "arbitre_dice_cli_bad.jpg";
+  std::ofstream(bad) << "\xFF\xD8\xFF garbage";
+  const auto refused = arbitre::testing::run_arbitre("detect dice " + bad.string());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find(bad.string()), std::string::npos);
+  fs::remove(bad);
+  const fs::path zones = fs::temp_directory_path() / "arbitre_dice_zones.json";
+  std::ofstream(zones) << R"({"tray": [[0, 0], [1280, 0], [1280, 400], [0, 400]]})";
+  const auto zoned =
+      arbitre::testing::run_arbitre("detect dice " + image + " --zones " + zones.string());
+  ASSERT_EQ(zoned.exit_code, 0) << zoned.err;
+  for (const auto& d : nlohmann::json::parse(zoned.out)["dice"]) {
+    EXPECT_EQ(d["zone"], d["y"].get<double>() <= 400 ? "tray" : "kept");
+  }
+  fs::remove(zones);
+}

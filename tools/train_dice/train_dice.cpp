@@ -1,0 +1,463 @@
+// train_dice — trains the dice model (vision/dice/detector.h) on scenes rendered by
+// `scenegen --dice`: the window detector (HOG + a linear SVM, trained by averaged stochastic
+// gradient descent on the hinge loss, then twice more with the false detections it makes on the
+// training scenes), and the face reader (an RTrees forest over the face crop's HOG and
+// thumbnail: wrong turn, value 1..10 upright, cocked, not a die), trained on the candidates the
+// finished detector finds in the training scenes, so that it learns the crops it meets in use.
+//
+//   train_dice --out dice_digits.yml [--trees 60] [--depth 16] DIR...
+//
+// Deterministic: a fixed seed, one thread, scenes in name order.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/ml.hpp>
+#include <string>
+#include <vector>
+
+#include "vision/common/image_io.h"
+#include "vision/dice/detector.h"
+
+namespace fs = std::filesystem;
+namespace vd = arbitre::vision::dice;
+
+namespace {
+
+struct TruthDie {
+  cv::Point2d centre;
+  double radius = 0;
+  int value = 0;  // 0 when cocked
+  bool cocked = false;
+  double visible = 0;
+  double rotation = 0;  // digit's up direction, clockwise from image-up
+  cv::Point2d face;     // the top face's centre
+  int texture = 0;      // 0 none, 1 frosted, 2 transparent
+};
+
+struct Scene {
+  cv::Mat image, grey;
+  std::vector<TruthDie> dice;
+};
+
+std::vector<Scene> load_scenes(const std::vector<std::string>& dirs) {
+  std::vector<fs::path> files;
+  for (const std::string& dir : dirs) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.path().extension() == ".json" && name.find("_gt") == std::string::npos)
+        files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<Scene> scenes;
+  for (const fs::path& file : files) {
+    const auto truth = nlohmann::json::parse(std::ifstream(file));
+    if (!truth.contains("dice")) continue;
+    Scene scene;
+    scene.image = arbitre::vision::load_image(
+        (file.parent_path() / truth["image"].get<std::string>()).string());
+    cv::cvtColor(scene.image, scene.grey, cv::COLOR_BGR2GRAY);
+    for (const auto& d : truth["dice"]) {
+      TruthDie die;
+      die.centre = {d["x"].get<double>(), d["y"].get<double>()};
+      die.radius = d["radius_px"].get<double>();
+      die.cocked = d["cocked"].get<bool>();
+      die.value = d["value"].is_null() ? 0 : d["value"].get<int>();
+      die.visible = d["visible"].get<double>();
+      die.rotation = d["face"]["digit_rotation_deg"].get<double>();
+      die.face = {d["face"]["x"].get<double>(), d["face"]["y"].get<double>()};
+      const std::string texture = d["texture"];
+      die.texture = texture == "frosted" ? 1 : texture == "transparent" ? 2 : 0;
+      scene.dice.push_back(die);
+    }
+    scenes.push_back(std::move(scene));
+  }
+  return scenes;
+}
+
+// The window descriptor of a die-sized window at `centre` whose die radius is `radius`,
+// turned by `angle` degrees: the level is cut 48 px wide around it so that the gradients at
+// the window's edge are those of the scan.
+std::vector<float> window_descriptor(const cv::Mat& grey, cv::Point2d centre, double radius,
+                                     double angle) {
+  constexpr int kSide = vd::kWindow + 16;
+  const double f = vd::kWindowRadius / radius;
+  // Only the neighbourhood is resampled (averaged first when shrinking, as the scan's
+  // INTER_AREA pyramid does).
+  const double half = kSide / f + 4;
+  const cv::Rect roi =
+      cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
+               static_cast<int>(2 * half), static_cast<int>(2 * half)) &
+      cv::Rect(0, 0, grey.cols, grey.rows);
+  cv::Mat source;
+  cv::Point2d at = centre - cv::Point2d(roi.x, roi.y);
+  double pre = 1;
+  if (roi.area() == 0) {
+    source = cv::Mat(kSide, kSide, CV_8U, cv::Scalar(0));
+  } else if (f < 0.75) {
+    pre = std::min(1.0, f * 1.5);
+    cv::resize(grey(roi), source, cv::Size(), pre, pre, cv::INTER_AREA);
+    at *= pre;
+  } else {
+    source = grey(roi);
+  }
+  cv::Mat m = cv::getRotationMatrix2D(
+      cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), angle, f / pre);
+  m.at<double>(0, 2) += kSide / 2.0 - at.x;
+  m.at<double>(1, 2) += kSide / 2.0 - at.y;
+  cv::Mat patch;
+  cv::warpAffine(source, patch, m, cv::Size(kSide, kSide), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  const cv::HOGDescriptor hog = vd::window_hog();
+  std::vector<float> descriptor;
+  hog.compute(patch, descriptor, cv::Size(8, 8), cv::Size(),
+              std::vector<cv::Point>{cv::Point(8, 8)});
+  return descriptor;
+}
+
+// Linear SVM by averaged SGD on the hinge loss (Pegasos step sizes), classes weighted to balance.
+cv::Mat train_linear(const std::vector<std::vector<float>>& x, const std::vector<int>& y,
+                     double lambda, int epochs) {
+  const std::size_t dims = x.front().size();
+  std::vector<double> w(dims + 1, 0.0), avg(dims + 1, 0.0);
+  const double positives = static_cast<double>(std::count(y.begin(), y.end(), 1));
+  const double negatives = static_cast<double>(y.size()) - positives;
+  cv::RNG rng(20261129);
+  std::vector<int> order(x.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  long t = 0, averaged = 0;
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    for (std::size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[rng.uniform(0, static_cast<int>(i))]);
+    for (int i : order) {
+      ++t;
+      const double eta = 1.0 / (lambda * (static_cast<double>(t) + 1000.0));
+      const auto& xi = x[static_cast<std::size_t>(i)];
+      const double yi = y[static_cast<std::size_t>(i)] > 0 ? 1.0 : -1.0;
+      const double weight = yi > 0 ? 0.5 * static_cast<double>(y.size()) / positives
+                                   : 0.5 * static_cast<double>(y.size()) / negatives;
+      double s = w[dims];
+      for (std::size_t k = 0; k < dims; ++k) s += w[k] * xi[k];
+      for (std::size_t k = 0; k < dims; ++k) w[k] *= 1.0 - eta * lambda;
+      if (yi * s < 1) {
+        for (std::size_t k = 0; k < dims; ++k) w[k] += eta * weight * yi * xi[k];
+        w[dims] += eta * weight * yi;
+      }
+      if (epoch >= epochs / 2) {
+        ++averaged;
+        for (std::size_t k = 0; k <= dims; ++k) avg[k] += w[k];
+      }
+    }
+  }
+  cv::Mat out(1, static_cast<int>(dims + 1), CV_32F);
+  for (std::size_t k = 0; k <= dims; ++k)
+    out.at<float>(0, static_cast<int>(k)) = static_cast<float>(avg[k] / std::max(1L, averaged));
+  return out;
+}
+
+// The true die a candidate lies on (within 0.5 of its radius), or -1.
+int match(const Scene& scene, cv::Point2d centre) {
+  int best = -1;
+  double best_d = 1e18;
+  for (std::size_t i = 0; i < scene.dice.size(); ++i) {
+    const double d = cv::norm(scene.dice[i].centre - centre);
+    if (d < 0.5 * scene.dice[i].radius && d < best_d) best = static_cast<int>(i), best_d = d;
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out;
+  int trees = 60, depth = 16;
+  std::vector<std::string> dirs;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc)
+      out = argv[++i];
+    else if (a == "--trees" && i + 1 < argc)
+      trees = std::atoi(argv[++i]);
+    else if (a == "--depth" && i + 1 < argc)
+      depth = std::atoi(argv[++i]);
+    else
+      dirs.push_back(a);
+  }
+  if (out.empty() || dirs.empty()) {
+    std::fprintf(stderr, "usage: train_dice --out MODEL.yml [--trees N] [--depth D] DIR...\n");
+    return 2;
+  }
+  cv::setNumThreads(1);
+  cv::theRNG().state = 7;
+  const std::vector<Scene> scenes = load_scenes(dirs);
+  std::fprintf(stderr, "%zu scenes\n", scenes.size());
+  if (scenes.empty()) return 2;
+  const vd::Params params;
+  cv::RNG rng(1234);
+
+  // 1. The window detector: dice at every turn against the table, the tray, the other dice.
+  std::vector<std::vector<float>> x;
+  std::vector<int> y;
+  for (const Scene& s : scenes) {
+    const double width = s.image.cols;
+    for (const TruthDie& d : s.dice) {
+      if (d.visible < 0.25) continue;
+      for (int k = 0; k < 4; ++k) {
+        const cv::Point2d off(rng.uniform(-2.5, 2.5) * d.radius / vd::kWindowRadius,
+                              rng.uniform(-2.5, 2.5) * d.radius / vd::kWindowRadius);
+        x.push_back(window_descriptor(s.grey, d.centre + off, d.radius * rng.uniform(0.88, 1.13),
+                                      rng.uniform(0.0, 360.0)));
+        y.push_back(1);
+      }
+      // Beside the die, and the die at the wrong size.
+      const double a = rng.uniform(0.0, 2 * M_PI), r = d.radius * rng.uniform(0.75, 1.4);
+      x.push_back(window_descriptor(
+          s.grey, d.centre + cv::Point2d(r * std::cos(a), r * std::sin(a)), d.radius, 0));
+      y.push_back(-1);
+      x.push_back(
+          window_descriptor(s.grey, d.centre, d.radius * (rng.uniform(0, 2) ? 1.8 : 0.55), 0));
+      y.push_back(-1);
+      const cv::Point2d part(rng.uniform(-0.5, 0.5) * d.radius, rng.uniform(-0.5, 0.5) * d.radius);
+      x.push_back(window_descriptor(s.grey, d.centre + part, d.radius * rng.uniform(0.25, 0.5),
+                                    rng.uniform(0.0, 360.0)));
+      y.push_back(-1);
+    }
+    for (int k = 0; k < 30; ++k) {
+      const double r = width * params.min_radius *
+                       std::pow(params.max_radius / params.min_radius, rng.uniform(0.0, 1.0));
+      const cv::Point2d c(rng.uniform(0.0, width),
+                          rng.uniform(0.0, static_cast<double>(s.image.rows)));
+      const bool on_die = std::any_of(s.dice.begin(), s.dice.end(), [&](const TruthDie& d) {
+        return cv::norm(d.centre - c) < 0.7 * d.radius && r < 1.4 * d.radius && r > 0.7 * d.radius;
+      });
+      if (on_die) continue;
+      x.push_back(window_descriptor(s.grey, c, r, 0));
+      y.push_back(-1);
+    }
+  }
+  vd::Model model;
+  model.window_weights = train_linear(x, y, 1e-4, 12);
+  // 2. Twice: the false detections on the training scenes become negatives.
+  for (int round = 0; round < 2; ++round) {
+    int added = 0;
+    vd::Params scan = params;
+    scan.max_candidates = 60;
+    for (const Scene& s : scenes) {
+      int here = 0;
+      for (const vd::Candidate& c : vd::find_candidates(s.image, scan, model)) {
+        const int m = match(s, c.centre);
+        if (m >= 0 && c.radius < 1.4 * s.dice[static_cast<std::size_t>(m)].radius &&
+            c.radius > 0.7 * s.dice[static_cast<std::size_t>(m)].radius)
+          continue;
+        x.push_back(window_descriptor(s.grey, c.centre, c.radius, 0));
+        y.push_back(-1);
+        if (++here >= 25) break;
+      }
+      added += here;
+    }
+    std::fprintf(stderr, "round %d: %d hard negatives\n", round + 1, added);
+    model.window_weights = train_linear(x, y, 1e-4, 12);
+  }
+
+  // 3. The face reader, on the candidates the detector finds (and on every true die).
+  std::vector<float> samples;
+  std::vector<int> labels;
+  std::vector<float> row(vd::kFaceFeatures);
+  const double half_step = 180.0 / params.rotations;
+  const auto add = [&](const cv::Mat& image, cv::Point2d centre, double radius, double angle,
+                       int label) {
+    vd::face_features(vd::face_crop(image, centre, radius, angle), row.data());
+    samples.insert(samples.end(), row.begin(), row.end());
+    labels.push_back(label);
+  };
+  const auto add_die = [&](const cv::Mat& image, const TruthDie& d, cv::Point2d centre,
+                           double radius, int copies) {
+    for (int k = 0; k < copies; ++k) {
+      const double r = radius * rng.uniform(0.92, 1.08);
+      if (d.cocked) {
+        add(image, centre, r, rng.uniform(0.0, 360.0), vd::kCockedClass);
+        continue;
+      }
+      add(image, centre, r, d.rotation + rng.uniform(-half_step, half_step), d.value);
+      // The same die turned wrong; 0 and 8 look alike upside down, so not near 180 degrees.
+      double turn = rng.uniform(2.5 * half_step, 360.0 - 2.5 * half_step);
+      if ((d.value == 10 || d.value == 8) && std::abs(turn - 180.0) < 2.5 * half_step) turn += 90;
+      add(image, centre, r, d.rotation + turn, vd::kWrongTurn);
+    }
+  };
+  // 4. The face locator (two regression forests): from near the die's centre to its top
+  // face's centre, x radius; its samples are gathered with the reader's.
+  std::vector<float> locate;
+  std::vector<float> shift_x, shift_y;
+  std::vector<float> locate_row(vd::kLocateFeatures);
+  const auto add_locate = [&](const cv::Mat& image, const TruthDie& d, cv::Point2d from,
+                              double radius) {
+    vd::locate_features(image, from, radius, locate_row.data());
+    locate.insert(locate.end(), locate_row.begin(), locate_row.end());
+    shift_x.push_back(static_cast<float>((d.face.x - from.x) / radius));
+    shift_y.push_back(static_cast<float>((d.face.y - from.y) / radius));
+  };
+  vd::Params scan = params;
+  for (const Scene& s : scenes) {
+    std::vector<bool> seen(s.dice.size(), false);
+    int background = 0;
+    for (const vd::Candidate& c : vd::find_candidates(s.image, scan, model)) {
+      const int m = match(s, c.centre);
+      if (m < 0) {
+        if (background++ < 12) {
+          for (int k = 0; k < 2; ++k)
+            add(s.image, c.centre, c.radius, rng.uniform(0.0, 360.0), vd::kNoDie);
+        }
+        continue;
+      }
+      const TruthDie& d = s.dice[static_cast<std::size_t>(m)];
+      if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
+      seen[static_cast<std::size_t>(m)] = true;
+      add_die(s.image, d, c.centre, c.radius, 4);
+      if (!d.cocked) {
+        for (int k = 0; k < 2; ++k) {
+          const cv::Point2d jitter(rng.uniform(-0.1, 0.1) * d.radius,
+                                   rng.uniform(-0.1, 0.1) * d.radius);
+          add_locate(s.image, d, c.centre + jitter, c.radius * rng.uniform(0.92, 1.08));
+        }
+      }
+    }
+    for (const TruthDie& d : s.dice) {
+      if (d.visible < 0.6) continue;
+      if (!d.cocked) {
+        // From the die's centre, and from on the way to the face (the locator's second step).
+        const cv::Point2d jitter(rng.uniform(-0.1, 0.1) * d.radius,
+                                 rng.uniform(-0.1, 0.1) * d.radius);
+        add_locate(s.image, d, d.centre + jitter, d.radius * rng.uniform(0.92, 1.08));
+        const cv::Point2d near(rng.uniform(-0.2, 0.2) * d.radius,
+                               rng.uniform(-0.2, 0.2) * d.radius);
+        add_locate(s.image, d, d.face + near, d.radius * rng.uniform(0.92, 1.08));
+      }
+      for (int k = 0; k < 3; ++k) {
+        const cv::Point2d off(rng.uniform(-0.08, 0.08) * d.radius,
+                              rng.uniform(-0.08, 0.08) * d.radius);
+        add_die(s.image, d, (d.cocked ? d.centre : d.face) + off, d.radius, 1);
+      }
+    }
+  }
+  std::fprintf(stderr, "locator: %zu samples\n", shift_x.size());
+  const cv::Mat locate_features(static_cast<int>(shift_x.size()), vd::kLocateFeatures, CV_32F,
+                                locate.data());
+  const auto regressor = [&](std::vector<float>& target) {
+    cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
+    forest->setMaxDepth(9);
+    forest->setMinSampleCount(8);
+    forest->setRegressionAccuracy(0.001f);
+    forest->setActiveVarCount(0);
+    forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 20, 0));
+    forest->train(
+        cv::ml::TrainData::create(locate_features, cv::ml::ROW_SAMPLE, cv::Mat(target, true)));
+    return forest;
+  };
+  cv::theRNG().state = 13;
+  const cv::Ptr<cv::ml::RTrees> face_x = regressor(shift_x);
+  const cv::Ptr<cv::ml::RTrees> face_y = regressor(shift_y);
+  model.face_x = face_x;
+  model.face_y = face_y;
+
+  std::vector<float> textures, texture_row(vd::kTextureFeatures);
+  std::vector<int> texture_labels;
+  std::vector<float> leaning;
+  std::vector<int> leaning_labels;
+  // 5. The reader once more on the crops the locator leads to (where it reads in use), and
+  // cocked dice seen from more turns (they are few).
+  for (const Scene& s : scenes) {
+    std::vector<bool> seen(s.dice.size(), false);
+    for (const vd::Candidate& c : vd::find_candidates(s.image, scan, model)) {
+      const int m = match(s, c.centre);
+      if (m < 0) continue;
+      const TruthDie& d = s.dice[static_cast<std::size_t>(m)];
+      if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
+      seen[static_cast<std::size_t>(m)] = true;
+      const cv::Point2d located =
+          vd::locate_face(s.image, c.centre, c.radius, params.locate_steps, model);
+      add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
+      // Flat or cocked, from the crops the examine stage sees (the candidate's centre, any turn);
+      // cocked dice are few, so each gives eight turns.
+      for (int k = 0; k < (d.cocked ? 8 : 1); ++k) {
+        vd::face_features(vd::face_crop(s.image, c.centre, c.radius, rng.uniform(0.0, 360.0)),
+                          row.data());
+        leaning.insert(leaning.end(), row.begin(), row.end());
+        leaning_labels.push_back(d.cocked ? 1 : 0);
+      }
+      vd::texture_features(vd::face_crop(s.image, located, c.radius, 0), texture_row.data());
+      textures.insert(textures.end(), texture_row.begin(), texture_row.end());
+      texture_labels.push_back(d.texture);
+    }
+  }
+
+  const cv::Mat features(static_cast<int>(labels.size()), vd::kFaceFeatures, CV_32F,
+                         samples.data());
+  std::array<int, vd::kReaderClasses> counts{};
+  for (int l : labels) ++counts[static_cast<std::size_t>(l)];
+  std::fprintf(stderr, "reader: %zu samples:", labels.size());
+  for (int c : counts) std::fprintf(stderr, " %d", c);
+  std::fprintf(stderr, "\n");
+  cv::Ptr<cv::ml::RTrees> reader = cv::ml::RTrees::create();
+  reader->setMaxDepth(depth);
+  reader->setMinSampleCount(2);
+  reader->setCalculateVarImportance(false);
+  reader->setActiveVarCount(0);
+  reader->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
+  cv::theRNG().state = 11;
+  reader->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(labels, true)));
+
+  // 6. Textures (none, frosted, transparent) from the colour and sharpness of the face crop.
+  cv::Ptr<cv::ml::RTrees> texture = cv::ml::RTrees::create();
+  texture->setMaxDepth(8);
+  texture->setMinSampleCount(4);
+  texture->setActiveVarCount(0);
+  texture->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+  cv::theRNG().state = 17;
+  texture->train(cv::ml::TrainData::create(cv::Mat(static_cast<int>(texture_labels.size()),
+                                                   vd::kTextureFeatures, CV_32F, textures.data()),
+                                           cv::ml::ROW_SAMPLE, cv::Mat(texture_labels, true)));
+
+  // 7. Cocked or flat: a forest of its own, the classes balanced by the eight turns above.
+  std::fprintf(stderr, "cocked: %zu samples, %d cocked\n", leaning_labels.size(),
+               static_cast<int>(std::count(leaning_labels.begin(), leaning_labels.end(), 1)));
+  cv::Ptr<cv::ml::RTrees> cocked = cv::ml::RTrees::create();
+  cocked->setMaxDepth(10);
+  cocked->setMinSampleCount(4);
+  cocked->setActiveVarCount(0);
+  cocked->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+  cv::theRNG().state = 19;
+  cocked->train(cv::ml::TrainData::create(
+      cv::Mat(static_cast<int>(leaning_labels.size()), vd::kFaceFeatures, CV_32F, leaning.data()),
+      cv::ml::ROW_SAMPLE, cv::Mat(leaning_labels, true)));
+
+  cv::FileStorage storage(out, cv::FileStorage::WRITE);
+  storage << "window_weights" << model.window_weights;
+  storage << "reader"
+          << "{";
+  reader->write(storage);
+  storage << "}";
+  storage << "face_x"
+          << "{";
+  face_x->write(storage);
+  storage << "}";
+  storage << "face_y"
+          << "{";
+  face_y->write(storage);
+  storage << "}";
+  storage << "cocked"
+          << "{";
+  cocked->write(storage);
+  storage << "}";
+  storage << "texture"
+          << "{";
+  texture->write(storage);
+  storage << "}";
+  storage.release();
+  std::fprintf(stderr, "wrote %s\n", out.c_str());
+  return 0;
+}

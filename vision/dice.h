@@ -1,0 +1,35 @@
+// Reading the ten d10 of Le Yams impossible: the vision layer's public entry point for dice.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vision/observation.h"
+
+namespace arbitre::vision {
+
+// The tray and the kept area in image pixels (a one-time calibration: `arbitre detect dice
+// IMAGE --zones zones.json`). No tray: every die is on the Table. A tray and no kept area:
+// every die outside the tray is Kept.
+struct DiceZones {
+  std::vector<std::pair<double, double>> tray;
+  std::vector<std::pair<double, double>> kept;
+};
+
+struct DiceDetectOptions {
+  std::string overlay_png;  // also write the debug overlay here
+  DiceZones zones;
+  bool textures = false;  // the dice are textured: report frosted / transparent
+};
+
+// Reads an image file and reads every die: value (0 when unreadable), colour, cocked, zone,
+// position and confidence. Throws ImageFileError for a file that is missing, empty, not an
+// image, corrupt or over 50 megapixels.
+DiceObservation detect_dice_file(const std::string& path, const DiceDetectOptions& options = {});
+
+// The same from encoded image bytes (the fuzz target's entry point).
+DiceObservation detect_dice_bytes(const std::vector<unsigned char>& bytes, const std::string& name,
+                                  const DiceDetectOptions& options = {});
+
+}  // namespace arbitre::vision

@@ -1,0 +1,579 @@
+#include "vision/dice/detector.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <opencv2/imgproc.hpp>
+
+namespace arbitre::vision::dice {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+cv::HOGDescriptor crop_hog() {
+  return cv::HOGDescriptor(cv::Size(kCrop, kCrop), cv::Size(12, 12), cv::Size(6, 6), cv::Size(6, 6),
+                           9);
+}
+
+// Votes of the reader for a batch of feature rows: one row per sample, kReaderClasses shares.
+cv::Mat vote_shares(const cv::Ptr<cv::ml::RTrees>& reader, const cv::Mat& samples) {
+  cv::Mat votes;
+  reader->getVotes(samples, votes, 0);
+  // The first row holds the class labels, in the forest's order.
+  cv::Mat shares(samples.rows, kReaderClasses, CV_32F, cv::Scalar(0));
+  const int trees = std::max(1, static_cast<int>(reader->getRoots().size()));
+  for (int c = 0; c < votes.cols; ++c) {
+    const int label = votes.at<int>(0, c);
+    if (label < 0 || label >= kReaderClasses) continue;
+    for (int r = 0; r < samples.rows; ++r) {
+      shares.at<float>(r, label) =
+          static_cast<float>(votes.at<int>(r + 1, c)) / static_cast<float>(trees);
+    }
+  }
+  return shares;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+bool inside(const Polygon& polygon, cv::Point2d point) {
+  if (polygon.size() < 3) return false;
+  std::vector<cv::Point2f> contour;
+  for (const cv::Point2d& p : polygon)
+    contour.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+  return cv::pointPolygonTest(contour,
+                              cv::Point2f(static_cast<float>(point.x), static_cast<float>(point.y)),
+                              false) >= 0;
+}
+
+}  // namespace
+
+cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius,
+                          const Params& params, const Model& model) {
+  if (params.refine_steps <= 0 || model.window_weights.empty()) return centre;
+  const double f = kWindowRadius / radius;
+  const int reach = params.refine_steps * 2;  // level pixels each way, in steps of 2
+  const int side = kWindow + 2 * reach + 16;
+  const double half = side / (2 * f) + 2;
+  const cv::Rect roi =
+      cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
+               static_cast<int>(2 * half), static_cast<int>(2 * half)) &
+      cv::Rect(0, 0, grey.cols, grey.rows);
+  if (roi.width < 8 || roi.height < 8) return centre;
+  // The neighbourhood at the level's scale, the centre at (side / 2, side / 2).
+  cv::Mat m = (cv::Mat_<double>(2, 3) << f, 0, side / 2.0 - f * (centre.x - roi.x), 0, f,
+               side / 2.0 - f * (centre.y - roi.y));
+  cv::Mat patch;
+  cv::warpAffine(grey(roi), patch, m, cv::Size(side, side),
+                 f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  std::vector<cv::Point> at;
+  for (int dy = -reach; dy <= reach; dy += 2) {
+    for (int dx = -reach; dx <= reach; dx += 2)
+      at.emplace_back(side / 2 - kWindow / 2 + dx, side / 2 - kWindow / 2 + dy);
+  }
+  const cv::HOGDescriptor hog = window_hog();
+  std::vector<float> descriptors;
+  hog.compute(patch, descriptors, cv::Size(8, 8), cv::Size(), at);
+  const float* w = model.window_weights.ptr<float>();
+  double best = -1e18;
+  cv::Point2d out = centre;
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    double s = w[kWindowFeatures];
+    for (int i = 0; i < kWindowFeatures; ++i)
+      s += w[i] * descriptors[k * kWindowFeatures + static_cast<std::size_t>(i)];
+    if (s > best) {
+      best = s;
+      out = centre + cv::Point2d(at[k].x + kWindow / 2.0 - side / 2.0,
+                                 at[k].y + kWindow / 2.0 - side / 2.0) /
+                         f;
+    }
+  }
+  return out;
+}
+
+Model load_model(const std::string& path) {
+  Model m;
+  cv::FileStorage storage(path, cv::FileStorage::READ);
+  if (!storage.isOpened()) return m;
+  storage["window_weights"] >> m.window_weights;
+  m.reader = cv::ml::RTrees::create();
+  m.reader->read(storage["reader"]);
+  if (!m.reader->isTrained()) m.reader.release();
+  if (!storage["cocked"].empty()) {
+    m.cocked = cv::ml::RTrees::create();
+    m.cocked->read(storage["cocked"]);
+    if (!m.cocked->isTrained()) m.cocked.release();
+  }
+  if (!storage["texture"].empty()) {
+    m.texture = cv::ml::RTrees::create();
+    m.texture->read(storage["texture"]);
+    if (!m.texture->isTrained()) m.texture.release();
+  }
+  if (!storage["face_x"].empty() && !storage["face_y"].empty()) {
+    m.face_x = cv::ml::RTrees::create();
+    m.face_x->read(storage["face_x"]);
+    m.face_y = cv::ml::RTrees::create();
+    m.face_y->read(storage["face_y"]);
+    if (!m.face_x->isTrained() || !m.face_y->isTrained()) m.face_x.release(), m.face_y.release();
+  }
+  return m;
+}
+
+cv::HOGDescriptor window_hog() {
+  return cv::HOGDescriptor(cv::Size(kWindow, kWindow), cv::Size(16, 16), cv::Size(8, 8),
+                           cv::Size(8, 8), 9);
+}
+
+std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
+                                       const Model& model) {
+  std::vector<Candidate> all;
+  if (model.window_weights.empty() || bgr.empty()) return all;
+  cv::HOGDescriptor hog = window_hog();
+  std::vector<float> detector(model.window_weights.begin<float>(),
+                              model.window_weights.end<float>());
+  hog.setSVMDetector(detector);
+  cv::Mat grey;
+  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+  const double width = bgr.cols;
+  const double r_max = params.max_radius * width;
+  for (double r = params.min_radius * width; r <= r_max * 1.0001; r *= params.level_step) {
+    const double f = kWindowRadius / r;
+    const cv::Size size(static_cast<int>(std::lround(bgr.cols * f)),
+                        static_cast<int>(std::lround(bgr.rows * f)));
+    if (size.width < kWindow || size.height < kWindow) break;
+    cv::Mat level;
+    cv::resize(grey, level, size, 0, 0, cv::INTER_AREA);
+    std::vector<cv::Point> hits;
+    std::vector<double> scores;
+    hog.detect(level, hits, scores, params.scan_threshold, cv::Size(8, 8), cv::Size(8, 8));
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      Candidate c;
+      c.centre = cv::Point2d((hits[i].x + kWindow / 2.0) / f, (hits[i].y + kWindow / 2.0) / f);
+      c.radius = r;
+      c.score = scores[i];
+      all.push_back(c);
+    }
+  }
+  std::sort(all.begin(), all.end(),
+            [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  std::vector<Candidate> kept;
+  for (const Candidate& c : all) {
+    const bool near = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) {
+      return cv::norm(k.centre - c.centre) < params.suppression * std::min(k.radius, c.radius);
+    });
+    if (near) continue;
+    kept.push_back(c);
+    if (static_cast<int>(kept.size()) >= params.max_candidates) break;
+  }
+  return kept;
+}
+
+cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double angle_deg) {
+  const double scale = (kCrop / 2.0) / (kCropRadius * std::max(radius, 1.0));
+  cv::Mat m = cv::getRotationMatrix2D(
+      cv::Point2f(static_cast<float>(centre.x), static_cast<float>(centre.y)), angle_deg, scale);
+  m.at<double>(0, 2) += kCrop / 2.0 - centre.x;
+  m.at<double>(1, 2) += kCrop / 2.0 - centre.y;
+  cv::Mat crop;
+  cv::warpAffine(bgr, crop, m, cv::Size(kCrop, kCrop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  return crop;
+}
+
+void face_features(const cv::Mat& crop, float* out) {
+  static const cv::HOGDescriptor hog = crop_hog();
+  std::vector<float> descriptor;
+  hog.compute(crop, descriptor);
+  std::copy(descriptor.begin(),
+            descriptor.begin() + std::min<long>(kCropHog, static_cast<long>(descriptor.size())),
+            out);
+  cv::Mat grey, thumb;
+  cv::cvtColor(crop, grey, cv::COLOR_BGR2GRAY);
+  cv::resize(grey, thumb, cv::Size(kCropThumb, kCropThumb), 0, 0, cv::INTER_AREA);
+  cv::Scalar mean, stddev;
+  cv::meanStdDev(thumb, mean, stddev);
+  const double sd = std::max(stddev[0], 4.0);
+  for (int y = 0; y < kCropThumb; ++y) {
+    for (int x = 0; x < kCropThumb; ++x) {
+      out[kCropHog + y * kCropThumb + x] =
+          static_cast<float>((thumb.at<unsigned char>(y, x) - mean[0]) / sd);
+    }
+  }
+}
+
+void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, float* out) {
+  face_features(face_crop(bgr, centre, radius, 0), out);
+  const double width = std::max(1, bgr.cols);
+  out[kFaceFeatures] = static_cast<float>((centre.x - bgr.cols / 2.0) / width);
+  out[kFaceFeatures + 1] = static_cast<float>((centre.y - bgr.rows / 2.0) / width);
+  out[kFaceFeatures + 2] = static_cast<float>(radius / width);
+}
+
+cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, int steps,
+                        const Model& model) {
+  if (!model.face_x || !model.face_y) return centre;
+  cv::Point2d at = centre;
+  cv::Mat sample(1, kLocateFeatures, CV_32F);
+  for (int k = 0; k < steps; ++k) {
+    locate_features(bgr, at, radius, sample.ptr<float>());
+    cv::Point2d shift(model.face_x->predict(sample), model.face_y->predict(sample));
+    const double length = cv::norm(shift);
+    if (length > 0.5) shift *= 0.5 / length;
+    at += shift * radius;
+  }
+  return at;
+}
+
+void texture_features(const cv::Mat& crop, float* out) {
+  cv::Mat lab, grey, gx, gy, magnitude;
+  cv::cvtColor(crop, lab, cv::COLOR_BGR2Lab);
+  cv::cvtColor(crop, grey, cv::COLOR_BGR2GRAY);
+  cv::Sobel(grey, gx, CV_32F, 1, 0);
+  cv::Sobel(grey, gy, CV_32F, 0, 1);
+  cv::magnitude(gx, gy, magnitude);
+  cv::Mat middle(crop.size(), CV_8U, cv::Scalar(0)), ring(crop.size(), CV_8U, cv::Scalar(0));
+  cv::circle(middle, {crop.cols / 2, crop.rows / 2}, crop.cols / 4, cv::Scalar(255), cv::FILLED);
+  cv::circle(ring, {crop.cols / 2, crop.rows / 2}, crop.cols / 2, cv::Scalar(255), cv::FILLED);
+  ring.setTo(0, middle);
+  cv::Scalar mean, spread;
+  int k = 0;
+  for (const cv::Mat* mask : {&middle, &ring}) {
+    cv::meanStdDev(lab, mean, spread, *mask);
+    for (int c = 0; c < 3; ++c)
+      out[k++] = static_cast<float>(mean[c]), out[k++] = static_cast<float>(spread[c]);
+  }
+  out[k] = static_cast<float>(cv::mean(magnitude, middle)[0]);
+}
+
+double redness(const cv::Mat& crop) {
+  cv::Mat lab;
+  cv::cvtColor(crop, lab, cv::COLOR_BGR2Lab);
+  cv::Mat mask(crop.size(), CV_8U, cv::Scalar(0));
+  cv::circle(mask, {crop.cols / 2, crop.rows / 2}, crop.cols * 5 / 16, cv::Scalar(255), cv::FILLED);
+  return cv::mean(lab, mask)[1] - 128.0;
+}
+
+DieZone zone_of(cv::Point2d point, const Zones& zones) {
+  if (zones.tray.size() < 3) return DieZone::Table;
+  if (inside(zones.tray, point)) return DieZone::Tray;
+  if (zones.kept.size() < 3 || inside(zones.kept, point)) return DieZone::Kept;
+  return DieZone::Table;
+}
+
+Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
+  Detection d;
+  d.observation.width = bgr.cols;
+  d.observation.height = bgr.rows;
+  if (model.empty() || bgr.empty()) return d;
+
+  auto start = Clock::now();
+  d.candidates = find_candidates(bgr, params, model);
+  d.timing.candidates_ms = ms_since(start);
+
+  // examine: every candidate's crop at four turns; "no die" votes against it.
+  start = Clock::now();
+  const int n = static_cast<int>(d.candidates.size());
+  std::vector<double> cocked_seen(static_cast<std::size_t>(n), 0);
+  std::vector<double> leaning_seen(static_cast<std::size_t>(n), 0);  // the cocked forest's
+  if (n > 0) {
+    cv::Mat samples(n * 4, kFaceFeatures, CV_32F);
+    for (int i = 0; i < n; ++i) {
+      for (int t = 0; t < 4; ++t) {
+        const cv::Mat crop = face_crop(bgr, d.candidates[static_cast<std::size_t>(i)].centre,
+                                       d.candidates[static_cast<std::size_t>(i)].radius, 90.0 * t);
+        face_features(crop, samples.ptr<float>(i * 4 + t));
+      }
+    }
+    const cv::Mat shares = vote_shares(model.reader, samples);
+    cv::Mat cocked_votes;
+    if (model.cocked) {
+      cv::Mat votes;
+      model.cocked->getVotes(samples, votes, 0);
+      const int trees = std::max(1, static_cast<int>(model.cocked->getRoots().size()));
+      cocked_votes = cv::Mat(samples.rows, 1, CV_32F, cv::Scalar(0));
+      for (int c = 0; c < votes.cols; ++c) {
+        if (votes.at<int>(0, c) != 1) continue;
+        for (int r = 0; r < samples.rows; ++r) {
+          cocked_votes.at<float>(r) =
+              static_cast<float>(votes.at<int>(r + 1, c)) / static_cast<float>(trees);
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      double no_die = 0, cocked = 0, leaning = 0;
+      for (int t = 0; t < 4; ++t) {
+        no_die += shares.at<float>(i * 4 + t, kNoDie) / 4.0;
+        cocked += shares.at<float>(i * 4 + t, kCockedClass) / 4.0;
+        if (!cocked_votes.empty()) leaning += cocked_votes.at<float>(i * 4 + t) / 4.0;
+      }
+      d.candidates[static_cast<std::size_t>(i)].presence = 1.0 - no_die;
+      cocked_seen[static_cast<std::size_t>(i)] = cocked;
+      leaning_seen[static_cast<std::size_t>(i)] = leaning;
+    }
+  }
+  // A smaller candidate inside a larger die is a part of it (a digit, a face).
+  std::vector<int> by_size(static_cast<std::size_t>(n));
+  std::iota(by_size.begin(), by_size.end(), 0);
+  std::stable_sort(by_size.begin(), by_size.end(), [&](int a, int b) {
+    return d.candidates[static_cast<std::size_t>(a)].radius >
+           d.candidates[static_cast<std::size_t>(b)].radius;
+  });
+  for (std::size_t a = 0; a < by_size.size(); ++a) {
+    const Candidate& big = d.candidates[static_cast<std::size_t>(by_size[a])];
+    if (big.presence < params.min_presence || !big.why.empty()) continue;
+    for (std::size_t b = a + 1; b < by_size.size(); ++b) {
+      Candidate& small = d.candidates[static_cast<std::size_t>(by_size[b])];
+      if (small.why.empty() && small.radius < params.part_size * big.radius &&
+          cv::norm(small.centre - big.centre) < params.part_distance * big.radius) {
+        small.why = "part of a die";
+      }
+    }
+  }
+  // The dice: the most certain candidates, at most ten, of a common size.
+  std::vector<int> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return d.candidates[static_cast<std::size_t>(a)].presence >
+           d.candidates[static_cast<std::size_t>(b)].presence;
+  });
+  std::vector<double> radii;
+  for (int i : order) {
+    const Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+    if (c.why.empty() && c.presence >= params.min_presence &&
+        radii.size() < referee::yams::kDiceCount) {
+      radii.push_back(c.radius);
+    }
+  }
+  d.die_radius = median(radii);
+  if (params.size_vote) {
+    // The size that the most presence agrees with (the ten surest within the tolerance of it);
+    // a tie goes to the larger size (a digit is a small die-like window).
+    double best = -1;
+    for (const Candidate& h : d.candidates) {
+      if (!h.why.empty() || h.presence < params.min_presence) continue;
+      std::vector<double> agree;
+      for (const Candidate& c : d.candidates) {
+        if (c.why.empty() && c.presence >= params.min_presence &&
+            c.radius <= h.radius * params.size_tolerance &&
+            c.radius * params.size_tolerance >= h.radius) {
+          agree.push_back(c.presence);
+        }
+      }
+      std::sort(agree.rbegin(), agree.rend());
+      if (agree.size() > static_cast<std::size_t>(referee::yams::kDiceCount))
+        agree.resize(referee::yams::kDiceCount);
+      const double support = std::accumulate(agree.begin(), agree.end(), 0.0);
+      if (support > best + 1e-9 || (std::abs(support - best) <= 1e-9 && h.radius > d.die_radius)) {
+        best = support;
+        d.die_radius = h.radius;
+      }
+    }
+  }
+  std::vector<int> chosen;
+  for (int i : order) {
+    Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+    if (!c.why.empty()) continue;
+    if (c.presence < params.min_presence) {
+      c.why = "not a die";
+    } else if (d.die_radius > 0 && (c.radius > d.die_radius * params.size_tolerance ||
+                                    c.radius * params.size_tolerance < d.die_radius)) {
+      c.why = "size";
+    } else if (std::any_of(chosen.begin(), chosen.end(), [&](int k) {
+                 return cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - c.centre) <
+                        params.min_spacing * d.die_radius;
+               })) {
+      c.why = "on another die";
+    } else if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) {
+      c.why = "an eleventh";
+    } else {
+      c.kept = true;
+      chosen.push_back(i);
+    }
+  }
+  // Every die at the common size, re-centred where the window detector peaks.
+  if (!chosen.empty()) {
+    cv::Mat grey;
+    cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+    for (int i : chosen) {
+      Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+      c.radius = std::clamp(c.radius, d.die_radius / params.radius_spread,
+                            d.die_radius * params.radius_spread);
+      c.centre = refine_centre(grey, c.centre, c.radius, params, model);
+    }
+  }
+  d.timing.examine_ms = ms_since(start);
+
+  // read_faces: the crop turned through `rotations` angles; the digit standing upright wins.
+  start = Clock::now();
+  const int turns = std::max(4, params.rotations);
+  const int m = static_cast<int>(chosen.size());
+  std::vector<cv::Mat> crops0(static_cast<std::size_t>(m));
+  if (m > 0) {
+    cv::Mat samples(m * turns, kFaceFeatures, CV_32F);
+    for (int k = 0; k < m; ++k) {
+      const Candidate& c =
+          d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
+      d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
+      for (int t = 0; t < turns; ++t) {
+        const cv::Mat crop = face_crop(bgr, d.face.back(), c.radius, 360.0 * t / turns);
+        if (t == 0) crops0[static_cast<std::size_t>(k)] = crop;
+        face_features(crop, samples.ptr<float>(k * turns + t));
+      }
+    }
+    const cv::Mat shares = vote_shares(model.reader, samples);
+    for (int k = 0; k < m; ++k) {
+      const int ci = chosen[static_cast<std::size_t>(k)];
+      const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
+      std::array<double, 11> best_of_value{};
+      int best_turn = 0, best_value = 0;
+      double best = -1, cocked = 0;
+      for (int t = 0; t < turns; ++t) {
+        cocked += shares.at<float>(k * turns + t, kCockedClass) / turns;
+        for (int v = 1; v <= 10; ++v) {
+          const double s = shares.at<float>(k * turns + t, v);
+          best_of_value[static_cast<std::size_t>(v)] =
+              std::max(best_of_value[static_cast<std::size_t>(v)], s);
+          if (s > best) {
+            best = s;
+            best_turn = t;
+            best_value = v;
+          }
+        }
+      }
+      // The top face is seldom centred on the die (perspective): the best turn, shifted.
+      cv::Point2d& face = d.face[static_cast<std::size_t>(k)];
+      const cv::Point2d located = face;
+      if (params.face_offset > 0) {
+        const int rings = std::max(1, params.face_rings);
+        cv::Mat shifted(8 * rings, kFaceFeatures, CV_32F);
+        std::vector<cv::Point2d> at;
+        for (int ring = 1; ring <= rings; ++ring) {
+          for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+              if (dx == 0 && dy == 0) continue;
+              at.push_back(located + cv::Point2d(dx, dy) * (ring * params.face_offset * c.radius));
+              face_features(face_crop(bgr, at.back(), c.radius, 360.0 * best_turn / turns),
+                            shifted.ptr<float>(static_cast<int>(at.size()) - 1));
+            }
+          }
+        }
+        const cv::Mat more = vote_shares(model.reader, shifted);
+        for (int r = 0; r < more.rows; ++r) {
+          for (int v = 1; v <= 10; ++v) {
+            const double s = more.at<float>(r, v);
+            best_of_value[static_cast<std::size_t>(v)] =
+                std::max(best_of_value[static_cast<std::size_t>(v)], s);
+            if (s > best) best = s, best_value = v, face = at[static_cast<std::size_t>(r)];
+          }
+        }
+      }
+      double second = 0;
+      for (int v = 1; v <= 10; ++v) {
+        if (v != best_value) second = std::max(second, best_of_value[static_cast<std::size_t>(v)]);
+      }
+      cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
+      DieSighting die;
+      die.x = c.centre.x;
+      die.y = c.centre.y;
+      const double leaning = leaning_seen[static_cast<std::size_t>(ci)];
+      if (model.cocked && leaning >= params.cocked_vote) {
+        die.cocked = true;
+        die.confidence = leaning;
+      } else if (cocked >= params.cocked_share) {
+        die.cocked = true;
+        die.confidence = cocked;
+      } else if (best >= params.min_confidence && best - second >= params.min_margin) {
+        die.value = best_value;
+        die.confidence = best;
+      } else {
+        die.confidence = best;  // unreadable: value 0
+      }
+      die.zone = zone_of(c.centre, params.zones);
+      d.observation.dice.push_back(die);
+      d.die_candidate.push_back(ci);
+      d.rotation_deg.push_back(360.0 * best_turn / turns);
+    }
+  }
+  d.timing.read_ms = ms_since(start);
+
+  // decide_colours: the five reddest are red when ten are seen; otherwise a fixed threshold.
+  start = Clock::now();
+  for (int k = 0; k < m; ++k) d.redness.push_back(redness(crops0[static_cast<std::size_t>(k)]));
+  if (params.textures && model.texture) {
+    cv::Mat features(1, kTextureFeatures, CV_32F);
+    for (int k = 0; k < m; ++k) {
+      texture_features(crops0[static_cast<std::size_t>(k)], features.ptr<float>());
+      const int t = static_cast<int>(model.texture->predict(features));
+      d.observation.dice[static_cast<std::size_t>(k)].texture =
+          static_cast<referee::yams::Texture>(std::clamp(t, 0, 2));
+    }
+  }
+  std::vector<int> by_red(static_cast<std::size_t>(m));
+  std::iota(by_red.begin(), by_red.end(), 0);
+  std::stable_sort(by_red.begin(), by_red.end(), [&](int a, int b) {
+    return d.redness[static_cast<std::size_t>(a)] > d.redness[static_cast<std::size_t>(b)];
+  });
+  for (int rank = 0; rank < m; ++rank) {
+    const auto k = static_cast<std::size_t>(by_red[static_cast<std::size_t>(rank)]);
+    const bool red = m == referee::yams::kDiceCount ? rank < referee::yams::kDicePerColour
+                                                    : d.redness[k] >= params.red_threshold;
+    d.observation.dice[k].colour =
+        red ? referee::yams::DieColour::Red : referee::yams::DieColour::White;
+  }
+  d.timing.other_ms = ms_since(start);
+  return d;
+}
+
+cv::Mat draw_overlay(const cv::Mat& bgr, const Detection& d, const Params& params) {
+  cv::Mat out = bgr.clone();
+  const auto polyline = [&](const Polygon& polygon, const cv::Scalar& ink) {
+    if (polygon.size() < 3) return;
+    std::vector<cv::Point> points;
+    for (const cv::Point2d& p : polygon)
+      points.emplace_back(static_cast<int>(p.x), static_cast<int>(p.y));
+    cv::polylines(out, points, true, ink, 2);
+  };
+  polyline(params.zones.tray, cv::Scalar(255, 200, 0));
+  polyline(params.zones.kept, cv::Scalar(0, 200, 255));
+  for (const Candidate& c : d.candidates) {
+    if (c.kept) continue;
+    const cv::Point at(static_cast<int>(c.centre.x), static_cast<int>(c.centre.y));
+    cv::drawMarker(out, at, cv::Scalar(255, 0, 255), cv::MARKER_TILTED_CROSS, 12, 1);
+    cv::putText(out, c.why, at + cv::Point(6, -4), cv::FONT_HERSHEY_SIMPLEX, 0.35,
+                cv::Scalar(255, 0, 255), 1);
+  }
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    const DieSighting& die = d.observation.dice[k];
+    const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
+    const cv::Point at(static_cast<int>(die.x), static_cast<int>(die.y));
+    const cv::Scalar ink = die.cocked       ? cv::Scalar(0, 140, 255)
+                           : die.value == 0 ? cv::Scalar(0, 0, 255)
+                                            : cv::Scalar(40, 220, 40);
+    cv::circle(out, at, static_cast<int>(c.radius), ink, 2);
+    const double a = d.rotation_deg[k] * M_PI / 180.0;
+    if (!die.cocked && die.value > 0 && k < d.face.size()) {
+      const cv::Point from(static_cast<int>(d.face[k].x), static_cast<int>(d.face[k].y));
+      const cv::Point tip(static_cast<int>(d.face[k].x + 0.6 * c.radius * std::sin(a)),
+                          static_cast<int>(d.face[k].y - 0.6 * c.radius * std::cos(a)));
+      cv::arrowedLine(out, from, tip, ink, 1, cv::LINE_AA, 0, 0.3);
+    }
+    std::string label = die.cocked ? "cocked" : die.value == 0 ? "?" : std::to_string(die.value);
+    label += die.colour == referee::yams::DieColour::Red ? "r" : "w";
+    char conf[16];
+    std::snprintf(conf, sizeof conf, " %.2f", die.confidence);
+    label += conf;
+    const cv::Point text = at + cv::Point(static_cast<int>(c.radius) + 2, 4);
+    cv::putText(out, label, text, cv::FONT_HERSHEY_SIMPLEX, 0.5, cv::Scalar(0, 0, 0), 3);
+    cv::putText(out, label, text, cv::FONT_HERSHEY_SIMPLEX, 0.5, ink, 1);
+  }
+  return out;
+}
+
+}  // namespace arbitre::vision::dice

@@ -1,0 +1,165 @@
+// Reading the ten d10 of Le Yams impossible in a table image — the stages (internal to vision/):
+//   find_candidates  a sliding-window detector (HOG of the lightness + a linear SVM) over a
+//                    pyramid of scales, non-maximum suppression
+//   examine          every candidate's face crop, classified at four turns: die or not; the
+//                    common die size; at most ten dice, re-centred
+//   read_faces       the top face located (learned shift from the die's centre), its crop
+//                    searched over `rotations` turns: the digit upright, its value, or cocked
+//   decide_colours   red or white by the crop's redness; five of each when ten are found
+//   assign_zones     tray / kept / table from the calibrated zones
+#pragma once
+
+#include <array>
+#include <opencv2/core.hpp>
+#include <opencv2/ml.hpp>
+#include <opencv2/objdetect.hpp>
+#include <string>
+#include <vector>
+
+#include "vision/observation.h"
+
+namespace arbitre::vision::dice {
+
+// A polygon in image pixels.
+using Polygon = std::vector<cv::Point2d>;
+
+// Where the tray and the kept area are, in image coordinates (a one-time calibration, or the
+// play mat's zones projected). An empty tray polygon means "no zones": every die is on the Table.
+// With a tray and no kept polygon, every die outside the tray is Kept.
+struct Zones {
+  Polygon tray;
+  Polygon kept;
+};
+
+// The reader's thresholds, with their defaults (set on development scenes: docs/vision.md).
+struct Params {
+  double min_radius = 0.0135;    // smallest die radius the detector looks for, x image width
+  double max_radius = 0.075;     // largest
+  double level_step = 1.25;      // scale ratio between pyramid levels
+  double scan_threshold = -0.6;  // SVM score a window needs to become a candidate
+  double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
+  int max_candidates = 20;       // examined at most (the strongest)
+  double part_size = 0;          // a candidate smaller than this x a die's radius (0: off),
+  double part_distance = 0.5;    // closer than this x that radius to its centre, is a part of it
+  double radius_spread = 1.15;   // a die's radius is kept within this factor of the median's
+  int refine_steps = 4;          // re-centring: +- this many 2-pixel steps at the window's scale
+  double min_spacing = 1.2;      // x the median radius: a die closer to a surer one is the same die
+  bool size_vote = false;        // the size most presence agrees with instead of the median (worse)
+  double size_tolerance = 1.7;   // a candidate's radius within this factor of the median die's
+  double min_presence = 0.45;    // share of the forest's votes (not "no die") to keep a candidate
+  int rotations = 16;            // turns of the face crop searched for the upright digit
+  int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
+  double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
+  int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
+  double min_confidence = 0.25;  // share of votes for the best digit, else unreadable (value 0)
+  double min_margin = 0.06;      // over the best other value, else unreadable
+  double cocked_share =
+      0.3;  // mean share of "cocked" votes (over the turns) that flags a die cocked
+  double cocked_vote = 0.45;  // share of the cocked forest's votes (mean of four turns) that does
+  double red_threshold = 14;  // Lab a* above neutral that means red (fewer than ten dice)
+  bool textures = false;      // the game is played with textured dice: tell frosted/transparent
+  Zones zones;
+};
+
+// The detector window and the face crop, shared with training (tools/train_dice).
+inline constexpr int kWindow = 32;              // pixels, square
+inline constexpr double kWindowRadius = 11.0;   // a die's radius inside the window, pixels
+inline constexpr int kWindowFeatures = 324;     // HOG: 3x3 blocks of 2x2 cells x 9 bins
+inline constexpr int kCrop = 48;                // face crop, pixels
+inline constexpr double kCropRadius = 0.8;      // the crop spans +- this x the die's radius
+inline constexpr int kCropHog = 7 * 7 * 4 * 9;  // cells of 6 px, blocks of 12 px, stride 6
+inline constexpr int kCropThumb = 12;           // a 12x12 thumbnail of the crop's lightness
+inline constexpr int kFaceFeatures = kCropHog + kCropThumb * kCropThumb;
+// The face locator's: the unturned crop's, then the die's place in the image (x, y from the
+// centre, in image widths) and its radius (in image widths).
+inline constexpr int kLocateFeatures = kFaceFeatures + 3;
+
+// Classes of the reader: 0 a die turned wrong (digit not upright), 1..10 the value upright,
+// 11 a cocked die, 12 not a die.
+inline constexpr int kWrongTurn = 0;
+inline constexpr int kCockedClass = 11;
+inline constexpr int kNoDie = 12;
+inline constexpr int kReaderClasses = 13;
+
+// The texture classifier's features of a face crop: Lab mean and spread in the middle and in the
+// ring around it, and the middle's mean gradient (see texture_features).
+inline constexpr int kTextureFeatures = 13;
+
+struct Model {
+  cv::Mat window_weights;  // 1 x (kWindowFeatures + 1) float: w, then the bias
+  cv::Ptr<cv::ml::RTrees> reader;
+  cv::Ptr<cv::ml::RTrees> face_x, face_y;  // the top face's centre from the die's (x radius)
+  cv::Ptr<cv::ml::RTrees> texture;         // 0 none, 1 frosted, 2 transparent
+  cv::Ptr<cv::ml::RTrees> cocked;          // 0 flat, 1 cocked, on the examine crops
+  bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
+};
+
+struct Candidate {
+  cv::Point2d centre;   // image pixels
+  double radius = 0;    // image pixels
+  double score = 0;     // the window detector's
+  double presence = 0;  // share of votes that it is a die (examine)
+  bool kept = false;    // among the dice reported
+  std::string why;      // when not kept
+};
+
+struct Timing {
+  double candidates_ms = 0, examine_ms = 0, read_ms = 0, other_ms = 0;
+  double total() const { return candidates_ms + examine_ms + read_ms + other_ms; }
+};
+
+struct Detection {
+  DiceObservation observation;
+  std::vector<Candidate> candidates;  // every candidate examined
+  std::vector<int> die_candidate;     // for each observed die, its candidate
+  std::vector<double> rotation_deg;   // for each die, the digit's up direction (clockwise from up)
+  std::vector<cv::Point2d> face;      // for each die, where its top face was read
+  std::vector<double> redness;        // for each die, Lab a* above neutral
+  double die_radius = 0;              // the common radius (median), image pixels
+  Timing timing;
+};
+
+// The trained model (vision/models/dice_digits.tar.xz, embedded); empty when none is built in.
+const Model& default_model();
+
+// A model written by tools/train_dice (YAML); empty when the file holds none.
+Model load_model(const std::string& path);
+
+// The HOG descriptor of the window detector.
+cv::HOGDescriptor window_hog();
+// Scores for every window at every level, strongest first after suppression.
+std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
+                                       const Model& model);
+// The face crop (kCrop x kCrop) around `centre`, turned so that a digit whose top points
+// `angle_deg` clockwise from image-up stands upright, scaled so that kCropRadius x `radius`
+// spans half the crop.
+cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double angle_deg);
+// The reader's features of a face crop (kFaceFeatures floats).
+void face_features(const cv::Mat& crop, float* out);
+// The face locator's features for a die at `centre` of radius `radius` (kLocateFeatures floats).
+void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, float* out);
+// Where the top face's centre is, from the die's centre: the locator applied `steps` times.
+cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, int steps,
+                        const Model& model);
+// The texture classifier's features of a face crop (kTextureFeatures floats).
+void texture_features(const cv::Mat& crop, float* out);
+// Lab a* above neutral over the crop's middle (redness of the die's body).
+double redness(const cv::Mat& crop);
+
+// The centre near `centre` where the window detector scores best at the die size `radius`
+// (image pixels; `grey` is the image's lightness).
+cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius,
+                          const Params& params, const Model& model);
+
+// Runs every stage on a BGR image.
+Detection detect(const cv::Mat& bgr, const Params& params = {},
+                 const Model& model = default_model());
+
+// The detection drawn over the image: every die's value (or "?", "cocked"), colour and digit
+// direction; rejected candidates crossed out with the reason; zones outlined.
+cv::Mat draw_overlay(const cv::Mat& bgr, const Detection& detection, const Params& params = {});
+
+// The zone a point lies in.
+DieZone zone_of(cv::Point2d point, const Zones& zones);
+
+}  // namespace arbitre::vision::dice

@@ -1,0 +1,68 @@
+// Following a turn of Le Yams impossible from the dice observations of a fixed camera: when a
+// roll has settled (the rolled dice moved, then stayed the same for `settle_seconds`), which
+// dice were set aside (the Kept zone), how many rolls were made, and whether a kept die
+// changed between rolls (the referee is told). The input is the same DiceObservation stream
+// app/session/dice_stability.h consumes; this tracker adds what a turn means.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vision/observation.h"
+
+namespace arbitre::vision::dice {
+
+struct TurnParams {
+  double settle_seconds = 0.8;  // a scene must stay the same this long to count
+  int min_frames = 3;           // and for at least this many frames
+  double move_pixels = 10;      // a die that moved less than this (image pixels) stayed put
+  double rolled_share = 0.5;    // of the rolled dice that moved, to count a roll
+  // A scene is the same while every die stays put in its zone (values may flicker: they are
+  // compared only for kept dice, and only when both readings are values).
+};
+
+enum class TurnEventKind {
+  Moving,       // the scene started changing (a roll, a hand)
+  Roll,         // a roll has settled: `roll`, `rolled`, `kept`
+  Kept,         // dice were set aside without a roll: `kept` is the whole kept set
+  KeptChanged,  // a kept die changed or vanished between rolls: `detail`
+};
+
+struct TurnEvent {
+  TurnEventKind kind = TurnEventKind::Moving;
+  int roll = 0;                     // rolls made so far in this turn
+  std::vector<DieSighting> rolled;  // Roll: the dice rolled (tray or table), as read
+  std::vector<DieSighting> kept;    // the kept dice
+  std::string detail;               // KeptChanged: what changed, e.g. "7r became 8r"
+};
+
+class DiceTurnTracker {
+ public:
+  explicit DiceTurnTracker(TurnParams params = {}) : params_(params) {}
+
+  // One frame's observation at `seconds` (monotonic); the events it completes.
+  std::vector<TurnEvent> feed(const DiceObservation& observation, double seconds);
+
+  // A new turn: no roll made, nothing kept.
+  void new_turn();
+
+  int rolls() const { return rolls_; }
+  // The dice of the last settled scene (rolled and kept), when every one of the ten was read
+  // flat; nullopt otherwise.
+  std::optional<std::vector<DieSighting>> final_dice() const;
+
+ private:
+  bool same_scene(const DiceObservation& a, const DiceObservation& b) const;
+
+  TurnParams params_;
+  std::optional<DiceObservation> previous_;  // the last frame
+  std::optional<DiceObservation> accepted_;  // the last settled scene
+  double since_ = 0;
+  int frames_ = 0;
+  bool reported_ = false;
+  bool moving_ = false;
+  int rolls_ = 0;
+};
+
+}  // namespace arbitre::vision::dice
