@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -182,7 +183,21 @@ TEST(WatchCli, CtrlCEndsCleanlyAndTheGameStaysResumable) {
   EXPECT_EQ(json::parse(games.out)["games"][0]["status"], "running");
 }
 
+// Sets an environment variable for the arbitre processes a test starts, until the end of scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
 TEST(WatchCli, DemoPlaysTheBundledGamesThroughTheLoopToTheirScores) {
+  // No recordings: both games are played from their records, as a camera would see them.
+  const ScopedEnv no_recordings("ARBITRE_DEMO_RECORDINGS", write_temp("no-recordings", ""));
   const std::string db = temp_db("demo.db");
   const CliRun run = run_arbitre("watch --demo --db " + db + " < /dev/null");
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -210,6 +225,37 @@ TEST(WatchCli, DemoPlaysTheBundledGamesThroughTheLoopToTheirScores) {
   EXPECT_EQ(list[1]["kind"], "irma");
   EXPECT_EQ(list[1]["status"], "finished");
   EXPECT_EQ(list[1]["players"][0]["score"], 54);
+}
+
+TEST(WatchCli, DemoPlaysTheBundledIrmaRecordingThroughThePionReader) {
+  // data/demo/recordings/irma: rendered frames of the whole bundled game (tools/
+  // make_demo_recordings.sh), read by the pion reader, settled by the stability filter, refereed
+  // and stored; the final score must be the recording's ground truth.
+  const std::string dir = std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/irma";
+  ASSERT_TRUE(std::filesystem::exists(dir + "/0000.jpg")) << dir;
+  const json truth = json::parse(slurp(dir + "/truth.json"));
+  const std::string db = temp_db("recording.db");
+  const CliRun run = run_arbitre("watch --demo --game irma --db " + db + " < /dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  const std::vector<json> events = lines(run.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events[0]["event"], "demo");
+  EXPECT_THAT(events[0]["from"].get<std::string>(), ::testing::EndsWith("data/demo/recordings/irma"));
+  const json verdict = events.back();
+  ASSERT_EQ(verdict["event"], "demo-verdict") << run.out;
+  EXPECT_EQ(verdict["ok"], true) << run.out;
+  ASSERT_EQ(truth["players"].size(), 1u);
+  const std::string player = truth["players"][0];
+  ASSERT_EQ(verdict["got"].size(), 1u);
+  EXPECT_EQ(verdict["got"][0]["player"], player);
+  EXPECT_EQ(verdict["got"][0]["score"], truth["scores"][player]);
+  EXPECT_EQ(verdict["got"][0]["plus"], truth["plus"][player]);
+  // Every placement was seen and accepted, the game ended with the frames' last board.
+  int accepted = 0;
+  for (const json& e : events) accepted += e["event"] == "accepted";
+  EXPECT_EQ(accepted, static_cast<int>(truth["shots"].back()["pions"].size()));
+  EXPECT_THAT(kinds(events), ::testing::Contains("game-over"));
+  EXPECT_THAT(kinds(events), ::testing::Contains("unstable"));
 }
 
 TEST(StoreCli, GamesShowRecordsExportAndImportRoundTrip) {

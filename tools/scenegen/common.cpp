@@ -228,11 +228,10 @@ void write_distractors(Random& random, std::ostream& s, double extent) {
   }
 }
 
-cv::Mat render(const Scene& scene, Random& random, std::uint64_t noise_seed, const fs::path& base,
-               const RenderSettings& settings, nlohmann::json& truth) {
+cv::Mat raytrace(const std::string& pov, const fs::path& base, const RenderSettings& settings) {
   const fs::path pov_file = base.string() + ".pov";
   const fs::path png_file = base.string() + ".render.png";
-  std::ofstream(pov_file) << scene.pov;
+  std::ofstream(pov_file) << pov;
   std::string command = "povray +I" + pov_file.string() + " +O" + png_file.string() + " +W" +
                         std::to_string(settings.width) + " +H" + std::to_string(settings.height) +
                         " " + settings.antialias + " -J -D -V +FN -GA";
@@ -242,8 +241,17 @@ cv::Mat render(const Scene& scene, Random& random, std::uint64_t noise_seed, con
     std::fprintf(stderr, "scenegen: povray failed on %s\n", pov_file.c_str());
     return {};
   }
-  // Sensor noise and compression.
   cv::Mat image = cv::imread(png_file.string(), cv::IMREAD_COLOR);
+  fs::remove(png_file);
+  fs::remove(pov_file);
+  return image;
+}
+
+cv::Mat render(const Scene& scene, Random& random, std::uint64_t noise_seed, const fs::path& base,
+               const RenderSettings& settings, nlohmann::json& truth) {
+  cv::Mat image = raytrace(scene.pov, base, settings);
+  if (image.empty()) return {};
+  // Sensor noise and compression.
   cv::Mat noise(image.size(), CV_16SC3);
   cv::theRNG().state = noise_seed;  // the same noise on every run
   const double sigma = random.uniform(1.0, 6.0);
@@ -268,8 +276,6 @@ cv::Mat render(const Scene& scene, Random& random, std::uint64_t noise_seed, con
   truth["width"] = settings.width;
   truth["height"] = settings.height;
   std::ofstream(base.string() + ".json") << truth.dump(1) << "\n";
-  fs::remove(png_file);
-  fs::remove(pov_file);
   return image;
 }
 

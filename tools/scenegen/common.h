@@ -151,6 +151,11 @@ struct RenderSettings {
   std::string antialias = "+A0.3";
 };
 
+// Runs POV-Ray on `pov` (through the temporary files `base`.pov and `base`.render.png, removed
+// afterwards) and returns the rendered image, empty when POV-Ray failed (the .pov is then kept).
+cv::Mat raytrace(const std::string& pov, const std::filesystem::path& base,
+                 const RenderSettings& settings);
+
 // Renders `scene` to `base`.png|.jpg with POV-Ray, adds Gaussian sensor noise (cv::theRNG seeded
 // with `noise_seed`, sigma drawn from `random`), compresses (quality drawn from `random`), writes
 // `base`.json (the truth plus noise, quality, image name and size). Returns the final image,

@@ -3,6 +3,9 @@
 //   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
 //            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25]
 //            [--threads T] [--debug-overlay]
+//   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
+//            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
+//            [--max-pictures N]
 //   scenegen --selftest
 //
 // Scene k (from K to K+N-1) depends only on the seed and k, so a set can be rendered in parts.
@@ -17,6 +20,9 @@
 // otherwise (run several scenegen processes for speed). Pion sets rendered before this default
 // (tests/data/pions among them) were rendered on every core: a re-render matches their JSON
 // exactly and their pixels all but a few. d10 scenes antialias with +A0.3 +R2, pions with +A0.3.
+// --irma-record renders a whole Irma game as a webcam would film it (irma_sequence.h): frames
+// DIR/0000.jpg, 0001.jpg, ... of one scene chosen by the seed, and DIR/truth.json (fps, players,
+// the final scores computed from the record, every picture's ground truth and its frames).
 // --selftest checks the d10 geometry and 400 generated dice layouts (no rendering) and exits 0
 // when everything holds.
 #include <chrono>
@@ -29,6 +35,7 @@
 #include "common.h"
 #include "d10.h"
 #include "dice_scene.h"
+#include "irma_sequence.h"
 #include "pion_scene.h"
 
 namespace fs = std::filesystem;
@@ -43,6 +50,8 @@ int main(int argc, char** argv) {
   settings.threads = -1;  // not given
   bool dice = false, sequence = false, overlay = false;
   DiceOptions options;
+  std::string irma_record;
+  IrmaSequenceOptions irma;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     const auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -70,6 +79,20 @@ int main(int argc, char** argv) {
       options.cocked_share = std::atof(value().c_str());
     else if (flag == "--threads")
       settings.threads = std::atoi(value().c_str());
+    else if (flag == "--irma-record")
+      irma_record = value();
+    else if (flag == "--fps")
+      irma.fps = std::atof(value().c_str());
+    else if (flag == "--quality")
+      irma.quality = std::atoi(value().c_str());
+    else if (flag == "--noise")
+      irma.noise_sigma = std::atof(value().c_str());
+    else if (flag == "--tiles")
+      irma.tiles = true;
+    else if (flag == "--size-share")
+      irma.size_share = std::atof(value().c_str());
+    else if (flag == "--max-pictures")
+      irma.max_shots = std::atoi(value().c_str());
     else if (flag == "--debug-overlay")
       overlay = true;
     else if (flag == "--selftest") {
@@ -85,6 +108,21 @@ int main(int argc, char** argv) {
     }
   }
   if (settings.threads < 0) settings.threads = 1;
+  if (!irma_record.empty()) {
+    try {
+      const auto record = arbitre::data::irma::load_record(irma_record);
+      const IrmaSequence sequence =
+          make_irma_sequence(record, seed, settings.width, settings.height, irma);
+      const int frames = render_irma_sequence(sequence, out, settings, seed, irma);
+      if (frames < 0) return 1;
+      std::fprintf(stderr, "%d frames (%zu pictures) in %s\n", frames, sequence.shots.size(),
+                   out.c_str());
+      return 0;
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "scenegen: %s\n", error.what());
+      return 2;
+    }
+  }
   if (dice) settings.antialias = "+A0.3 +R2";  // modest: 4 rays where a pixel needs more
   fs::create_directories(out);
   const auto started = std::chrono::steady_clock::now();

@@ -25,7 +25,8 @@ ri::Board random_board(Random& random) {
   return state.board;
 }
 
-// The colour of a pion, with hue variation between sets.
+}  // namespace
+
 std::string pion_colour(ri::Colour colour, const Vec3& hue_shift, Random& random) {
   const double j = 0.04;
   switch (colour) {
@@ -42,8 +43,6 @@ std::string pion_colour(ri::Colour colour, const Vec3& hue_shift, Random& random
   }
   return rgb(1, 0, 1);
 }
-
-}  // namespace
 
 Scene make_pion_scene(Random& random, int width, int height) {
   Scene scene;

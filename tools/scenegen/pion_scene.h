@@ -7,11 +7,16 @@
 #pragma once
 
 #include "common.h"
+#include "referee/irma/irma.h"
 
 namespace arbitre::tools::scenegen {
 
 // Scene k of a seed is make_pion_scene(Random(seed * 7919 + k), ...): keep its draws as they are,
 // the committed test set and the benchmarks depend on them.
 Scene make_pion_scene(Random& random, int width, int height);
+
+// The colour of a pion, with hue variation between sets (`hue_shift` in [-1, 1]^3) and a little
+// between pions; draws from `random`.
+std::string pion_colour(referee::irma::Colour colour, const Vec3& hue_shift, Random& random);
 
 }  // namespace arbitre::tools::scenegen
