@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -349,7 +350,11 @@ TEST(IrmaSession, PlayerTwoPlacesTheColoursPlayerOneDrewInTheSameOrder) {
 TEST(IrmaSession, TheBundledGamePlayedToTheCameraEndsWithTheRecordsScore) {
   const std::string db = temp_db("demo");
   ds::Store store = ds::Store::open(db);
+  // The record seen as a camera would see it (the rendered recording, when there is one, is
+  // WatchCli.DemoPlaysTheBundledIrmaRecordingThroughThePionReader's).
+  setenv("ARBITRE_DEMO_RECORDINGS", temp_db("no-recordings").c_str(), 1);
   s::Demo demo = s::make_demo(ds::GameKind::Irma);
+  unsetenv("ARBITRE_DEMO_RECORDINGS");
   ASSERT_EQ(demo.expected.size(), 1u);
   s::SessionOptions options = irma_options(demo.players);
   options.irma = demo.irma;
