@@ -1,7 +1,6 @@
 #include "app/session/yams_game.h"
 
 #include <cassert>
-#include <sstream>
 
 #include "data/input_error.h"
 #include "data/yams/record_json.h"
@@ -36,14 +35,6 @@ std::string explain(ry::Reason reason) {
     case ry::Reason::None: break;
   }
   return "";
-}
-
-std::vector<std::string> words_of(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> words;
-  std::string word;
-  while (in >> word) words.push_back(word);
-  return words;
 }
 
 int grand_total(const ry::State& state) {
@@ -311,7 +302,7 @@ YamsGame::Action YamsGame::action_from_event(EventKind kind, const json& payload
   const auto dice_of = [&](const char* key) -> ry::Dice {
     const json value = payload.value(key, json());
     if (!value.is_string()) fail(std::string("no dice in ") + key);
-    return data::yams::parse_dice(words_of(value.get<std::string>()), where + "." + key);
+    return data::yams::parse_dice(value.get<std::string>(), where + "." + key);
   };
   if (!payload.is_object()) return fail("not an object");
   EventKind move = kind;

@@ -199,6 +199,10 @@ ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& wh
   return dice;
 }
 
+ry::Dice parse_dice(const std::string& text, const std::string& where) {
+  return parse_dice(words_of(text), where);
+}
+
 GameRecord parse_record(const std::string& text, const std::string& source) {
   const Parser parser(source);
   return parser.record(parser.parse(text));

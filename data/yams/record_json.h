@@ -53,6 +53,8 @@ ry::State load_position(const std::string& path);
 
 // Parses ten dice written as words; throws InputError "<where>: <problem>".
 ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& where);
+// The same from one text, the dice separated by spaces ("7r 10w 3rg ...").
+ry::Dice parse_dice(const std::string& text, const std::string& where);
 
 nlohmann::ordered_json record_to_json(const ry::Options& options, const std::vector<std::string>& players,
                               const std::vector<ry::Move>& moves);
