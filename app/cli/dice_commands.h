@@ -9,10 +9,6 @@
 
 namespace arbitre::app::detect {
 
-// The zones file: {"tray": [[x, y], ...], "kept": [[x, y], ...]} in image pixels ("kept" is
-// optional: without it every die outside the tray is kept).
-vision::DiceZones load_zones(const std::string& path);
-
 // Every die seen: value (null when cocked or unreadable), colour, cocked, zone, position and
 // confidence (and the texture with `textures`); with `overlay_png`, also writes the debug
 // overlay there.

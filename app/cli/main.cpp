@@ -138,6 +138,10 @@ int main(int argc, char** argv) {
   watch->add_option("--script", watch_options.script, "Scripted observations (JSON) instead of a camera");
   watch->add_flag("--demo", watch_options.demo, "Play the bundled games through the whole loop");
   watch->add_option("--fps", watch_options.fps, "Frames per second of a video file or an image sequence");
+  watch->add_option("--calibration", watch_options.calibration,
+                    "Irma: colours from 'calibrate pions'; Yams: dice zones (JSON polygons). Kept "
+                    "in the store for this source: later sessions start calibrated");
+  watch->add_flag("--textures", watch_options.textures, "Yams: the dice have textures (frosted/transparent)");
 
   std::string db;
   std::int64_t game_id = 0;

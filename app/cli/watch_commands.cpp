@@ -12,6 +12,7 @@
 #include <optional>
 #include <ostream>
 
+#include "app/session/calibration.h"
 #include "app/session/camera_source.h"
 #include "app/session/demo.h"
 #include "app/session/game_log.h"
@@ -364,8 +365,9 @@ json event_json(const s::Event& event) {
 
 int run(const WatchOptions& options, std::ostream& out) {
   if (options.demo) {
-    if (options.resume || !options.script.empty()) {
-      throw data::InputError("--demo: plays the bundled games; it takes no --resume or --script");
+    if (options.resume || !options.script.empty() || !options.calibration.empty()) {
+      throw data::InputError(
+          "--demo: plays the bundled games; it takes no --resume, --script or --calibration");
     }
     return play_demo(options, out);
   }
@@ -373,6 +375,9 @@ int run(const WatchOptions& options, std::ostream& out) {
   if (!options.game.empty()) kind = kind_of(options.game);
   if (!kind && !options.resume) throw data::InputError("--game: which game, irma or yams?");
 
+  if (!options.script.empty() && !options.calibration.empty()) {
+    throw data::InputError("--calibration: a script has no camera to calibrate");
+  }
   std::optional<s::Script> script;
   if (!options.script.empty()) {
     script = s::load_script(options.script);
@@ -390,36 +395,55 @@ int run(const WatchOptions& options, std::ostream& out) {
   if (!options.players.empty()) session_options.players = options.players;
   const s::Listener listener = [&](const s::Event& event) { print(out, event_json(event)); };
 
-  std::unique_ptr<s::Session> session;
+  // Everything that can be refused is checked before a game is created or resumed: the game to
+  // resume, the script's game, the calibration and the source.
+  std::optional<data::store::GameId> resume_id;
   if (options.resume) {
-    std::optional<data::store::GameId> id;
     for (const data::store::Game& game : store.unfinished_games()) {  // newest first
       if (!kind || game.kind == *kind) {
-        id = game.id;
+        resume_id = game.id;
+        kind = game.kind;
         break;
       }
     }
-    if (!id) {
+    if (!resume_id) {
       throw data::InputError(store.path() + ": no unfinished game" +
                              (kind ? " of " + options.game : std::string()) + " to resume");
     }
-    session = s::Session::resume(store, *id, session_options, listener);
-    kind = session->kind();
-  } else {
-    session_options.kind = *kind;
-    session = s::Session::start(&store, session_options, listener);
   }
   if (script && script->game && *script->game != *kind) {
     throw data::InputError(options.script + ": game: the script is for " +
                            std::string(data::store::to_text(*script->game)) + ", the game is " +
                            std::string(data::store::to_text(*kind)));
   }
-
   std::unique_ptr<s::ObservationSource> source;
   if (script) {
     source = std::make_unique<s::ScriptedSource>(std::move(script->steps));
   } else {
-    source = s::open_camera(options.source, *kind, {options.fps, std::nullopt});
+    const s::CameraCalibration calibration =
+        s::calibration_for(store, options.source, *kind, options.calibration);
+    s::CameraOptions camera;
+    camera.fps = options.fps;
+    camera.calibration = calibration.colours;
+    if (calibration.zones) camera.zones = *calibration.zones;
+    camera.textures = options.textures;
+    if (!calibration.from.empty()) {
+      json line = {{"event", "calibration"},
+                   {"camera", options.source},
+                   {"kind", calibration.colours ? s::kColoursCalibration : s::kZonesCalibration},
+                   {"from", calibration.from}};
+      if (!calibration.saved_at.empty()) line["saved_at"] = calibration.saved_at;
+      print(out, line);
+    }
+    source = s::open_camera(options.source, *kind, camera);
+  }
+
+  std::unique_ptr<s::Session> session;
+  if (resume_id) {
+    session = s::Session::resume(store, *resume_id, session_options, listener);
+  } else {
+    session_options.kind = *kind;
+    session = s::Session::start(&store, session_options, listener);
   }
 
   SigintGuard guard;

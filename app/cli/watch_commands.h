@@ -22,6 +22,10 @@ struct WatchOptions {
   std::string script;
   bool demo = false;
   double fps = 0;  // the clock of a video file or image sequence (0: its default)
+  // A camera's calibration file (Irma: colours from `arbitre calibrate pions`; Yams: dice zones),
+  // saved in the store for that source; without one, the store's latest for the source is used.
+  std::string calibration;
+  bool textures = false;  // Yams: the dice have textures (frosted / transparent)
 };
 
 // Runs the session; returns the exit code (0, or 1 when a demo's final scores differ from its

@@ -1,24 +1,25 @@
-// The one place where the session meets OpenCV: vision's frame sources and the pion detector
-// (stage headers of vision/, used here so that no cv::Mat reaches the session's headers).
+// The one place where the session meets OpenCV: vision's frame sources and the pion and dice
+// readers (stage headers of vision/, used here so that no cv::Mat reaches the session's headers).
 #include "app/session/camera_source.h"
 
 #include <chrono>
 #include <thread>
 
 #include "data/input_error.h"
+#include "vision/dice/detector.h"
 #include "vision/frames.h"
 #include "vision/pions/detector.h"
 
 namespace arbitre::app::session {
 namespace {
 
-class PionCamera : public ObservationSource {
+// Frames from a source, timed, each read by the game's reader (read()).
+class Camera : public ObservationSource {
  public:
-  PionCamera(const vision::SourceSpec& spec, const CameraOptions& options)
+  Camera(const vision::SourceSpec& spec, const CameraOptions& options)
       : frames_(spec), spec_text_(spec.text), live_(spec.live()), start_(std::chrono::steady_clock::now()) {
     fps_ = options.fps > 0 ? options.fps
                            : spec.kind == vision::SourceSpec::Kind::Sequence ? 10.0 : 30.0;
-    params_.calibration = options.calibration;
   }
 
   SourceStep next() override {
@@ -61,13 +62,18 @@ class PionCamera : public ObservationSource {
     return step;
   }
 
+
+ protected:
+  // What the game's reader sees in one frame.
+  virtual void read(const cv::Mat& frame, SourceStep& step) = 0;
+
  private:
   SourceStep observe(const cv::Mat& frame, double now) {
     ++frame_index_;
     SourceStep step;
     step.kind = SourceStep::Kind::Observation;
     step.seconds = now;
-    step.pions = vision::pions::detect(frame, params_).observation;
+    read(frame, step);
     return step;
   }
 
@@ -80,8 +86,39 @@ class PionCamera : public ObservationSource {
   double fps_ = 10;
   std::chrono::steady_clock::time_point start_;
   long frame_index_ = 0;
-  vision::pions::Params params_;
   std::optional<SourceStep> pending_;
+};
+
+class PionCamera : public Camera {
+ public:
+  PionCamera(const vision::SourceSpec& spec, const CameraOptions& options) : Camera(spec, options) {
+    params_.calibration = options.calibration;
+  }
+
+ protected:
+  void read(const cv::Mat& frame, SourceStep& step) override {
+    step.pions = vision::pions::detect(frame, params_).observation;
+  }
+
+ private:
+  vision::pions::Params params_;
+};
+
+class DiceCamera : public Camera {
+ public:
+  DiceCamera(const vision::SourceSpec& spec, const CameraOptions& options) : Camera(spec, options) {
+    params_.textures = options.textures;
+    for (const auto& [x, y] : options.zones.tray) params_.zones.tray.emplace_back(x, y);
+    for (const auto& [x, y] : options.zones.kept) params_.zones.kept.emplace_back(x, y);
+  }
+
+ protected:
+  void read(const cv::Mat& frame, SourceStep& step) override {
+    step.dice = vision::dice::detect(frame, params_).observation;
+  }
+
+ private:
+  vision::dice::Params params_;
 };
 
 }  // namespace
@@ -91,13 +128,7 @@ std::unique_ptr<ObservationSource> open_camera(const std::string& spec, data::st
   std::string error;
   const auto source = vision::parse_source(spec, &error);
   if (!source) throw data::InputError("--source: " + error);
-  if (kind == data::store::GameKind::Yams) {
-    // The dice reader (vision/dice/) plugs in here: a DiceCamera like PionCamera whose
-    // observe() fills step.dice from the frame.
-    throw data::InputError(
-        "--source: reading dice from camera images is not available yet (the dice reader is "
-        "being built); play Le Yams impossible with --script FILE or --demo");
-  }
+  if (kind == data::store::GameKind::Yams) return std::make_unique<DiceCamera>(*source, options);
   return std::make_unique<PionCamera>(*source, options);
 }
 

@@ -8,6 +8,7 @@
 
 #include "app/session/source.h"
 #include "data/store/store.h"
+#include "vision/dice.h"
 #include "vision/observation.h"
 
 namespace arbitre::app::session {
@@ -18,11 +19,13 @@ struct CameraOptions {
   // fast it is read). 0: 30 for a video file, 10 for an image sequence.
   double fps = 0;
   std::optional<vision::ColourCalibration> calibration;  // Irma: decide colours by it
+  vision::DiceZones zones;  // Yams: where the tray and the kept area are (none: all on the table)
+  bool textures = false;    // Yams: the dice have textures (frosted / transparent)
 };
 
 // Opens `spec` as vision::parse_source reads it ("0", "video.mp4", "frames/%04d.jpg",
-// "http://..."). Throws data::InputError for a spec that cannot be a source, and for Le Yams
-// impossible until the dice reader exists.
+// "http://...") and reads its frames with the game's reader: the pion reader for Irma, the d10
+// reader for Le Yams impossible. Throws data::InputError for a spec that cannot be a source.
 std::unique_ptr<ObservationSource> open_camera(const std::string& spec, data::store::GameKind kind,
                                                const CameraOptions& options = {});
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -410,4 +411,94 @@ TEST(WatchCli, AnImageSequenceGoesThroughThePionReaderToTheSession) {
   EXPECT_EQ(events[1]["event"], "board-changed");
   EXPECT_GE(events[1]["added"].size(), 5u);
   EXPECT_EQ(events[2]["reason"], "end-of-source");
+}
+
+namespace {
+
+// The dice frames of one rendered table, a second at 10 fps: `watch --game yams --source` reads
+// them with the d10 reader; the settled scene is the game's first roll, the dice the reader
+// reports for that image.
+std::string dice_frames(const std::string& image, int count) {
+  const std::string dir = write_temp("dice-frames-" + image.substr(0, 4), "");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directory(dir);
+  for (int i = 0; i < count; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "/%04d.jpg", i);
+    std::filesystem::copy_file(std::string(ARBITRE_TEST_DATA) + "/dice/" + image, dir + name);
+  }
+  return dir;
+}
+
+}  // namespace
+
+TEST(WatchCli, AnImageSequenceGoesThroughTheDiceReaderToTheYamsSession) {
+  const CliRun read = run_arbitre("detect dice " + std::string(ARBITRE_TEST_DATA) + "/dice/0004.jpg");
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+  const json seen = json::parse(read.out);
+  ASSERT_EQ(seen["dice"].size(), 10u) << "precondition: the reader sees the ten dice of 0004.jpg";
+  std::multiset<std::string> expected;
+  for (const json& die : seen["dice"]) {
+    ASSERT_FALSE(die["value"].is_null()) << "precondition: every die of 0004.jpg is read";
+    expected.insert(std::to_string(die["value"].get<int>()) + (die["colour"] == "red" ? "r" : "w"));
+  }
+
+  const std::string dir = dice_frames("0004.jpg", 15);
+  const std::string db = temp_db("dice-camera.db");
+  const CliRun run = run_arbitre("watch --game yams --source " + dir + "/%04d.jpg --fps 10 --db " +
+                                 db + " < /dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<json> events = lines(run.out);
+  ASSERT_EQ(kinds(events), (std::vector<std::string>{"started", "rolled", "stopped"})) << run.out;
+  EXPECT_EQ(events[1]["roll"], 1);
+  std::multiset<std::string> got;
+  std::istringstream words(events[1]["dice"].get<std::string>());
+  for (std::string word; words >> word;) got.insert(word);
+  EXPECT_EQ(got, expected) << run.out;
+  EXPECT_EQ(events[2]["reason"], "end-of-source");
+}
+
+TEST(WatchCli, ACalibrationFileIsKeptInTheStoreForItsCamera) {
+  // Dice zones given once with --calibration are saved for that source; the next session on
+  // the same source starts with them, a session on another source does not.
+  const std::string dir = dice_frames("0004.jpg", 2);
+  const std::string zones = write_temp("zones.json", R"({"tray": [[0, 0], [1280, 0], [1280, 720], [0, 720]]})");
+  const std::string db = temp_db("calibrated.db");
+  const std::string source = " --source " + dir + "/%04d.jpg --db " + db + " < /dev/null";
+  const CliRun first = run_arbitre("watch --game yams --calibration " + zones + source);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  std::vector<json> events = lines(first.out);
+  ASSERT_GE(events.size(), 2u);
+  EXPECT_EQ(events[0]["event"], "calibration") << first.out;
+  EXPECT_EQ(events[0]["kind"], "zones");
+  EXPECT_EQ(events[0]["from"], "file");
+  EXPECT_EQ(events[1]["event"], "started");
+
+  const CliRun again = run_arbitre("watch --game yams" + source);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  events = lines(again.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events[0]["event"], "calibration") << again.out;
+  EXPECT_EQ(events[0]["from"], "store");
+
+  const std::string other = dice_frames("0003.jpg", 2);
+  const CliRun elsewhere =
+      run_arbitre("watch --game yams --source " + other + "/%04d.jpg --db " + db + " < /dev/null");
+  ASSERT_EQ(elsewhere.exit_code, 0) << elsewhere.err;
+  EXPECT_EQ(lines(elsewhere.out).at(0)["event"], "started") << elsewhere.out;
+}
+
+TEST(WatchCli, ABadCalibrationFileIsBadInputAndNothingIsSaved) {
+  const std::string dir = dice_frames("0004.jpg", 2);
+  const std::string zones = write_temp("bad-zones.json", R"({"tray": [[0, 0], [1280, "x"], [0, 720]]})");
+  const std::string db = temp_db("bad-calibration.db");
+  const std::string source = " --source " + dir + "/%04d.jpg --db " + db + " < /dev/null";
+  const CliRun run = run_arbitre("watch --game yams --calibration " + zones + source);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("bad-zones.json"));
+  EXPECT_THAT(run.err, HasSubstr("tray[1] (point 2)"));
+  const CliRun again = run_arbitre("watch --game yams" + source);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(lines(again.out).at(0)["event"], "started") << "no calibration was saved: " << again.out;
+  EXPECT_EQ(lines(again.out).at(0)["game"], 1) << "the refused run created no game";
 }

@@ -640,22 +640,34 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
     ++groups;
   }
   // A board fits a 5x7 rectangle, either way round: keep the 5x7 or 7x5 window holding the
-  // most of the group (a felt the colour of the pions must not stretch it).
-  std::vector<int> kept;
-  for (const int k : pion_cells) {
-    if (group[k] == best_group) kept.push_back(k);
-  }
+  // most of the group (a felt the colour of the pions must not stretch it); between windows that
+  // hold as much of it, the one holding the most pions of the other groups. Those other groups
+  // (the board seen in parts: a pion between them missed) join it inside that window.
+  std::vector<int> group_size(static_cast<std::size_t>(groups), 0);
+  for (const int k : pion_cells) ++group_size[static_cast<std::size_t>(group[k])];
+  const auto joins = [&](int k) {
+    return group[k] == best_group ||
+           (params.join_group > 0 && group_size[static_cast<std::size_t>(group[k])] >= params.join_group);
+  };
   cv::Point best_corner(INT_MIN, INT_MIN);
   cv::Size best_window(7, 5);
-  int best_count = -1;
+  std::pair<int, int> best_count(-1, -1);
   for (const cv::Size window : {cv::Size(7, 5), cv::Size(5, 7)}) {
-    for (const int a : kept) {
-      for (const int b : kept) {
+    for (const int a : pion_cells) {
+      if (group[a] != best_group) continue;
+      for (const int b : pion_cells) {
+        if (group[b] != best_group) continue;
         const cv::Point corner(d.cells[a].lattice.x, d.cells[b].lattice.y);
-        int count = 0;
-        for (const int k : kept) {
+        std::pair<int, int> count(0, 0);
+        for (const int k : pion_cells) {
           const cv::Point q = d.cells[k].lattice - corner;
-          count += q.x >= 0 && q.x < window.width && q.y >= 0 && q.y < window.height;
+          const bool inside = q.x >= 0 && q.x < window.width && q.y >= 0 && q.y < window.height;
+          if (!inside) continue;
+          if (group[k] == best_group) {
+            ++count.first;
+          } else if (joins(k)) {
+            ++count.second;
+          }
         }
         if (count > best_count) {
           best_count = count;
@@ -665,9 +677,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       }
     }
   }
-  for (const int k : kept) {
+  for (const int k : pion_cells) {
     const cv::Point q = d.cells[k].lattice - best_corner;
-    if (q.x < 0 || q.x >= best_window.width || q.y < 0 || q.y >= best_window.height) group[k] = -1;
+    const bool inside = q.x >= 0 && q.x < best_window.width && q.y >= 0 && q.y < best_window.height;
+    group[k] = inside && joins(k) ? best_group : -1;
   }
   int i_min = INT_MAX, j_min = INT_MAX;
   for (const int k : pion_cells) {
