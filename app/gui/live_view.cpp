@@ -1,0 +1,153 @@
+#include "app/gui/live_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <wx/dcbuffer.h>
+#include <wx/intl.h>
+
+#include "app/gui/overlay.h"
+#include "app/gui/paint.h"
+#include "app/gui/words.h"
+
+namespace arbitre::gui {
+
+void draw_die(wxDC& dc, int x, int y, int side, const referee::yams::Die& die, bool marked) {
+  dc.SetPen(wxPen(marked ? wxColour(255, 210, 0) : wxColour(40, 40, 40), marked ? 3 : 1));
+  dc.SetBrush(wxBrush(die_colour(die.colour)));
+  dc.DrawRoundedRectangle(x - side / 2, y - side / 2, side, side, side / 6.0);
+  dc.SetTextForeground(die_text_colour(die.colour));
+  const wxString text = wxString::Format("%d", die.value);
+  const wxSize extent = dc.GetTextExtent(text);
+  dc.DrawText(text, x - extent.x / 2, y - extent.y / 2);
+}
+
+LiveView::LiveView(wxWindow* parent) : wxPanel(parent, wxID_ANY) {
+  SetBackgroundStyle(wxBG_STYLE_PAINT);
+  SetMinSize(FromDIP(wxSize(480, 270)));
+  Bind(wxEVT_PAINT, &LiveView::on_paint, this);
+}
+
+void LiveView::show_frame(const wxImage& image, const s::SourceStep& step) {
+  image_ = image;
+  step_ = step;
+  Refresh(false);
+}
+
+void LiveView::show_refusal(std::optional<s::ri::Cell> cell, std::vector<s::ri::Cell> cells) {
+  refused_cell_ = cell;
+  refused_cells_ = std::move(cells);
+  Refresh(false);
+}
+
+void LiveView::clear_refusal() {
+  refused_cell_.reset();
+  refused_cells_.clear();
+  Refresh(false);
+}
+
+void LiveView::on_paint(wxPaintEvent&) {
+  wxAutoBufferedPaintDC dc(this);
+  render(dc, GetClientSize());
+}
+
+void LiveView::render(wxDC& dc, const wxSize& size) const {
+  dc.SetBackground(wxBrush(wxColour(30, 30, 30)));
+  dc.Clear();
+  int width = 1280, height = 720;
+  if (step_ && step_->pions && step_->pions->width > 0) {
+    width = step_->pions->width;
+    height = step_->pions->height;
+  } else if (step_ && step_->dice && step_->dice->width > 0) {
+    width = step_->dice->width;
+    height = step_->dice->height;
+  } else if (image_.IsOk()) {
+    width = image_.GetWidth();
+    height = image_.GetHeight();
+  }
+  const double scale = std::min(static_cast<double>(size.x) / width, static_cast<double>(size.y) / height);
+  const int w = static_cast<int>(width * scale), h = static_cast<int>(height * scale);
+  const int ox = (size.x - w) / 2, oy = (size.y - h) / 2;
+  const auto at = [&](double x, double y) {
+    return wxPoint(ox + static_cast<int>(std::lround(x * scale)), oy + static_cast<int>(std::lround(y * scale)));
+  };
+  if (image_.IsOk()) {
+    dc.DrawBitmap(wxBitmap(image_.Scale(w, h, wxIMAGE_QUALITY_BILINEAR)), ox, oy);
+  } else {
+    dc.SetPen(*wxTRANSPARENT_PEN);
+    dc.SetBrush(wxBrush(kFelt));
+    dc.DrawRectangle(ox, oy, w, h);
+  }
+  wxFont font = GetFont();
+  dc.SetFont(font.Bold());
+
+  if (step_ && step_->pions) {
+    const vision::PionObservation& seen = *step_->pions;
+    const int radius = std::max(6, static_cast<int>((seen.pitch > 0 ? seen.pitch * 0.42 : 20) * scale));
+    for (const vision::PionSighting& p : seen.pions) {
+      const bool doubtful = p.confidence < kLowConfidence;
+      const wxPoint c = at(p.x, p.y);
+      dc.SetBrush(*wxTRANSPARENT_BRUSH);
+      dc.SetPen(wxPen(*wxBLACK, 4));
+      dc.DrawCircle(c, radius);
+      dc.SetPen(wxPen(pion_colour(p.colour), 2, doubtful ? wxPENSTYLE_SHORT_DASH : wxPENSTYLE_SOLID));
+      dc.DrawCircle(c, radius);
+      wxString label = colour_name(p.colour).Left(1).Upper();
+      if (doubtful) label += "?";
+      dc.SetTextForeground(doubtful ? wxColour(255, 230, 0) : *wxWHITE);
+      dc.DrawText(label, c.x + radius, c.y - radius);
+    }
+    // A refused placement: the pion tried and the cells the referee named, in the game's frame
+    // taken back to the picture.
+    if ((refused_cell_ || !refused_cells_.empty()) && game_ && !game_->irma.empty()) {
+      const auto fit = fit_lattice(seen.pions);
+      const auto shift = align_to_game(seen.pions, game_->irma[game_->current].state.board.pions());
+      if (fit && shift) {
+        dc.SetBrush(*wxTRANSPARENT_BRUSH);
+        dc.SetPen(wxPen(kRefused, 3));
+        for (const s::ri::Cell& cell : refused_cells_) {
+          const auto [x, y] = (*fit)(cell.row - shift->row, cell.col - shift->col);
+          dc.DrawCircle(at(x, y), radius + 3);
+        }
+        if (refused_cell_) {
+          const auto [x, y] = (*fit)(refused_cell_->row - shift->row, refused_cell_->col - shift->col);
+          const wxPoint c = at(x, y);
+          dc.SetPen(wxPen(kRefused, 4));
+          dc.DrawLine(c.x - radius, c.y - radius, c.x + radius, c.y + radius);
+          dc.DrawLine(c.x - radius, c.y + radius, c.x + radius, c.y - radius);
+        }
+      }
+    }
+  }
+  if (step_ && step_->dice) {
+    const int side = std::max(14, static_cast<int>(56 * scale));
+    for (std::size_t i = 0; i < step_->dice->dice.size(); ++i) {
+      const vision::DieSighting& d = step_->dice->dice[i];
+      referee::yams::Die die;
+      die.value = static_cast<std::uint8_t>(std::clamp(d.value, 0, 10));
+      die.colour = d.colour;
+      const wxPoint c = at(d.x, d.y);
+      draw_die(dc, c.x, c.y, side, die, d.zone == vision::DieZone::Kept);
+      const bool doubtful = d.cocked || d.value == 0 || d.confidence < kLowConfidence;
+      if (doubtful) {
+        dc.SetBrush(*wxTRANSPARENT_BRUSH);
+        dc.SetPen(wxPen(wxColour(255, 230, 0), 2, wxPENSTYLE_SHORT_DASH));
+        dc.DrawRectangle(c.x - side / 2 - 4, c.y - side / 2 - 4, side + 8, side + 8);
+        dc.SetTextForeground(wxColour(255, 230, 0));
+        dc.DrawText(d.cocked ? _("cocked") : "?", c.x + side / 2 + 2, c.y - side / 2);
+      }
+    }
+    dc.SetTextForeground(*wxWHITE);
+    // TRANSLATORS: the live view's label for the dice a player set aside.
+    dc.DrawText(_("kept (yellow border)"), ox + 8, oy + h - dc.GetCharHeight() - 6);
+  }
+  if (!step_) {
+    dc.SetTextForeground(*wxWHITE);
+    dc.DrawText(message_.empty() ? _("No picture yet: choose a source and press Start") : message_, ox + 12, oy + 12);
+  } else if (!message_.empty()) {
+    dc.SetTextForeground(wxColour(255, 120, 120));
+    dc.DrawText(message_, ox + 12, oy + 12);
+  }
+}
+
+}  // namespace arbitre::gui

@@ -1,0 +1,47 @@
+// The live view: the last frame the session saw (the picture, when the source is a sequence of
+// image files; a felt table otherwise) with what the reader recognised drawn on top: each pion
+// or die outlined and labelled, the low-confidence ones dashed with a "?", a refused Irma
+// placement in red with the offending cells.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <wx/image.h>
+#include <wx/panel.h>
+
+#include "app/gui/runner.h"
+
+namespace arbitre::gui {
+
+class LiveView : public wxPanel {
+ public:
+  explicit LiveView(wxWindow* parent);
+
+  // A frame and what was read in it (the image may be invalid: no picture).
+  void show_frame(const wxImage& image, const s::SourceStep& step);
+  void show_game(std::shared_ptr<const GameView> game) { game_ = std::move(game); Refresh(); }
+  // A refused placement to draw in red (game cells), until clear_refusal().
+  void show_refusal(std::optional<s::ri::Cell> cell, std::vector<s::ri::Cell> cells);
+  void clear_refusal();
+  void set_message(const wxString& message) { message_ = message; Refresh(); }
+
+  // Draws the view into any DC (the window's, or a bitmap's for a screenshot).
+  void render(wxDC& dc, const wxSize& size) const;
+
+ private:
+  void on_paint(wxPaintEvent& event);
+
+  wxImage image_;
+  std::optional<s::SourceStep> step_;
+  std::shared_ptr<const GameView> game_;
+  std::optional<s::ri::Cell> refused_cell_;
+  std::vector<s::ri::Cell> refused_cells_;
+  wxString message_;
+};
+
+// Pion confidence under which the live view marks a sighting as doubtful.
+inline constexpr double kLowConfidence = 0.6;
+
+}  // namespace arbitre::gui

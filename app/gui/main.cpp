@@ -1,0 +1,127 @@
+// arbitre-gui: the desktop app. Options:
+//   --lang fr|de|en     the language (else the preference, else the system's locale)
+//   --demo irma|yams    start the bundled demo at once (what ./run.sh opens)
+//   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
+#include <clocale>
+#include <cstdlib>
+#include <cstring>
+#include <langinfo.h>
+#include <memory>
+
+#include <wx/app.h>
+#include <wx/cmdline.h>
+#include <wx/config.h>
+#include <wx/filename.h>
+#include <wx/image.h>
+#include <wx/intl.h>
+#include <wx/log.h>
+#include <wx/stdpaths.h>
+#include <wx/translation.h>
+#include <wx/uilocale.h>
+
+#include "app/gui/main_frame.h"
+#include "app/gui/self_test.h"
+
+#ifndef ARBITRE_GUI_BUILD_LOCALE_DIR
+#define ARBITRE_GUI_BUILD_LOCALE_DIR ""
+#endif
+
+namespace arbitre::gui {
+namespace {
+
+class App : public wxApp {
+ public:
+  bool OnInit() override {
+    wxUILocale::UseDefault();
+    // Source strings are UTF-8: read them as such even under the C locale (numbers written to
+    // files keep the C locale's decimal point: only LC_CTYPE changes).
+    if (std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0) std::setlocale(LC_CTYPE, "C.UTF-8");
+    SetAppName("arbitre-gui");
+    SetVendorName("arbitre");
+    wxStandardPaths::Get().SetFileLayout(wxStandardPaths::FileLayout_XDG);
+    if (!wxApp::OnInit()) return false;  // parses the command line
+    setup_translations();
+    wxInitAllImageHandlers();
+    if (!test_dir_.empty()) wxLog::SetActiveTarget(new wxLogStderr);
+
+    frame_ = new MainFrame();
+    frame_->Show();
+    if (!test_dir_.empty()) {
+      test_ = std::make_unique<SelfTest>(frame_, test_dir_, [this](int status) {
+        exit_code_ = status;
+        CallAfter([this] { frame_->Close(true); });
+      });
+    } else if (!demo_.empty()) {
+      StartRequest request;
+      request.kind = demo_ == "yams" ? s::GameKind::Yams : s::GameKind::Irma;
+      frame_->start(request);
+    }
+    return true;
+  }
+
+  int OnRun() override {
+    const int status = wxApp::OnRun();
+    return exit_code_ != 0 ? exit_code_ : status;
+  }
+
+  int OnExit() override {
+    test_.reset();
+    return wxApp::OnExit();
+  }
+
+  void OnInitCmdLine(wxCmdLineParser& parser) override {
+    wxApp::OnInitCmdLine(parser);
+    parser.AddOption("", "lang", _("language of the window: fr, de or en"));
+    parser.AddOption("", "demo", _("start the bundled demo: irma or yams"));
+    parser.AddOption("", "self-test", _("run the GUI test, screenshots into this folder"));
+  }
+
+  bool OnCmdLineParsed(wxCmdLineParser& parser) override {
+    if (!wxApp::OnCmdLineParsed(parser)) return false;
+    parser.Found("lang", &lang_);
+    parser.Found("demo", &demo_);
+    parser.Found("self-test", &test_dir_);
+    if (!lang_.empty() && lang_ != "fr" && lang_ != "de" && lang_ != "en") {
+      wxLogError("--lang: expected fr, de or en, not %s", lang_);
+      return false;
+    }
+    if (!demo_.empty() && demo_ != "irma" && demo_ != "yams") {
+      wxLogError("--demo: expected irma or yams, not %s", demo_);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  // The catalogues: next to the build (a build tree) or under share/locale of the install.
+  void setup_translations() {
+    wxString lang = lang_;
+    if (lang.empty()) lang = wxConfigBase::Get()->Read("language", "");
+    const wxFileName exe(wxStandardPaths::Get().GetExecutablePath());
+    wxFileName installed(exe.GetPath(), "");
+    installed.RemoveLastDir();
+    installed.AppendDir("share");
+    installed.AppendDir("locale");
+    wxFileTranslationsLoader::AddCatalogLookupPathPrefix(installed.GetPath());
+    wxFileTranslationsLoader::AddCatalogLookupPathPrefix(ARBITRE_GUI_BUILD_LOCALE_DIR);
+    auto* translations = new wxTranslations;
+    if (!lang.empty()) translations->SetLanguage(lang);
+    wxTranslations::Set(translations);
+    if (lang != "en") {
+      translations->AddStdCatalog();
+      translations->AddCatalog("arbitre-gui");
+    }
+  }
+
+  wxString lang_;
+  wxString demo_;
+  wxString test_dir_;
+  MainFrame* frame_ = nullptr;
+  std::unique_ptr<SelfTest> test_;
+  int exit_code_ = 0;
+};
+
+}  // namespace
+}  // namespace arbitre::gui
+
+wxIMPLEMENT_APP(arbitre::gui::App);

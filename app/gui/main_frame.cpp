@@ -1,0 +1,505 @@
+#include "app/gui/main_frame.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include <wx/button.h>
+#include <wx/choice.h>
+#include <wx/config.h>
+#include <wx/filedlg.h>
+#include <wx/intl.h>
+#include <wx/listbox.h>
+#include <wx/log.h>
+#include <wx/simplebook.h>
+#include <wx/sizer.h>
+#include <wx/splitter.h>
+#include <wx/statbox.h>
+#include <wx/stattext.h>
+#include <wx/statusbr.h>
+#include <wx/stdpaths.h>
+#include <wx/textctrl.h>
+#include <wx/utils.h>
+
+#include "app/gui/irma_panel.h"
+#include "app/gui/live_view.h"
+#include "app/gui/words.h"
+#include "app/gui/yams_panel.h"
+#include "app/session/camera_source.h"
+#include "app/session/demo.h"
+#include "data/store/store.h"
+
+namespace arbitre::gui {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+enum StatusField { kStatusGame, kStatusFps, kStatusRecognition, kStatusFields };
+
+// The webcams V4L2 offers (/dev/videoN), by index.
+std::vector<int> detect_webcams() {
+  std::vector<int> found;
+  for (int i = 0; i < 10; ++i) {
+    std::error_code error;
+    if (fs::exists("/dev/video" + std::to_string(i), error)) found.push_back(i);
+  }
+  return found;
+}
+
+std::vector<std::string> split_players(const wxString& text) {
+  std::vector<std::string> players;
+  std::stringstream in(text.ToStdString(wxConvUTF8));
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    const auto begin = name.find_first_not_of(" \t");
+    const auto end = name.find_last_not_of(" \t");
+    if (begin != std::string::npos) players.push_back(name.substr(begin, end - begin + 1));
+  }
+  return players;
+}
+
+}  // namespace
+
+MainFrame::MainFrame() : wxFrame(nullptr, wxID_ANY, _("Arbitre — the table referee")), timer_(this) {
+  build();
+  Bind(wxEVT_CLOSE_WINDOW, &MainFrame::on_close, this);
+  Bind(wxEVT_TIMER, &MainFrame::on_timer, this);
+  timer_.Start(1000);
+  update_buttons();
+}
+
+MainFrame::~MainFrame() {
+  timer_.Stop();
+  runner_.reset();  // joins the worker
+  if (url_test_.joinable()) url_test_.join();
+  remove_store();
+}
+
+void MainFrame::build() {
+  auto* root = new wxPanel(this);
+  auto* controls = new wxBoxSizer(wxVERTICAL);
+
+  auto* game_box = new wxStaticBoxSizer(wxVERTICAL, root, _("Game"));
+  game_ = new wxChoice(game_box->GetStaticBox(), wxID_ANY);
+  game_->Append(_("Le jeu d'Irma"));
+  game_->Append(_("Le Yams impossible"));
+  game_->SetSelection(0);
+  game_box->Add(game_, wxSizerFlags().Expand().Border(wxALL, 2));
+  // TRANSLATORS: label above the players' names, separated by commas.
+  game_box->Add(new wxStaticText(game_box->GetStaticBox(), wxID_ANY, _("Players (comma-separated):")),
+                wxSizerFlags().Border(wxLEFT | wxTOP, 2));
+  players_ = new wxTextCtrl(game_box->GetStaticBox(), wxID_ANY, "");
+  players_->SetHint(_("the demo's players"));
+  game_box->Add(players_, wxSizerFlags().Expand().Border(wxALL, 2));
+  controls->Add(game_box, wxSizerFlags().Expand().Border(wxALL, 4));
+
+  auto* source_box = new wxStaticBoxSizer(wxVERTICAL, root, _("Source"));
+  wxWindow* sb = source_box->GetStaticBox();
+  source_ = new wxChoice(sb, wxID_ANY);
+  source_->Append(_("Bundled demo"));
+  source_->Append(_("Webcam"));
+  source_->Append(_("Network camera (URL)"));
+  source_->Append(_("Video file or image sequence"));
+  source_->SetSelection(0);
+  source_box->Add(source_, wxSizerFlags().Expand().Border(wxALL, 2));
+  webcam_ = new wxChoice(sb, wxID_ANY);
+  for (const int index : detect_webcams()) webcam_->Append(wxString::Format(_("Camera %d (/dev/video%d)"), index, index));
+  if (webcam_->IsEmpty()) webcam_->Append(_("No webcam found (index 0)"));
+  webcam_->SetSelection(0);
+  source_box->Add(webcam_, wxSizerFlags().Expand().Border(wxALL, 2));
+  auto* url_row = new wxBoxSizer(wxHORIZONTAL);
+  url_ = new wxTextCtrl(sb, wxID_ANY, "");
+  url_->SetHint("http://192.168.1.20:8080/video");
+  test_url_ = new wxButton(sb, wxID_ANY, _("Test"));
+  url_row->Add(url_, wxSizerFlags(1).Expand());
+  url_row->Add(test_url_, wxSizerFlags().Border(wxLEFT, 2));
+  source_box->Add(url_row, wxSizerFlags().Expand().Border(wxALL, 2));
+  auto* file_row = new wxBoxSizer(wxHORIZONTAL);
+  file_ = new wxTextCtrl(sb, wxID_ANY, "");
+  file_->SetHint(_("video.mp4 or frames/%04d.jpg"));
+  browse_ = new wxButton(sb, wxID_ANY, _("Browse…"));
+  file_row->Add(file_, wxSizerFlags(1).Expand());
+  file_row->Add(browse_, wxSizerFlags().Border(wxLEFT, 2));
+  source_box->Add(file_row, wxSizerFlags().Expand().Border(wxALL, 2));
+  controls->Add(source_box, wxSizerFlags().Expand().Border(wxALL, 4));
+
+  auto* buttons = new wxGridSizer(2, 4, 4);
+  start_ = new wxButton(root, wxID_ANY, _("Start"));
+  pause_ = new wxButton(root, wxID_ANY, _("Pause"));
+  stop_ = new wxButton(root, wxID_ANY, _("Stop"));
+  undo_ = new wxButton(root, wxID_UNDO, _("Undo"));
+  for (wxButton* b : {start_, pause_, stop_, undo_}) buttons->Add(b, wxSizerFlags().Expand());
+  controls->Add(buttons, wxSizerFlags().Expand().Border(wxALL, 4));
+
+  auto* language_row = new wxBoxSizer(wxHORIZONTAL);
+  language_row->Add(new wxStaticText(root, wxID_ANY, _("Language:")), wxSizerFlags().CentreVertical());
+  language_ = new wxChoice(root, wxID_ANY);
+  // TRANSLATORS: the language preference: follow the system's locale.
+  language_->Append(_("System"));
+  language_->Append("English");
+  language_->Append(wxString::FromUTF8("Français"));
+  language_->Append("Deutsch");
+  const wxString saved = wxConfigBase::Get()->Read("language", "");
+  language_->SetSelection(saved == "en" ? 1 : saved == "fr" ? 2 : saved == "de" ? 3 : 0);
+  language_row->Add(language_, wxSizerFlags(1).Border(wxLEFT, 4));
+  controls->Add(language_row, wxSizerFlags().Expand().Border(wxALL, 4));
+
+  live_view_ = new LiveView(root);
+  book_ = new wxSimplebook(root);
+  const auto sender = [this](std::string line) { send(std::move(line)); };
+  irma_panel_ = new IrmaPanel(book_, sender);
+  yams_panel_ = new YamsPanel(book_, sender);
+  book_->AddPage(irma_panel_, _("Irma"));
+  book_->AddPage(yams_panel_, _("Yams"));
+
+  auto* middle = new wxBoxSizer(wxHORIZONTAL);
+  middle->Add(controls, wxSizerFlags().Expand());
+  middle->Add(live_view_, wxSizerFlags(3).Expand().Border(wxALL, 4));
+  middle->Add(book_, wxSizerFlags(2).Expand().Border(wxALL, 4));
+
+  log_ = new wxTextCtrl(root, wxID_ANY, "", wxDefaultPosition, wxDefaultSize,
+                        wxTE_MULTILINE | wxTE_READONLY | wxTE_DONTWRAP);
+  log_->SetMinSize(FromDIP(wxSize(-1, 130)));
+  auto* main = new wxBoxSizer(wxVERTICAL);
+  main->Add(middle, wxSizerFlags(1).Expand());
+  main->Add(log_, wxSizerFlags().Expand().Border(wxALL, 4));
+  root->SetSizer(main);
+
+  CreateStatusBar(kStatusFields);
+  const int widths[kStatusFields] = {-3, -1, -1};
+  GetStatusBar()->SetStatusWidths(kStatusFields, widths);
+  SetStatusText(_("Ready"), kStatusGame);
+  SetStatusText(wxString::Format(_("%.1f frames/s"), 0.0), kStatusFps);
+  set_recognition(_("idle"));
+
+  start_->Bind(wxEVT_BUTTON, &MainFrame::on_start, this);
+  pause_->Bind(wxEVT_BUTTON, &MainFrame::on_pause, this);
+  stop_->Bind(wxEVT_BUTTON, &MainFrame::on_stop, this);
+  undo_->Bind(wxEVT_BUTTON, &MainFrame::on_undo, this);
+  test_url_->Bind(wxEVT_BUTTON, &MainFrame::on_test_url, this);
+  browse_->Bind(wxEVT_BUTTON, &MainFrame::on_browse, this);
+  source_->Bind(wxEVT_CHOICE, [this](wxCommandEvent&) { on_source_changed(); });
+  language_->Bind(wxEVT_CHOICE, &MainFrame::on_language, this);
+  on_source_changed();
+  SetClientSize(FromDIP(wxSize(1400, 860)));
+}
+
+void MainFrame::on_source_changed() {
+  const int source = source_->GetSelection();
+  webcam_->Enable(source == 1);
+  url_->Enable(source == 2);
+  test_url_->Enable(source == 2);
+  file_->Enable(source == 3);
+  browse_->Enable(source == 3);
+}
+
+void MainFrame::on_language(wxCommandEvent&) {
+  static const char* const codes[] = {"", "en", "fr", "de"};
+  wxConfigBase::Get()->Write("language", codes[std::max(0, language_->GetSelection())]);
+  wxConfigBase::Get()->Flush();
+  log(_("The language changes the next time Arbitre starts."));
+}
+
+void MainFrame::show_panel(s::GameKind kind) { book_->SetSelection(kind == s::GameKind::Irma ? 0 : 1); }
+
+StartRequest MainFrame::request_from_controls() const {
+  StartRequest request;
+  request.kind = game_->GetSelection() == 1 ? s::GameKind::Yams : s::GameKind::Irma;
+  request.players = split_players(players_->GetValue());
+  switch (source_->GetSelection()) {
+    case 1: {
+      request.source = SourceKind::Webcam;
+      const std::vector<int> cams = detect_webcams();
+      const int i = webcam_->GetSelection();
+      request.spec = std::to_string(i >= 0 && i < static_cast<int>(cams.size()) ? cams[i] : 0);
+      break;
+    }
+    case 2:
+      request.source = SourceKind::Url;
+      request.spec = url_->GetValue().ToStdString(wxConvUTF8);
+      break;
+    case 3:
+      request.source = SourceKind::File;
+      request.spec = file_->GetValue().ToStdString(wxConvUTF8);
+      break;
+    default:
+      request.source = SourceKind::Demo;
+  }
+  return request;
+}
+
+void MainFrame::remove_store() {
+  if (temporary_store_.empty()) return;
+  std::error_code error;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(temporary_store_ + suffix, error);
+  temporary_store_.clear();
+}
+
+bool MainFrame::start(const StartRequest& request) {
+  runner_.reset();
+  remove_store();
+  stats_ = FrameStats{};
+  stats_.start_pressed = std::chrono::steady_clock::now();
+  RunnerSetup setup;
+  setup.options.kind = request.kind;
+  setup.realtime = request.realtime;
+  try {
+    if (request.source == SourceKind::Demo) {
+      s::Demo demo = s::make_demo(request.kind);
+      setup.options.players = demo.players;
+      setup.options.irma = demo.irma;
+      setup.options.yams = demo.yams;
+      setup.source = std::move(demo.source);
+      stats_.expected = demo.expected;
+      if (const auto dir = s::demo_recording_dir(request.kind); dir && request.kind == s::GameKind::Irma) {
+        setup.image_pattern = (fs::path(*dir) / "%04d.jpg").string();
+      }
+      // The demo keeps nothing: a temporary store, removed when the next game starts or the
+      // window closes.
+      temporary_store_ = (fs::temp_directory_path() /
+                          ("arbitre-gui-demo-" + std::to_string(wxGetProcessId()) + ".db"))
+                             .string();
+      setup.store_path = temporary_store_;
+      log(wxString::Format(_("Demo: %s"), wxString::FromUTF8(demo.from)));
+    } else {
+      if (request.spec.empty()) {
+        log(_("Choose a source first."));
+        return false;
+      }
+      setup.options.players = request.players.empty() ? std::vector<std::string>{"player"} : request.players;
+      setup.source = s::open_camera(request.spec, request.kind);
+      if (request.source == SourceKind::File && request.spec.find('%') != std::string::npos) {
+        setup.image_pattern = request.spec;
+      }
+      setup.store_path = data::store::default_store_path();
+      fs::create_directories(fs::path(setup.store_path).parent_path());
+    }
+  } catch (const std::exception& e) {
+    log(wxString::Format(_("Cannot start: %s"), wxString::FromUTF8(e.what())));
+    SetStatusText(_("Cannot start"), kStatusGame);
+    return false;
+  }
+  if (!request.players.empty() && request.source == SourceKind::Demo) {
+    log(_("The demo is played with its own players."));
+  }
+  show_panel(request.kind);
+  live_view_->clear_refusal();
+  live_view_->set_message({});
+  irma_panel_->clear_refusal();
+  log_->Clear();
+  frames_ = 0;
+  frame_pending_ = false;
+
+  RunnerCallbacks callbacks;
+  callbacks.on_event = [this](const s::Event& event, std::shared_ptr<const GameView> view) {
+    CallAfter([this, event, view] { handle_event(event, view); });
+  };
+  callbacks.on_frame = [this](FrameSeen frame) {
+    ++frames_;
+    if (frame_pending_.exchange(true)) return;  // the GUI has not drawn the last one yet: drop
+    wxImage image;
+    if (!frame.image_path.empty()) {
+      wxLogNull quiet;
+      if (image.LoadFile(frame.image_path) && image.GetWidth() > 960) {
+        image.Rescale(960, image.GetHeight() * 960 / image.GetWidth(), wxIMAGE_QUALITY_BILINEAR);
+      }
+    }
+    CallAfter([this, frame = std::move(frame), image] { handle_frame(frame, image); });
+  };
+  callbacks.on_end = [this](std::string reason, std::string error) {
+    CallAfter([this, reason, error] { handle_end(reason, error); });
+  };
+  stats_.running = true;
+  const std::string kind_text = request.kind == s::GameKind::Irma ? "irma" : "yams";
+  SetStatusText(request.kind == s::GameKind::Irma ? _("Le jeu d'Irma: playing") : _("Le Yams impossible: playing"),
+                kStatusGame);
+  set_recognition(_("starting"));
+  runner_ = std::make_unique<Runner>(std::move(setup), std::move(callbacks));
+  update_buttons();
+  return true;
+}
+
+void MainFrame::stop() {
+  if (runner_) runner_->request_stop();
+}
+
+void MainFrame::send(std::string line) {
+  if (!runner_ || runner_->finished()) {
+    log(_("No game is running."));
+    return;
+  }
+  runner_->send(std::move(line));
+}
+
+void MainFrame::on_start(wxCommandEvent&) { start(request_from_controls()); }
+
+void MainFrame::on_pause(wxCommandEvent&) {
+  if (!runner_) return;
+  runner_->set_paused(!runner_->paused());
+  set_recognition(runner_->paused() ? _("paused") : _("starting"));
+  update_buttons();
+}
+
+void MainFrame::on_stop(wxCommandEvent&) { stop(); }
+
+void MainFrame::on_undo(wxCommandEvent&) { send("undo"); }
+
+void MainFrame::on_browse(wxCommandEvent&) {
+  wxFileDialog dialog(this, _("A video or one image of a sequence"), "", "",
+                      _("Videos and images|*.mp4;*.avi;*.mkv;*.webm;*.jpg;*.png|All files|*"),
+                      wxFD_OPEN | wxFD_FILE_MUST_EXIST);
+  if (dialog.ShowModal() != wxID_OK) return;
+  file_->SetValue(dialog.GetPath());
+}
+
+void MainFrame::on_test_url(wxCommandEvent&) {
+  const std::string url = url_->GetValue().ToStdString(wxConvUTF8);
+  if (url.empty()) {
+    log(_("Type the camera's URL first."));
+    return;
+  }
+  if (url_test_.joinable()) url_test_.join();
+  test_url_->Disable();
+  log(wxString::Format(_("Testing %s…"), wxString::FromUTF8(url)));
+  // On a thread of its own: a camera that does not answer takes seconds to say so.
+  url_test_ = std::thread([this, url] {
+    std::string result;
+    bool ok = false;
+    try {
+      auto source = s::open_camera(url, s::GameKind::Irma);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+      while (std::chrono::steady_clock::now() < deadline) {
+        const s::SourceStep step = source->next();
+        if (step.kind == s::SourceStep::Kind::Observation) {
+          ok = true;
+          result = step.pions ? std::to_string(step.pions->width) + "x" + std::to_string(step.pions->height) : "";
+          break;
+        }
+        if (step.kind == s::SourceStep::Kind::Lost || step.kind == s::SourceStep::Kind::Ended) {
+          result = step.text;
+          break;
+        }
+      }
+      if (!ok && result.empty()) result = "no frame in 8 s";
+    } catch (const std::exception& e) {
+      result = e.what();
+    }
+    CallAfter([this, ok, result] {
+      test_url_->Enable();
+      if (ok)
+        log(wxString::Format(_("The camera answers: a %s picture."), wxString::FromUTF8(result)));
+      else
+        log(wxString::Format(_("The camera does not answer: %s"), wxString::FromUTF8(result)));
+    });
+  });
+}
+
+void MainFrame::on_close(wxCloseEvent& event) {
+  if (runner_) runner_->request_stop();
+  event.Skip();
+}
+
+void MainFrame::on_timer(wxTimerEvent&) {
+  SetStatusText(wxString::Format(_("%.1f frames/s"), static_cast<double>(frames_.exchange(0))), kStatusFps);
+}
+
+void MainFrame::set_recognition(const wxString& state) {
+  SetStatusText(wxString::Format(_("Table: %s"), state), kStatusRecognition);
+}
+
+void MainFrame::log(const wxString& line) {
+  if (line.empty()) return;
+  if (log_->GetLastPosition() > 200000) log_->Remove(0, 100000);  // keep the log short
+  log_->AppendText((log_->IsEmpty() ? "" : "\n") + line);
+}
+
+void MainFrame::update_buttons() {
+  const bool running = runner_ && !runner_->finished();
+  start_->Enable(!running);
+  pause_->Enable(running);
+  pause_->SetLabel(running && runner_->paused() ? _("Resume") : _("Pause"));
+  stop_->Enable(running);
+  undo_->Enable(running && can_undo_);
+  game_->Enable(!running);
+  source_->Enable(!running);
+}
+
+void MainFrame::handle_event(const s::Event& event, std::shared_ptr<const GameView> view) {
+  log(describe(event));
+  can_undo_ = view->can_undo;
+  if (view->kind == s::GameKind::Irma)
+    irma_panel_->show_game(view);
+  else
+    yams_panel_->show_game(view);
+  live_view_->show_game(view);
+  if (std::holds_alternative<s::Unstable>(event)) set_recognition(_("moving"));
+  if (std::holds_alternative<s::Stable>(event)) set_recognition(_("stable"));
+  if (const auto* lost = std::get_if<s::CameraLost>(&event)) {
+    ++stats_.camera_lost;
+    set_recognition(_("camera lost"));
+    live_view_->set_message(wxString::Format(_("Camera lost: %s"), wxString::FromUTF8(lost->error)));
+  }
+  if (std::holds_alternative<s::CameraReconnected>(event)) {
+    set_recognition(_("camera back"));
+    live_view_->set_message({});
+  }
+  if (const auto* refused = std::get_if<s::Refused>(&event)) {
+    ++stats_.refusals;
+    if (refused->irma) {
+      irma_panel_->show_refusal(refused->irma->cell, refused->cells);
+      live_view_->show_refusal(refused->irma->cell, refused->cells);
+    }
+  }
+  if (const auto* accepted = std::get_if<s::Accepted>(&event)) {
+    stats_.last_accepted = accepted->move.cell;
+    irma_panel_->clear_refusal();
+    live_view_->clear_refusal();
+    set_recognition(_("stable"));
+  }
+  if (std::holds_alternative<s::Corrected>(event)) ++stats_.corrections;
+  if (std::holds_alternative<s::Undone>(event)) {
+    ++stats_.undos;
+    irma_panel_->clear_refusal();
+    live_view_->clear_refusal();
+  }
+  if (const auto* refused = std::get_if<s::CommandRefused>(&event)) {
+    ++stats_.command_refusals;
+    stats_.last_command_refusal = refused->command + ": " + refused->message;
+  }
+  if (const auto* over = std::get_if<s::GameOver>(&event)) stats_.game_over = *over;
+  update_buttons();
+}
+
+void MainFrame::handle_frame(FrameSeen frame, wxImage image) {
+  live_view_->show_frame(image, frame.step);
+  live_view_->Update();  // draw now, to time it
+  const auto now = std::chrono::steady_clock::now();
+  if (!stats_.first_frame_ms)
+    stats_.first_frame_ms = std::chrono::duration<double, std::milli>(now - stats_.start_pressed).count();
+  stats_.overlay_ms.push_back(
+      std::chrono::duration<double, std::milli>(now.time_since_epoch()).count() - frame.received_ms);
+  frame_pending_ = false;
+}
+
+void MainFrame::handle_end(const std::string& reason, const std::string& error) {
+  stats_.running = false;
+  stats_.end_reason = reason;
+  stats_.end_error = error;
+  if (!error.empty()) {
+    log(wxString::Format(_("The game stopped: %s"), wxString::FromUTF8(error)));
+    set_recognition(_("stopped"));
+  } else if (reason == "game-over") {
+    log(_("The game is over and saved."));
+    set_recognition(_("game over"));
+  } else if (reason == "end-of-source") {
+    log(_("The source has no more frames; the game is saved and can be resumed."));
+    set_recognition(_("end of source"));
+  } else {
+    log(_("Stopped; the game is saved and can be resumed."));
+    set_recognition(_("stopped"));
+  }
+  SetStatusText(_("Ready"), kStatusGame);
+  update_buttons();
+}
+
+}  // namespace arbitre::gui

@@ -1,0 +1,137 @@
+// The main window: the game and source chosen on the left, the live view in the middle, the
+// game's panel on the right, the event log below, the frame rate and the recognition state in
+// the status bar. It owns the Runner (the session on its worker thread) and receives its events
+// through CallAfter on the GUI thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <wx/frame.h>
+#include <wx/timer.h>
+
+#include "app/gui/runner.h"
+#include "app/session/events.h"
+
+class wxButton;
+class wxChoice;
+class wxSimplebook;
+class wxTextCtrl;
+
+namespace arbitre::gui {
+
+class IrmaPanel;
+class LiveView;
+class YamsPanel;
+
+enum class SourceKind { Demo, Webcam, Url, File };
+
+struct StartRequest {
+  s::GameKind kind = s::GameKind::Irma;
+  SourceKind source = SourceKind::Demo;
+  std::string spec;                  // webcam index, URL or file (not for the demo)
+  std::vector<std::string> players;  // empty: the demo's, or "player"
+  bool realtime = true;              // play a recording at its own pace
+};
+
+// What the window observed, for the GUI test and the timing harness.
+struct FrameStats {
+  int corrections = 0;
+  int undos = 0;
+  int refusals = 0;
+  int command_refusals = 0;
+  std::string last_command_refusal;
+  int camera_lost = 0;
+  std::optional<s::ri::Cell> last_accepted;
+  std::vector<s::FinalScore> expected;  // the demo's ground truth
+  std::optional<s::GameOver> game_over;
+  std::string end_reason;
+  std::string end_error;
+  bool running = false;
+  // Timing: start pressed -> first frame drawn; frame received by the worker -> drawn.
+  std::chrono::steady_clock::time_point start_pressed;
+  std::optional<double> first_frame_ms;
+  std::vector<double> overlay_ms;
+};
+
+class MainFrame : public wxFrame {
+ public:
+  MainFrame();
+  ~MainFrame() override;
+
+  // Starts a game as the Start button does with the controls' values; false (and a message in
+  // the log) when the source cannot be opened.
+  bool start(const StartRequest& request);
+  void stop();
+
+  IrmaPanel* irma_panel() const { return irma_panel_; }
+  YamsPanel* yams_panel() const { return yams_panel_; }
+  LiveView* live_view() const { return live_view_; }
+  wxButton* undo_button() const { return undo_; }
+  wxButton* pause_button() const { return pause_; }
+  Runner* runner() const { return runner_.get(); }
+  const FrameStats& stats() const { return stats_; }
+  // Shows the panel of a game (the notebook page).
+  void show_panel(s::GameKind kind);
+
+ private:
+  void build();
+  StartRequest request_from_controls() const;
+  void on_start(wxCommandEvent&);
+  void on_pause(wxCommandEvent&);
+  void on_stop(wxCommandEvent&);
+  void on_undo(wxCommandEvent&);
+  void on_test_url(wxCommandEvent&);
+  void on_browse(wxCommandEvent&);
+  void on_source_changed();
+  void on_close(wxCloseEvent& event);
+  void on_timer(wxTimerEvent&);
+  void on_language(wxCommandEvent&);
+
+  // Called on the GUI thread with what the worker reported.
+  void handle_event(const s::Event& event, std::shared_ptr<const GameView> view);
+  void handle_frame(FrameSeen frame, wxImage image);
+  void handle_end(const std::string& reason, const std::string& error);
+  void log(const wxString& line);
+  void set_recognition(const wxString& state);
+  void send(std::string line);
+  void update_buttons();
+  void remove_store();
+
+  wxChoice* game_ = nullptr;
+  wxTextCtrl* players_ = nullptr;
+  wxChoice* source_ = nullptr;
+  wxChoice* webcam_ = nullptr;
+  wxTextCtrl* url_ = nullptr;
+  wxButton* test_url_ = nullptr;
+  wxTextCtrl* file_ = nullptr;
+  wxButton* browse_ = nullptr;
+  wxChoice* language_ = nullptr;
+  wxButton* start_ = nullptr;
+  wxButton* pause_ = nullptr;
+  wxButton* stop_ = nullptr;
+  wxButton* undo_ = nullptr;
+  LiveView* live_view_ = nullptr;
+  wxSimplebook* book_ = nullptr;
+  IrmaPanel* irma_panel_ = nullptr;
+  YamsPanel* yams_panel_ = nullptr;
+  wxTextCtrl* log_ = nullptr;
+  wxTimer timer_;
+
+  std::unique_ptr<Runner> runner_;
+  std::string temporary_store_;
+  std::atomic<bool> frame_pending_{false};
+  std::atomic<int> frames_{0};
+  std::shared_ptr<std::atomic<int>> url_test_generation_ = std::make_shared<std::atomic<int>>(0);
+  std::thread url_test_;
+  bool can_undo_ = false;
+  FrameStats stats_;
+};
+
+}  // namespace arbitre::gui

@@ -1,0 +1,344 @@
+#include "app/gui/self_test.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include <wx/bitmap.h>
+#include <wx/button.h>
+#include <wx/dcmemory.h>
+#include <wx/dcscreen.h>
+#include <wx/filename.h>
+#include <wx/time.h>
+
+#include "app/gui/irma_panel.h"
+#include "app/gui/live_view.h"
+#include "app/gui/main_frame.h"
+#include "app/gui/yams_panel.h"
+#include "referee/yams/dice.h"
+#include "scoring/irma/score.h"
+
+namespace arbitre::gui {
+
+namespace {
+
+constexpr int kTickMs = 20;
+constexpr int kSettleTicks = 5;           // after the worker went idle, for its events to arrive
+constexpr int kPhaseTimeoutTicks = 1500;  // 30 s in any one phase
+
+std::string board_text(const s::ri::Board& board) {
+  std::string text;
+  for (const auto& [cell, colour] : board.pions())
+    text += referee::to_text(cell) + std::string(s::ri::to_string(colour)) + " ";
+  return text;
+}
+
+const s::IrmaGame::Player* irma_player(const MainFrame& frame) {
+  const GameView* game = frame.irma_panel()->game();
+  if (!game || game->irma.empty()) return nullptr;
+  return &game->irma[game->current];
+}
+
+}  // namespace
+
+SelfTest::SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done)
+    : frame_(frame), out_dir_(out_dir), done_(std::move(done)), timer_(this) {
+  wxFileName::Mkdir(out_dir_, wxS_DIR_DEFAULT, wxPATH_MKDIR_FULL);
+  started_ms_ = static_cast<long>(wxGetLocalTimeMillis().GetValue());
+  Bind(wxEVT_TIMER, &SelfTest::tick, this);
+  timer_.Start(kTickMs);
+}
+
+void SelfTest::fail(const std::string& why) {
+  std::printf("FAIL: %s\n", why.c_str());
+  std::fflush(stdout);
+  ++failures_;
+}
+
+void SelfTest::check(bool ok, const std::string& what) {
+  if (ok) {
+    std::printf("ok: %s\n", what.c_str());
+    std::fflush(stdout);
+  } else {
+    fail(what);
+  }
+}
+
+void SelfTest::click_button(wxButton* button) {
+  check(button->IsEnabled(), std::string("the button \"") + button->GetLabel().ToStdString(wxConvUTF8) +
+                                 "\" can be clicked");
+  wxCommandEvent click(wxEVT_BUTTON, button->GetId());
+  click.SetEventObject(button);
+  button->ProcessWindowEvent(click);
+}
+
+void SelfTest::screenshot(const std::string& name) {
+  const auto save = [&](const wxBitmap& bitmap, const std::string& file) {
+    const wxString path = out_dir_ + wxFileName::GetPathSeparator() + wxString::FromUTF8(file) + ".png";
+    check(bitmap.IsOk() && bitmap.SaveFile(path, wxBITMAP_TYPE_PNG), "screenshot " + path.ToStdString(wxConvUTF8));
+  };
+  // The drawn panels render themselves into a bitmap (the same code as their paint handler).
+  const auto render = [&](auto* panel, const std::string& file) {
+    const wxSize size = panel->GetClientSize();
+    wxBitmap bitmap(std::max(1, size.x), std::max(1, size.y));
+    {
+      wxMemoryDC dc(bitmap);
+      panel->render(dc, size);
+    }
+    save(bitmap, file);
+  };
+  render(frame_->live_view(), "live-" + name);
+  if (name == "irma") render(frame_->irma_panel(), "panel-irma");
+  if (name == "yams") render(frame_->yams_panel(), "panel-yams");
+  // The whole window, native controls included, read back from the X server.
+  frame_->Raise();
+  frame_->Update();
+  const wxRect rect = frame_->GetScreenRect();
+  wxBitmap window(rect.width, rect.height);
+  {
+    wxScreenDC screen;
+    wxMemoryDC dc(window);
+    dc.Blit(0, 0, rect.width, rect.height, &screen, rect.x, rect.y);
+  }
+  save(window, "window-" + name);
+}
+
+void SelfTest::write_timing(const std::string& game) {
+  const FrameStats& stats = frame_->stats();
+  std::vector<double> overlay = stats.overlay_ms;
+  std::sort(overlay.begin(), overlay.end());
+  const auto at = [&](double q) {
+    return overlay.empty() ? 0.0 : overlay[static_cast<std::size_t>(q * static_cast<double>(overlay.size() - 1))];
+  };
+  std::ofstream out((out_dir_ + wxFileName::GetPathSeparator() + "timing-" + game + ".txt").ToStdString(wxConvUTF8));
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "start_to_first_frame_ms %.1f\noverlay_frames %zu\noverlay_ms_median %.1f\noverlay_ms_p95 "
+                "%.1f\noverlay_ms_max %.1f\n",
+                stats.first_frame_ms.value_or(-1), overlay.size(), at(0.5), at(0.95), at(1.0));
+  out << line;
+  std::printf("timing %s: %s", game.c_str(), line);
+}
+
+void SelfTest::tick(wxTimerEvent&) {
+  ++wait_;
+  if (wait_ > kPhaseTimeoutTicks) {
+    fail("timed out in phase " + std::to_string(static_cast<int>(phase_)));
+    phase_ = Phase::Finished;
+  }
+  step();
+  if (phase_ == Phase::Finished) {
+    timer_.Stop();
+    const long ms = static_cast<long>(wxGetLocalTimeMillis().GetValue()) - started_ms_;
+    std::printf("%s (%d failures, %.1f s)\n", failures_ == 0 ? "PASS" : "FAIL", failures_, ms / 1000.0);
+    std::fflush(stdout);
+    frame_->stop();
+    done_(failures_ == 0 ? 0 : 1);
+  }
+}
+
+void SelfTest::step() {
+  const FrameStats& stats = frame_->stats();
+  Runner* runner = frame_->runner();
+  const auto next = [&](Phase phase) {
+    phase_ = phase;
+    wait_ = 0;
+    settle_ = 0;
+  };
+  switch (phase_) {
+    case Phase::StartIrma: {
+      StartRequest request;
+      request.kind = s::GameKind::Irma;
+      request.realtime = false;
+      check(frame_->start(request), "the Irma demo starts");
+      // Hold the game after a placement once a few pions are down and before any refused try:
+      // that pion is then the last move, and recolouring it changes no other move's verdict.
+      frame_->runner()->pause_when([](const s::Event& event, const GameView& game) {
+        if (!std::holds_alternative<s::Accepted>(event) || game.irma.empty()) return false;
+        const s::IrmaGame::Player& player = game.irma[game.current];
+        return player.state.board.size() >= 4 && !player.in_hand &&
+               player.record.moves.size() == static_cast<std::size_t>(player.state.board.size()) &&
+               std::get<s::Accepted>(event).move.cell.has_value();
+      });
+      next(Phase::IrmaPause);
+      break;
+    }
+    case Phase::IrmaPause: {
+      if (!stats.running) {
+        fail("the Irma demo ended before the correction could be tried");
+        next(Phase::IrmaEnd);
+      } else if (runner->paused() && runner->idle() && ++settle_ >= kSettleTicks) {
+        next(Phase::IrmaIdle);
+      }
+      break;
+    }
+    case Phase::IrmaIdle: {
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      check(player && stats.last_accepted && player->record.moves.back().cell == stats.last_accepted,
+            "the game is held after a placement");
+      if (!player || !stats.last_accepted) {
+        next(Phase::IrmaEnd);
+        break;
+      }
+      const s::ri::Cell cell = *stats.last_accepted;
+      const s::ri::Colour colour = *player->state.board.at(cell);
+      const int other = colour == s::ri::Colour::Red ? 1 : 0;  // orange for red, else red
+      saved_ = board_text(player->state.board);
+      corrections_ = stats.corrections;
+      refusals_ = stats.command_refusals;
+      frame_->irma_panel()->set_chooser([other](wxWindow*, const wxString&, const wxArrayString& choices) {
+        return choices.size() > 4 ? std::optional<int>(other) : std::nullopt;
+      });
+      const auto at = frame_->irma_panel()->cell_centre(cell);
+      check(at.has_value(), "the last pion is on the Irma panel");
+      if (!at) {
+        next(Phase::IrmaEnd);
+        break;
+      }
+      wxMouseEvent click(wxEVT_LEFT_DOWN);
+      click.SetPosition(*at);
+      click.SetEventObject(frame_->irma_panel());
+      frame_->irma_panel()->ProcessWindowEvent(click);
+      next(Phase::IrmaCorrected);
+      break;
+    }
+    case Phase::IrmaCorrected: {
+      if (stats.command_refusals > refusals_) {
+        fail("the session refused the Irma correction: " + stats.last_command_refusal);
+        click_button(frame_->pause_button());
+        next(Phase::IrmaEnd);
+      } else if (stats.corrections > corrections_) {
+        const s::IrmaGame::Player* player = irma_player(*frame_);
+        check(player && board_text(player->state.board) != saved_, "the correction changed the pion on the panel");
+        screenshot("irma-corrected");
+        click_button(frame_->undo_button());
+        next(Phase::IrmaUndone);
+      }
+      break;
+    }
+    case Phase::IrmaUndone: {
+      if (stats.undos == 0) break;
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      check(player && board_text(player->state.board) == saved_, "Undo restored the Irma board");
+      click_button(frame_->pause_button());  // resume
+      next(Phase::IrmaEnd);
+      break;
+    }
+    case Phase::IrmaEnd: {
+      if (stats.running) break;
+      check(stats.end_reason == "game-over", "the Irma demo played to the end (" + stats.end_reason + " " +
+                                                 stats.end_error + ")");
+      const GameView* game = frame_->irma_panel()->game();
+      check(!stats.expected.empty(), "the Irma demo has expected scores");
+      for (const s::FinalScore& expected : stats.expected) {
+        bool found = false;
+        for (const s::IrmaGame::Player& player : game ? game->irma : std::vector<s::IrmaGame::Player>{}) {
+          if (player.name != expected.player) continue;
+          found = true;
+          const int shown = scoring::irma::score(player.state);
+          check(shown == expected.score, "Irma score of " + expected.player + ": shown " + std::to_string(shown) +
+                                             ", expected " + std::to_string(expected.score));
+        }
+        check(found, "Irma player " + expected.player + " is shown");
+      }
+      check(game && frame_->irma_panel()->shown_score() == scoring::irma::score(game->irma[game->current].state),
+            "the Irma panel's score line is the game's");
+      screenshot("irma");
+      write_timing("irma");
+      next(Phase::StartYams);
+      break;
+    }
+    case Phase::StartYams: {
+      StartRequest request;
+      request.kind = s::GameKind::Yams;
+      request.realtime = false;
+      check(frame_->start(request), "the Yams demo starts");
+      // Hold the game after a first roll once a few boxes are filled: any die may be corrected.
+      frame_->runner()->pause_when([](const s::Event& event, const GameView& game) {
+        const auto* rolled = std::get_if<s::Rolled>(&event);
+        return rolled && rolled->roll == 1 && game.yams && game.yams->sheets[0].filled_count() >= 2;
+      });
+      next(Phase::YamsPause);
+      break;
+    }
+    case Phase::YamsPause: {
+      if (!stats.running) {
+        fail("the Yams demo ended before the correction could be tried");
+        next(Phase::YamsEnd);
+      } else if (runner->paused() && runner->idle() && ++settle_ >= kSettleTicks) {
+        die_ = 0;
+        next(Phase::YamsIdle);
+      }
+      break;
+    }
+    case Phase::YamsIdle: {
+      const GameView* game = frame_->yams_panel()->game();
+      if (!game || !game->yams || game->yams->turn.rolls == 0 || die_ >= s::ry::kDiceCount) {
+        fail("no die of the Yams demo could be corrected");
+        click_button(frame_->pause_button());
+        next(Phase::YamsEnd);
+        break;
+      }
+      saved_ = s::ry::to_text(game->yams->turn.dice);
+      corrections_ = stats.corrections;
+      refusals_ = stats.command_refusals;
+      const int value = game->yams->turn.dice[die_].value;
+      const int choice = value % s::ry::kFaces;  // the next face: value + 1 (10 -> 1)
+      frame_->yams_panel()->set_chooser([choice](wxWindow*, const wxString&, const wxArrayString&) {
+        return std::optional<int>(choice);
+      });
+      const auto at = frame_->yams_panel()->die_centre(die_);
+      wxMouseEvent click(wxEVT_LEFT_DOWN);
+      click.SetPosition(*at);
+      click.SetEventObject(frame_->yams_panel());
+      frame_->yams_panel()->ProcessWindowEvent(click);
+      next(Phase::YamsCorrected);
+      break;
+    }
+    case Phase::YamsCorrected: {
+      if (stats.command_refusals > refusals_) {  // that die cannot change: try the next
+        std::printf("note: %s\n", stats.last_command_refusal.c_str());
+        ++die_;
+        next(Phase::YamsIdle);
+      } else if (stats.corrections > corrections_) {
+        const GameView* game = frame_->yams_panel()->game();
+        check(game && game->yams && s::ry::to_text(game->yams->turn.dice) != saved_,
+              "the correction changed die " + std::to_string(die_) + " on the Yams panel");
+        screenshot("yams-corrected");
+        click_button(frame_->undo_button());
+        next(Phase::YamsUndone);
+      }
+      break;
+    }
+    case Phase::YamsUndone: {
+      if (stats.undos == 0) break;
+      const GameView* game = frame_->yams_panel()->game();
+      check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_, "Undo restored the Yams dice");
+      click_button(frame_->pause_button());  // resume
+      next(Phase::YamsEnd);
+      break;
+    }
+    case Phase::YamsEnd: {
+      if (stats.running) break;
+      check(stats.end_reason == "game-over", "the Yams demo played to the end (" + stats.end_reason + " " +
+                                                 stats.end_error + ")");
+      const GameView* game = frame_->yams_panel()->game();
+      const std::vector<int> shown = frame_->yams_panel()->shown_totals();
+      check(!stats.expected.empty() && shown.size() == stats.expected.size(), "a Yams sheet is shown for every player");
+      for (std::size_t p = 0; p < stats.expected.size() && p < shown.size(); ++p) {
+        const s::FinalScore& expected = stats.expected[p];
+        check(game->players[p] == expected.player && shown[p] == expected.score,
+              "Yams grand total of " + expected.player + ": shown " + std::to_string(shown[p]) + ", expected " +
+                  std::to_string(expected.score));
+        check(game->yams->sheets[p].complete(), "the sheet of " + expected.player + " is complete");
+      }
+      screenshot("yams");
+      next(Phase::Finished);
+      break;
+    }
+    case Phase::Finished:
+      break;
+  }
+}
+
+}  // namespace arbitre::gui

@@ -1,0 +1,53 @@
+// The GUI test (`arbitre-gui --self-test DIR`): plays both bundled demos through the window as a
+// user would, corrects a pion and a die by clicking the panels (the click handlers run, a test
+// chooser answers in place of the popup menu), undoes each with the Undo button, checks that the
+// final Irma score and the Yams sheets shown equal the demos' ground truth, and saves
+// screenshots of the window and of each panel into DIR. Exit status 0 only when all holds.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <wx/button.h>
+#include <wx/event.h>
+#include <wx/string.h>
+#include <wx/timer.h>
+
+namespace arbitre::gui {
+
+class MainFrame;
+
+class SelfTest : public wxEvtHandler {
+ public:
+  // `done` is called once with the exit status.
+  SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done);
+
+ private:
+  enum class Phase {
+    StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaEnd,
+    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, Finished
+  };
+  void tick(wxTimerEvent&);
+  void step();
+  void fail(const std::string& why);
+  void check(bool ok, const std::string& what);
+  void screenshot(const std::string& name);
+  void click_button(wxButton* button);
+  void write_timing(const std::string& game);
+
+  MainFrame* frame_;
+  wxString out_dir_;
+  std::function<void(int)> done_;
+  wxTimer timer_;
+  Phase phase_ = Phase::StartIrma;
+  int wait_ = 0;          // ticks spent in the phase
+  int settle_ = 0;        // ticks to wait after the worker went idle
+  int die_ = 0;           // the die being corrected
+  int corrections_ = 0;   // counters when the phase began
+  int refusals_ = 0;
+  std::string saved_;     // the board or dice before the correction, as text
+  int failures_ = 0;
+  long started_ms_ = 0;
+};
+
+}  // namespace arbitre::gui

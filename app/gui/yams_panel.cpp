@@ -1,0 +1,239 @@
+#include "app/gui/yams_panel.h"
+
+#include <algorithm>
+
+#include <wx/dcbuffer.h>
+#include <wx/intl.h>
+
+#include "app/gui/paint.h"
+#include "referee/yams/boxes.h"
+#include "scoring/yams/sheet.h"
+
+namespace arbitre::gui {
+
+namespace {
+namespace ry = referee::yams;
+wxString utf8(std::string_view text) { return wxString::FromUTF8(text.data(), text.size()); }
+}  // namespace
+
+YamsPanel::YamsPanel(wxWindow* parent, std::function<void(std::string)> send)
+    : wxPanel(parent, wxID_ANY), send_(std::move(send)) {
+  SetBackgroundStyle(wxBG_STYLE_PAINT);
+  SetMinSize(FromDIP(wxSize(420, 560)));
+  Bind(wxEVT_PAINT, &YamsPanel::on_paint, this);
+  Bind(wxEVT_LEFT_DOWN, &YamsPanel::on_left_down, this);
+  // The sheet in order, each section followed by its total.
+  for (int i = 0; i < ry::kBoxCount; ++i) {
+    const ry::Box box = ry::box_at(i);
+    if (box == ry::Box::Brelan) {
+      rows_.push_back(Total::Chiffres);
+      rows_.push_back(Total::Bonus);
+      rows_.push_back(Total::Total1);
+    } else if (box == ry::Box::SuiteRidicule) {
+      rows_.push_back(Total::Total2);
+    } else if (box == ry::Box::DoubleBrelan) {
+      rows_.push_back(Total::Total3);
+    } else if (box == ry::Box::Plus) {
+      rows_.push_back(Total::Total4);
+    }
+    rows_.push_back(box);
+  }
+  rows_.push_back(Total::Total5);
+  rows_.push_back(Total::Grand);
+}
+
+void YamsPanel::show_game(std::shared_ptr<const GameView> game) {
+  game_ = std::move(game);
+  Refresh(false);
+}
+
+std::vector<int> YamsPanel::shown_totals() const {
+  std::vector<int> totals;
+  if (!game_ || !game_->yams) return totals;
+  for (const ry::Sheet& sheet : game_->yams->sheets) totals.push_back(scoring::yams::totals(sheet).grand);
+  return totals;
+}
+
+YamsPanel::Layout YamsPanel::layout(const wxSize& size) const {
+  Layout l;
+  const int line = GetCharHeight();
+  l.dice_top = 8 + 2 * (line + 4);
+  l.die_side = std::clamp((size.x - 16) / 11 - 4, 16, 44);
+  l.die_step = l.die_side + 6;
+  l.sheet_top = l.dice_top + l.die_side + 12;
+  l.row_height = std::max(line + 1, std::min(line + 6, (size.y - l.sheet_top - 4) / (static_cast<int>(rows_.size()) + 1)));
+  const int players = game_ && game_->yams ? static_cast<int>(game_->yams->sheets.size()) : 1;
+  l.name_width = std::min(size.x / 3, GetTextExtent("Yams Impossible  ").x + 24);
+  l.column_width = std::max(40, (size.x - l.name_width - 8) / (players + 1));
+  return l;
+}
+
+std::optional<wxPoint> YamsPanel::die_centre(int die) const {
+  if (die < 0 || die >= ry::kDiceCount) return std::nullopt;
+  const Layout l = layout(GetClientSize());
+  return wxPoint(8 + die * l.die_step + l.die_side / 2 + (die >= 5 ? 10 : 0), l.dice_top + l.die_side / 2);
+}
+
+std::optional<wxPoint> YamsPanel::box_centre(ry::Box box) const {
+  if (!game_ || !game_->yams) return std::nullopt;
+  const Layout l = layout(GetClientSize());
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    if (const auto* b = std::get_if<ry::Box>(&rows_[r]); b && *b == box) {
+      return wxPoint(4 + l.name_width + game_->yams->player * l.column_width + l.column_width / 2,
+                     l.sheet_top + static_cast<int>(r + 1) * l.row_height + l.row_height / 2);
+    }
+  }
+  return std::nullopt;
+}
+
+void YamsPanel::on_paint(wxPaintEvent&) {
+  wxAutoBufferedPaintDC dc(this);
+  render(dc, GetClientSize());
+}
+
+void YamsPanel::render(wxDC& dc, const wxSize& size) const {
+  dc.SetBackground(wxBrush(GetBackgroundColour()));
+  dc.Clear();
+  dc.SetFont(GetFont());
+  dc.SetTextForeground(GetForegroundColour());
+  if (!game_ || !game_->yams) {
+    dc.DrawText(_("Le Yams impossible: no game yet"), 8, 8);
+    return;
+  }
+  const ry::State& state = *game_->yams;
+  const ry::Turn& turn = state.turn;
+  const Layout l = layout(size);
+  const int line = GetCharHeight() + 4;
+  const wxString to_move = static_cast<std::size_t>(state.player) < game_->players.size()
+                               ? wxString::FromUTF8(game_->players[state.player])
+                               : wxString();
+  dc.SetFont(GetFont().Bold());
+  if (game_->over)
+    dc.DrawText(_("Game over"), 8, 8);
+  else
+    dc.DrawText(wxString::Format(_("%s to play — roll %d of 5"), to_move, turn.rolls), 8, 8);
+  dc.SetFont(GetFont());
+  wxString second;
+  if (turn.declared)
+    second = wxString::Format(_("Sixth roll declared for %s"), utf8(ry::display_name(*turn.declared)));
+  else if (turn.rolls > 0)
+    second = _("Click an empty box of your column to fill it; click a die to correct it");
+  else
+    second = _("Waiting for the first roll");
+  dc.DrawText(second, 8, 8 + line);
+
+  // The dice on the table (the turn's), kept dice with a yellow border.
+  if (turn.rolls > 0) {
+    for (int i = 0; i < ry::kDiceCount; ++i) {
+      const wxPoint c = *die_centre(i);
+      draw_die(dc, c.x, c.y, l.die_side, turn.dice[i], (turn.aside >> i) & 1u);
+    }
+  }
+
+  // The sheet.
+  const std::size_t players = state.sheets.size();
+  const int x_names = 4;
+  const int x_cols = x_names + l.name_width;
+  const int now_col = static_cast<int>(players);
+  int y = l.sheet_top;
+  dc.SetFont(GetFont().Bold());
+  for (std::size_t p = 0; p < players; ++p) {
+    const wxString name = p < game_->players.size() ? wxString::FromUTF8(game_->players[p]) : wxString();
+    dc.DrawText(name, x_cols + static_cast<int>(p) * l.column_width + 4, y);
+  }
+  // TRANSLATORS: sheet column: what each empty box would score with the dice on the table now.
+  dc.DrawText(_("now"), x_cols + now_col * l.column_width + 4, y);
+  dc.SetFont(GetFont());
+  const bool rolled = turn.rolls > 0 && !game_->over;
+  const ry::BoxScores now = rolled ? ry::score_all(turn.dice, turn.rolls == 1) : ry::BoxScores{};
+  std::vector<scoring::yams::Totals> totals;
+  for (const ry::Sheet& sheet : state.sheets) totals.push_back(scoring::yams::totals(sheet));
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    y = l.sheet_top + static_cast<int>(r + 1) * l.row_height;
+    const bool is_total = std::holds_alternative<Total>(rows_[r]);
+    if (is_total) {
+      dc.SetPen(*wxTRANSPARENT_PEN);
+      dc.SetBrush(wxBrush(wxColour(225, 225, 235)));
+      dc.DrawRectangle(x_names, y, x_cols + (now_col + 1) * l.column_width - x_names, l.row_height);
+    } else if (!game_->over) {  // the column of the player to move
+      dc.SetPen(*wxTRANSPARENT_PEN);
+      dc.SetBrush(wxBrush(wxColour(250, 244, 200)));
+      dc.DrawRectangle(x_cols + state.player * l.column_width, y, l.column_width, l.row_height);
+    }
+    dc.SetPen(wxPen(wxColour(210, 210, 210)));
+    dc.DrawLine(x_names, y, x_cols + (now_col + 1) * l.column_width, y);
+    dc.SetTextForeground(GetForegroundColour());
+    const int text_y = y + (l.row_height - GetCharHeight()) / 2;
+    if (const auto* box = std::get_if<ry::Box>(&rows_[r])) {
+      dc.DrawText(utf8(ry::display_name(*box)), x_names + 4, text_y);
+      for (std::size_t p = 0; p < players; ++p) {
+        const auto& entry = state.sheets[p].boxes[ry::index(*box)];
+        if (entry) dc.DrawText(wxString::Format("%d", entry->score), x_cols + static_cast<int>(p) * l.column_width + 4, text_y);
+      }
+      if (rolled && !state.sheets[state.player].filled(*box)) {
+        dc.SetTextForeground(wxColour(110, 110, 110));
+        dc.DrawText(wxString::Format("%d", now[ry::index(*box)]), x_cols + now_col * l.column_width + 4, text_y);
+      }
+    } else {
+      const Total total = std::get<Total>(rows_[r]);
+      wxString name;
+      switch (total) {
+        case Total::Chiffres: name = _("Chiffres"); break;
+        case Total::Bonus: name = _("Bonus (330 or more)"); break;
+        case Total::Total1: name = _("Total 1"); break;
+        case Total::Total2: name = _("Total 2 (Yams)"); break;
+        case Total::Total3: name = _("Total 3 (Suites)"); break;
+        case Total::Total4: name = _("Total 4 (Combinaisons)"); break;
+        case Total::Total5: name = _("Total 5 (Différence)"); break;
+        case Total::Grand: name = _("Grand total"); break;
+      }
+      dc.SetFont(GetFont().Bold());
+      dc.DrawText(name, x_names + 4, text_y);
+      for (std::size_t p = 0; p < players; ++p) {
+        const scoring::yams::Totals& t = totals[p];
+        const int value = total == Total::Chiffres ? t.chiffres
+                          : total == Total::Bonus  ? t.bonus
+                          : total == Total::Total1 ? t.total1
+                          : total == Total::Total2 ? t.total2
+                          : total == Total::Total3 ? t.total3
+                          : total == Total::Total4 ? t.total4
+                          : total == Total::Total5 ? t.total5
+                                                   : t.grand;
+        dc.DrawText(wxString::Format("%d", value), x_cols + static_cast<int>(p) * l.column_width + 4, text_y);
+      }
+      dc.SetFont(GetFont());
+    }
+  }
+}
+
+void YamsPanel::on_left_down(wxMouseEvent& event) {
+  if (!game_ || !game_->yams || game_->over) return;
+  const ry::State& state = *game_->yams;
+  const wxPoint p = event.GetPosition();
+  const Layout l = layout(GetClientSize());
+  if (state.turn.rolls > 0) {
+    for (int i = 0; i < ry::kDiceCount; ++i) {
+      const wxPoint c = *die_centre(i);
+      if (std::abs(p.x - c.x) > l.die_side / 2 || std::abs(p.y - c.y) > l.die_side / 2) continue;
+      const ry::Die die = state.turn.dice[i];
+      wxArrayString choices;
+      for (int v = 1; v <= ry::kFaces; ++v) choices.Add(wxString::Format("%d", v));
+      const auto choice = chooser_(this, wxString::Format(_("Die %d shows:"), i + 1), choices);
+      if (!choice) return;
+      ry::Die fixed = die;
+      fixed.value = static_cast<std::uint8_t>(*choice + 1);
+      send_("fix die " + std::to_string(i) + " " + ry::to_text(fixed));
+      return;
+    }
+  }
+  const int x_cols = 4 + l.name_width;
+  const int column = p.x >= x_cols ? (p.x - x_cols) / l.column_width : -1;
+  if (column != state.player && column != static_cast<int>(state.sheets.size())) return;
+  const int r = (p.y - l.sheet_top) / l.row_height - 1;
+  if (p.y < l.sheet_top || r < 0 || r >= static_cast<int>(rows_.size())) return;
+  if (const auto* box = std::get_if<ry::Box>(&rows_[r])) {
+    if (!state.sheets[state.player].filled(*box)) send_("box " + std::string(ry::id(*box)));
+  }
+}
+
+}  // namespace arbitre::gui

@@ -1,0 +1,54 @@
+// Le Yams impossible's panel: the dice on the table (the kept ones marked), the roll counter,
+// and the full sheet of every player — the 34 boxes, the five totals, the bonus and the grand
+// total — with what each empty box would score now. A click on an empty box of the player to
+// move fills it (`box ID`); a click on a die corrects its value (`fix die N VALUE`).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <wx/panel.h>
+
+#include "app/gui/chooser.h"
+#include "app/gui/runner.h"
+
+namespace arbitre::gui {
+
+class YamsPanel : public wxPanel {
+ public:
+  YamsPanel(wxWindow* parent, std::function<void(std::string)> send);
+
+  void show_game(std::shared_ptr<const GameView> game);
+  void set_chooser(Chooser chooser) { chooser_ = std::move(chooser); }
+
+  // The grand total shown for each player (for the test).
+  std::vector<int> shown_totals() const;
+  // Where die i and box b of the player to move are drawn, as last laid out.
+  std::optional<wxPoint> die_centre(int die) const;
+  std::optional<wxPoint> box_centre(s::ry::Box box) const;
+  const GameView* game() const { return game_.get(); }
+
+  void render(wxDC& dc, const wxSize& size) const;
+  void on_left_down(wxMouseEvent& event);
+
+ private:
+  enum class Total { Chiffres, Bonus, Total1, Total2, Total3, Total4, Total5, Grand };
+  using Row = std::variant<s::ry::Box, Total>;
+  struct Layout {
+    int dice_top = 0, die_side = 0, die_step = 0;
+    int sheet_top = 0, row_height = 0, name_width = 0, column_width = 0;
+  };
+  Layout layout(const wxSize& size) const;
+  void on_paint(wxPaintEvent& event);
+
+  std::function<void(std::string)> send_;
+  Chooser chooser_ = popup_chooser;
+  std::shared_ptr<const GameView> game_;
+  std::vector<Row> rows_;
+};
+
+}  // namespace arbitre::gui
