@@ -156,6 +156,48 @@ TEST(DiceTurnTracker, TellsWhenAKeptDieChanges) {
   EXPECT_EQ(it->detail, "kept 3r became 10r");
 }
 
+// A kept die misread in a frame or two (the kept 3r read as 8r in the frames where the scene
+// settles, 0.8 s after it stopped moving: frames 8 and 9 of 15, in the scene before the roll and
+// in the one after) is no change: the settled readings are what most frames agree on. The same
+// misread held in most frames of the new scene is a change.
+TEST(DiceTurnTracker, AOneFrameMisreadOfAKeptDieIsNoChange) {
+  DiceObservation o = first_roll();
+  o.dice[2].zone = DieZone::Kept;
+  o.dice[2].y = 600;
+  DiceObservation misread = o;
+  misread.dice[2].value = 8;
+  DiceObservation rolled = o, rolled_misread = misread;
+  for (auto* r : {&rolled, &rolled_misread}) {
+    for (auto& d : r->dice) {
+      if (d.zone == DieZone::Tray) d.x += 30;
+    }
+  }
+  // 15 frames at 10 a second: `bad` in frames 8 and 9, `good` in the others.
+  const auto still = [](vd::DiceTurnTracker& tracker, const DiceObservation& good,
+                        const DiceObservation& bad, double& t) {
+    std::vector<vd::TurnEvent> all;
+    for (int f = 0; f < 15; ++f, t += 0.1) {
+      for (auto& e : tracker.feed(f == 8 || f == 9 ? bad : good, t)) all.push_back(e);
+    }
+    return all;
+  };
+  vd::DiceTurnTracker tracker;
+  double t = 0;
+  still(tracker, o, misread, t);
+  auto events = still(tracker, rolled, rolled_misread, t);
+  EXPECT_EQ(count(events, vd::TurnEventKind::Roll), 1);
+  EXPECT_EQ(count(events, vd::TurnEventKind::KeptChanged), 0);
+  ASSERT_TRUE(tracker.final_dice().has_value());
+  EXPECT_EQ((*tracker.final_dice())[2].value, 3);
+
+  // Read 8 in 13 frames of 15 after the roll: the kept die did change.
+  vd::DiceTurnTracker persistent;
+  t = 0;
+  still(persistent, o, misread, t);
+  events = still(persistent, rolled_misread, rolled, t);
+  ASSERT_EQ(count(events, vd::TurnEventKind::KeptChanged), 1);
+}
+
 TEST(DiceTurnTracker, NoFinalDiceWhileADieIsCockedOrUnread) {
   vd::DiceTurnTracker tracker;
   double t = 0;

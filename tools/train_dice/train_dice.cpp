@@ -268,6 +268,7 @@ int main(int argc, char** argv) {
   std::vector<int> labels;
   std::vector<float> row(vd::kFaceFeatures);
   const double half_step = 180.0 / params.rotations;
+  const double upright = params.axis_step;  // degrees either way still read as upright
   const auto add = [&](const cv::Mat& image, cv::Point2d centre, double radius, double angle,
                        int label) {
     vd::face_features(vd::face_crop(image, centre, radius, angle), row.data());
@@ -282,11 +283,20 @@ int main(int argc, char** argv) {
         add(image, centre, r, rng.uniform(0.0, 360.0), vd::kCockedClass);
         continue;
       }
-      add(image, centre, r, d.rotation + rng.uniform(-half_step, half_step), d.value);
-      // The same die turned wrong; 0 and 8 look alike upside down, so not near 180 degrees.
-      double turn = rng.uniform(2.5 * half_step, 360.0 - 2.5 * half_step);
-      if ((d.value == 10 || d.value == 8) && std::abs(turn - 180.0) < 2.5 * half_step) turn += 90;
-      add(image, centre, r, d.rotation + turn, vd::kWrongTurn);
+      // Upright within the reader's search step around the predicted axis.
+      add(image, centre, r, d.rotation + rng.uniform(-upright, upright), d.value);
+      // The same die turned wrong (every other copy: the reader mostly sees the digit along its
+      // axis); 0 and 8 look alike upside down, so not near 180 degrees.
+      if (k % 2 == 0) {
+        double turn = rng.uniform(2.5 * half_step, 360.0 - 2.5 * half_step);
+        if ((d.value == 10 || d.value == 8) && std::abs(turn - 180.0) < 2.5 * half_step) turn += 90;
+        add(image, centre, r, d.rotation + turn, vd::kWrongTurn);
+      }
+      // Half a turn round (the other way along the digit's axis, which the reader always tries):
+      // a wrong turn, except for 0 and 8, which read the same either way.
+      const double back = 180.0 + rng.uniform(-upright, upright);
+      add(image, centre, r, d.rotation + back,
+          d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
     }
   };
   // 4. The face locator (two regression forests): from near the die's centre to its top
@@ -300,6 +310,18 @@ int main(int argc, char** argv) {
     locate.insert(locate.end(), locate_row.begin(), locate_row.end());
     shift_x.push_back(static_cast<float>((d.face.x - from.x) / radius));
     shift_y.push_back(static_cast<float>((d.face.y - from.y) / radius));
+  };
+  // The digit's axis regressor: cos and sin of twice the digit's rotation, from the locator's
+  // features at (near) the top face.
+  std::vector<float> axis;
+  std::vector<float> axis_c, axis_s;
+  const auto add_axis = [&](const cv::Mat& image, const TruthDie& d, cv::Point2d at,
+                            double radius) {
+    vd::locate_features(image, at, radius, locate_row.data());
+    axis.insert(axis.end(), locate_row.begin(), locate_row.end());
+    const double a = 2 * d.rotation * M_PI / 180.0;
+    axis_c.push_back(static_cast<float>(std::cos(a)));
+    axis_s.push_back(static_cast<float>(std::sin(a)));
   };
   vd::Params scan = params;
   for (const Scene& s : scenes) {
@@ -315,6 +337,12 @@ int main(int argc, char** argv) {
         continue;
       }
       const TruthDie& d = s.dice[static_cast<std::size_t>(m)];
+      // A window on a die at the wrong size (a face, a digit, a cluster) is not a die: the
+      // presence tells the die's size apart.
+      if (c.radius < 0.72 * d.radius || c.radius > 1.4 * d.radius) {
+        if (background++ < 12) add(s.image, c.centre, c.radius, rng.uniform(0.0, 360.0), vd::kNoDie);
+        continue;
+      }
       if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
       seen[static_cast<std::size_t>(m)] = true;
       add_die(s.image, d, c.centre, c.radius, 4);
@@ -336,12 +364,20 @@ int main(int argc, char** argv) {
         const cv::Point2d near(rng.uniform(-0.2, 0.2) * d.radius,
                                rng.uniform(-0.2, 0.2) * d.radius);
         add_locate(s.image, d, d.face + near, d.radius * rng.uniform(0.92, 1.08));
+        for (int k = 0; k < 2; ++k) {
+          const cv::Point2d off(rng.uniform(-0.1, 0.1) * d.radius,
+                                rng.uniform(-0.1, 0.1) * d.radius);
+          add_axis(s.image, d, d.face + off, d.radius * rng.uniform(0.92, 1.08));
+        }
       }
       for (int k = 0; k < 3; ++k) {
         const cv::Point2d off(rng.uniform(-0.08, 0.08) * d.radius,
                               rng.uniform(-0.08, 0.08) * d.radius);
         add_die(s.image, d, (d.cocked ? d.centre : d.face) + off, d.radius, 1);
       }
+      // The die at the wrong size: not a die.
+      add(s.image, d.centre, d.radius * (rng.uniform(0, 2) ? rng.uniform(0.45, 0.65) : rng.uniform(1.6, 2.2)),
+          rng.uniform(0.0, 360.0), vd::kNoDie);
     }
   }
   std::fprintf(stderr, "locator: %zu samples\n", shift_x.size());
@@ -376,11 +412,13 @@ int main(int argc, char** argv) {
       const int m = match(s, c.centre);
       if (m < 0) continue;
       const TruthDie& d = s.dice[static_cast<std::size_t>(m)];
+      if (c.radius < 0.72 * d.radius || c.radius > 1.4 * d.radius) continue;
       if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
       seen[static_cast<std::size_t>(m)] = true;
       const cv::Point2d located =
           vd::locate_face(s.image, c.centre, c.radius, params.locate_steps, model);
       add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
+      if (!d.cocked) add_axis(s.image, d, located, c.radius);
       // Flat or cocked, from the crops the examine stage sees (the candidate's centre, any turn);
       // cocked dice are few, so each gives eight turns.
       for (int k = 0; k < (d.cocked ? 8 : 1); ++k) {
@@ -394,6 +432,24 @@ int main(int argc, char** argv) {
       texture_labels.push_back(d.texture);
     }
   }
+
+  std::fprintf(stderr, "axis: %zu samples\n", axis_c.size());
+  const cv::Mat axis_features(static_cast<int>(axis_c.size()), vd::kLocateFeatures, CV_32F,
+                              axis.data());
+  const auto axis_regressor = [&](std::vector<float>& target) {
+    cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
+    forest->setMaxDepth(12);
+    forest->setMinSampleCount(5);
+    forest->setRegressionAccuracy(0.001f);
+    forest->setActiveVarCount(0);
+    forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+    forest->train(
+        cv::ml::TrainData::create(axis_features, cv::ml::ROW_SAMPLE, cv::Mat(target, true)));
+    return forest;
+  };
+  cv::theRNG().state = 23;
+  const cv::Ptr<cv::ml::RTrees> axis_cos = axis_regressor(axis_c);
+  const cv::Ptr<cv::ml::RTrees> axis_sin = axis_regressor(axis_s);
 
   const cv::Mat features(static_cast<int>(labels.size()), vd::kFaceFeatures, CV_32F,
                          samples.data());
@@ -448,6 +504,14 @@ int main(int argc, char** argv) {
   storage << "face_y"
           << "{";
   face_y->write(storage);
+  storage << "}";
+  storage << "axis_c"
+          << "{";
+  axis_cos->write(storage);
+  storage << "}";
+  storage << "axis_s"
+          << "{";
+  axis_sin->write(storage);
   storage << "}";
   storage << "cocked"
           << "{";

@@ -117,6 +117,13 @@ Model load_model(const std::string& path) {
     m.texture->read(storage["texture"]);
     if (!m.texture->isTrained()) m.texture.release();
   }
+  if (!storage["axis_c"].empty() && !storage["axis_s"].empty()) {
+    m.axis_c = cv::ml::RTrees::create();
+    m.axis_c->read(storage["axis_c"]);
+    m.axis_s = cv::ml::RTrees::create();
+    m.axis_s->read(storage["axis_s"]);
+    if (!m.axis_c->isTrained() || !m.axis_s->isTrained()) m.axis_c.release(), m.axis_s.release();
+  }
   if (!storage["face_x"].empty() && !storage["face_y"].empty()) {
     m.face_x = cv::ml::RTrees::create();
     m.face_x->read(storage["face_x"]);
@@ -132,8 +139,8 @@ cv::HOGDescriptor window_hog() {
                            cv::Size(8, 8), 9);
 }
 
-std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
-                                       const Model& model) {
+std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params,
+                                    const Model& model) {
   std::vector<Candidate> all;
   if (model.window_weights.empty() || bgr.empty()) return all;
   cv::HOGDescriptor hog = window_hog();
@@ -162,18 +169,30 @@ std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
       all.push_back(c);
     }
   }
-  std::sort(all.begin(), all.end(),
-            [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+  return all;
+}
+
+std::vector<Candidate> suppress(const std::vector<Candidate>& windows, const Params& params,
+                                int limit, double min_radius, double max_radius) {
   std::vector<Candidate> kept;
-  for (const Candidate& c : all) {
+  for (const Candidate& c : windows) {
+    if (min_radius > 0 && c.radius < min_radius) continue;
+    if (max_radius > 0 && c.radius > max_radius) continue;
     const bool near = std::any_of(kept.begin(), kept.end(), [&](const Candidate& k) {
       return cv::norm(k.centre - c.centre) < params.suppression * std::min(k.radius, c.radius);
     });
     if (near) continue;
     kept.push_back(c);
-    if (static_cast<int>(kept.size()) >= params.max_candidates) break;
+    if (static_cast<int>(kept.size()) >= limit) break;
   }
   return kept;
+}
+
+std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
+                                       const Model& model) {
+  return suppress(scan_windows(bgr, params, model), params, params.max_candidates);
 }
 
 cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double angle_deg) {
@@ -231,6 +250,16 @@ cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, i
   return at;
 }
 
+double digit_axis(const cv::Mat& bgr, cv::Point2d face, double radius, const Model& model) {
+  if (!model.axis_c || !model.axis_s) return -1;
+  cv::Mat sample(1, kLocateFeatures, CV_32F);
+  locate_features(bgr, face, radius, sample.ptr<float>());
+  const double c = model.axis_c->predict(sample), s = model.axis_s->predict(sample);
+  double a = 0.5 * std::atan2(s, c) * 180.0 / M_PI;
+  if (a < 0) a += 180.0;
+  return a;
+}
+
 void texture_features(const cv::Mat& crop, float* out) {
   cv::Mat lab, grey, gx, gy, magnitude;
   cv::cvtColor(crop, lab, cv::COLOR_BGR2Lab);
@@ -274,22 +303,23 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   if (model.empty() || bgr.empty()) return d;
 
   auto start = Clock::now();
-  d.candidates = find_candidates(bgr, params, model);
+  const std::vector<Candidate> windows = scan_windows(bgr, params, model);
+  d.candidates = suppress(windows, params, params.max_candidates);
   d.timing.candidates_ms = ms_since(start);
 
   // examine: every candidate's crop at four turns; "no die" votes against it.
   start = Clock::now();
-  const int n = static_cast<int>(d.candidates.size());
-  std::vector<double> cocked_seen(static_cast<std::size_t>(n), 0);
-  std::vector<double> leaning_seen(static_cast<std::size_t>(n), 0);  // the cocked forest's
-  if (n > 0) {
-    cv::Mat samples(n * 4, kFaceFeatures, CV_32F);
-    for (int i = 0; i < n; ++i) {
-      for (int t = 0; t < 4; ++t) {
-        const cv::Mat crop = face_crop(bgr, d.candidates[static_cast<std::size_t>(i)].centre,
-                                       d.candidates[static_cast<std::size_t>(i)].radius, 90.0 * t);
-        face_features(crop, samples.ptr<float>(i * 4 + t));
-      }
+  std::vector<double> cocked_seen, leaning_seen;  // the reader's "cocked" share, the cocked forest's
+  const auto examine = [&](int first) {
+    const int count = static_cast<int>(d.candidates.size()) - first;
+    cocked_seen.resize(d.candidates.size(), 0);
+    leaning_seen.resize(d.candidates.size(), 0);
+    if (count <= 0) return;
+    cv::Mat samples(count * 4, kFaceFeatures, CV_32F);
+    for (int i = 0; i < count; ++i) {
+      const Candidate& c = d.candidates[static_cast<std::size_t>(first + i)];
+      for (int t = 0; t < 4; ++t)
+        face_features(face_crop(bgr, c.centre, c.radius, 90.0 * t), samples.ptr<float>(i * 4 + t));
     }
     const cv::Mat shares = vote_shares(model.reader, samples);
     cv::Mat cocked_votes;
@@ -306,18 +336,52 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         }
       }
     }
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < count; ++i) {
       double no_die = 0, cocked = 0, leaning = 0;
       for (int t = 0; t < 4; ++t) {
         no_die += shares.at<float>(i * 4 + t, kNoDie) / 4.0;
         cocked += shares.at<float>(i * 4 + t, kCockedClass) / 4.0;
         if (!cocked_votes.empty()) leaning += cocked_votes.at<float>(i * 4 + t) / 4.0;
       }
-      d.candidates[static_cast<std::size_t>(i)].presence = 1.0 - no_die;
-      cocked_seen[static_cast<std::size_t>(i)] = cocked;
-      leaning_seen[static_cast<std::size_t>(i)] = leaning;
+      const auto k = static_cast<std::size_t>(first + i);
+      d.candidates[k].presence = 1.0 - no_die;
+      cocked_seen[k] = cocked;
+      leaning_seen[k] = leaning;
+    }
+  };
+  const auto common_radius = [&]() {
+    std::vector<const Candidate*> sure;
+    for (const Candidate& c : d.candidates) {
+      if (c.why.empty() && c.presence >= params.min_presence) sure.push_back(&c);
+    }
+    std::stable_sort(sure.begin(), sure.end(), [](const Candidate* a, const Candidate* b) {
+      return a->presence > b->presence;
+    });
+    std::vector<double> radii;
+    for (const Candidate* c : sure) {
+      if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount)) radii.push_back(c->radius);
+    }
+    return median(radii);
+  };
+  examine(0);
+  // Second pass: the windows near the common size, suppressed among themselves only, so that a
+  // die whose strongest window was at the wrong size (a face, a cluster) gets one at its size.
+  if (params.second_candidates > 0 && params.second_pass > 1) {
+    const double r = common_radius();
+    if (r > 0) {
+      const int first = static_cast<int>(d.candidates.size());
+      for (const Candidate& c : suppress(windows, params, params.second_candidates,
+                                         r / params.second_pass, r * params.second_pass)) {
+        const bool again = std::any_of(
+            d.candidates.begin(), d.candidates.begin() + first, [&](const Candidate& k) {
+              return std::abs(k.radius - c.radius) < 1e-6 && cv::norm(k.centre - c.centre) < 1e-6;
+            });
+        if (!again) d.candidates.push_back(c);
+      }
+      examine(first);
     }
   }
+  const int n = static_cast<int>(d.candidates.size());
   // A smaller candidate inside a larger die is a part of it (a digit, a face).
   std::vector<int> by_size(static_cast<std::size_t>(n));
   std::iota(by_size.begin(), by_size.end(), 0);
@@ -343,15 +407,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     return d.candidates[static_cast<std::size_t>(a)].presence >
            d.candidates[static_cast<std::size_t>(b)].presence;
   });
-  std::vector<double> radii;
-  for (int i : order) {
-    const Candidate& c = d.candidates[static_cast<std::size_t>(i)];
-    if (c.why.empty() && c.presence >= params.min_presence &&
-        radii.size() < referee::yams::kDiceCount) {
-      radii.push_back(c.radius);
-    }
-  }
-  d.die_radius = median(radii);
+  d.die_radius = common_radius();
   if (params.size_vote) {
     // The size that the most presence agrees with (the ten surest within the tolerance of it);
     // a tie goes to the larger size (a digit is a small die-like window).
@@ -410,34 +466,58 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   }
   d.timing.examine_ms = ms_since(start);
 
-  // read_faces: the crop turned through `rotations` angles; the digit standing upright wins.
+  // read_faces: the crop turned to the predicted digit axis (both ways, a few turns around each),
+  // or, with no axis regressor, through `rotations` angles; the digit standing upright wins.
   start = Clock::now();
-  const int turns = std::max(4, params.rotations);
   const int m = static_cast<int>(chosen.size());
   std::vector<cv::Mat> crops0(static_cast<std::size_t>(m));
   if (m > 0) {
-    cv::Mat samples(m * turns, kFaceFeatures, CV_32F);
+    std::vector<std::vector<double>> angles(static_cast<std::size_t>(m));
     for (int k = 0; k < m; ++k) {
       const Candidate& c =
           d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
       d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
-      for (int t = 0; t < turns; ++t) {
-        const cv::Mat crop = face_crop(bgr, d.face.back(), c.radius, 360.0 * t / turns);
-        if (t == 0) crops0[static_cast<std::size_t>(k)] = crop;
-        face_features(crop, samples.ptr<float>(k * turns + t));
+      std::vector<double>& at = angles[static_cast<std::size_t>(k)];
+      const double axis = digit_axis(bgr, d.face.back(), c.radius, model);
+      if (axis >= 0 && params.axis_turns > 0) {
+        for (int way = 0; way < 2; ++way) {
+          for (int j = 0; j < params.axis_turns; ++j)
+            at.push_back(axis + 180.0 * way + params.axis_step * (j - (params.axis_turns - 1) / 2.0));
+        }
+      } else {
+        const int turns = std::max(4, params.rotations);
+        for (int t = 0; t < turns; ++t) at.push_back(360.0 * t / turns);
+      }
+    }
+    int rows = 0;
+    for (const auto& at : angles) rows += static_cast<int>(at.size());
+    cv::Mat samples(rows, kFaceFeatures, CV_32F);
+    std::vector<int> first_row(static_cast<std::size_t>(m));
+    rows = 0;
+    for (int k = 0; k < m; ++k) {
+      const Candidate& c =
+          d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
+      first_row[static_cast<std::size_t>(k)] = rows;
+      crops0[static_cast<std::size_t>(k)] = face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
+      for (double angle : angles[static_cast<std::size_t>(k)]) {
+        face_features(face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, angle),
+                      samples.ptr<float>(rows++));
       }
     }
     const cv::Mat shares = vote_shares(model.reader, samples);
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
+      const std::vector<double>& at_angle = angles[static_cast<std::size_t>(k)];
+      const int turns = static_cast<int>(at_angle.size());
+      const int row0 = first_row[static_cast<std::size_t>(k)];
       std::array<double, 11> best_of_value{};
       int best_turn = 0, best_value = 0;
       double best = -1, cocked = 0;
       for (int t = 0; t < turns; ++t) {
-        cocked += shares.at<float>(k * turns + t, kCockedClass) / turns;
+        cocked += shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
-          const double s = shares.at<float>(k * turns + t, v);
+          const double s = shares.at<float>(row0 + t, v);
           best_of_value[static_cast<std::size_t>(v)] =
               std::max(best_of_value[static_cast<std::size_t>(v)], s);
           if (s > best) {
@@ -447,6 +527,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
           }
         }
       }
+      const double best_angle = at_angle[static_cast<std::size_t>(best_turn)];
       // The top face is seldom centred on the die (perspective): the best turn, shifted.
       cv::Point2d& face = d.face[static_cast<std::size_t>(k)];
       const cv::Point2d located = face;
@@ -459,7 +540,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
             for (int dx = -1; dx <= 1; ++dx) {
               if (dx == 0 && dy == 0) continue;
               at.push_back(located + cv::Point2d(dx, dy) * (ring * params.face_offset * c.radius));
-              face_features(face_crop(bgr, at.back(), c.radius, 360.0 * best_turn / turns),
+              face_features(face_crop(bgr, at.back(), c.radius, best_angle),
                             shifted.ptr<float>(static_cast<int>(at.size()) - 1));
             }
           }
@@ -498,7 +579,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       die.zone = zone_of(c.centre, params.zones);
       d.observation.dice.push_back(die);
       d.die_candidate.push_back(ci);
-      d.rotation_deg.push_back(360.0 * best_turn / turns);
+      d.rotation_deg.push_back(std::fmod(best_angle + 360.0, 360.0));
     }
   }
   d.timing.read_ms = ms_since(start);

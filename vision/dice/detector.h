@@ -39,6 +39,8 @@ struct Params {
   double scan_threshold = -0.6;  // SVM score a window needs to become a candidate
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
+  double second_pass = 1.45;     // then the windows within this factor of the common die size,
+  int second_candidates = 16;    // suppressed among themselves, this many more examined (0: off)
   double part_size = 0;          // a candidate smaller than this x a die's radius (0: off),
   double part_distance = 0.5;    // closer than this x that radius to its centre, is a part of it
   double radius_spread = 1.15;   // a die's radius is kept within this factor of the median's
@@ -47,7 +49,9 @@ struct Params {
   bool size_vote = false;        // the size most presence agrees with instead of the median (worse)
   double size_tolerance = 1.7;   // a candidate's radius within this factor of the median die's
   double min_presence = 0.45;    // share of the forest's votes (not "no die") to keep a candidate
-  int rotations = 16;            // turns of the face crop searched for the upright digit
+  int rotations = 16;            // turns searched for the upright digit (models with no axis)
+  int axis_turns = 3;            // with the axis regressor: turns tried around each of the two
+  double axis_step = 15;         // directions of the predicted digit axis, this many degrees apart
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -91,6 +95,9 @@ struct Model {
   cv::Ptr<cv::ml::RTrees> face_x, face_y;  // the top face's centre from the die's (x radius)
   cv::Ptr<cv::ml::RTrees> texture;         // 0 none, 1 frosted, 2 transparent
   cv::Ptr<cv::ml::RTrees> cocked;          // 0 flat, 1 cocked, on the examine crops
+  // The digit's axis (up or down: an angle modulo 180 degrees) at the located top face, as
+  // cos(2a) and sin(2a) of the digit's rotation a (the locator's features at the face).
+  cv::Ptr<cv::ml::RTrees> axis_c, axis_s;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
@@ -127,6 +134,12 @@ Model load_model(const std::string& path);
 
 // The HOG descriptor of the window detector.
 cv::HOGDescriptor window_hog();
+// Every window scoring above the threshold at every level, strongest first (no suppression).
+std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params, const Model& model);
+// The strongest windows after suppression (at most `limit`), among those of radius within
+// [min_radius, max_radius] image pixels (0: any).
+std::vector<Candidate> suppress(const std::vector<Candidate>& windows, const Params& params,
+                                int limit, double min_radius = 0, double max_radius = 0);
 // Scores for every window at every level, strongest first after suppression.
 std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
                                        const Model& model);
@@ -141,6 +154,9 @@ void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, floa
 // Where the top face's centre is, from the die's centre: the locator applied `steps` times.
 cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, int steps,
                         const Model& model);
+// The digit's axis at the top face `face` (degrees clockwise from image-up, in [0, 180)): the
+// digit stands upright when the crop is turned by it or by it + 180. -1 without the regressor.
+double digit_axis(const cv::Mat& bgr, cv::Point2d face, double radius, const Model& model);
 // The texture classifier's features of a face crop (kTextureFeatures floats).
 void texture_features(const cv::Mat& crop, float* out);
 // Lab a* above neutral over the crop's middle (redness of the die's body).

@@ -1,5 +1,6 @@
 #include "vision/dice/turn.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace arbitre::vision::dice {
@@ -57,8 +58,55 @@ bool DiceTurnTracker::same_scene(const DiceObservation& a, const DiceObservation
   return true;
 }
 
+void DiceTurnTracker::tally(const DiceObservation& observation) {
+  votes_.resize(run_.dice.size());
+  std::vector<bool> used(observation.dice.size(), false);
+  for (std::size_t i = 0; i < run_.dice.size(); ++i) {
+    const int at = find(observation.dice, run_.dice[i], params_.move_pixels, used);
+    if (at < 0) continue;
+    const DieSighting& d = observation.dice[static_cast<std::size_t>(at)];
+    const int key = d.cocked     ? -1
+                    : d.value > 0 ? d.value * 2 + (d.colour == referee::yams::DieColour::Red)
+                                  : 0;
+    auto& v = votes_[i];
+    auto it = std::find_if(v.begin(), v.end(), [&](const auto& p) { return p.first == key; });
+    if (it == v.end())
+      v.emplace_back(key, 1);
+    else
+      ++it->second;
+  }
+}
+
+DiceObservation DiceTurnTracker::consensus() const {
+  DiceObservation out = run_;
+  for (std::size_t i = 0; i < out.dice.size() && i < votes_.size(); ++i) {
+    int frames = 0, best_key = 0, best = 0;
+    for (const auto& [key, n] : votes_[i]) {
+      frames += n;
+      if (n > best) best = n, best_key = key;
+    }
+    DieSighting& d = out.dice[i];
+    if (2 * best <= frames) {
+      d.cocked = false;  // no reading holds most frames: unread
+      d.value = 0;
+    } else if (best_key == -1) {
+      d.cocked = true;
+      d.value = 0;
+    } else if (best_key == 0) {
+      d.cocked = false;
+      d.value = 0;
+    } else {
+      d.cocked = false;
+      d.value = best_key / 2;
+      d.colour = best_key % 2 ? referee::yams::DieColour::Red : referee::yams::DieColour::White;
+    }
+  }
+  return out;
+}
+
 void DiceTurnTracker::new_turn() {
   accepted_.reset();
+  accepted_here_ = false;
   reported_ = false;
   rolls_ = 0;
 }
@@ -74,21 +122,31 @@ std::vector<TurnEvent> DiceTurnTracker::feed(const DiceObservation& observation,
       moving_ = true;
     }
     previous_ = observation;
+    run_ = observation;
+    votes_.clear();
+    tally(observation);
+    accepted_here_ = false;
     since_ = seconds;
     frames_ = 1;
     reported_ = false;
     return events;
   }
   previous_ = observation;
+  tally(observation);
   ++frames_;
-  if (reported_ || frames_ < params_.min_frames || seconds - since_ < params_.settle_seconds)
+  if (reported_) {
+    // Still settled: the settled scene's readings go on gathering frames.
+    if (accepted_here_) accepted_ = consensus();
     return events;
+  }
+  if (frames_ < params_.min_frames || seconds - since_ < params_.settle_seconds) return events;
   reported_ = true;
   moving_ = false;
 
-  const std::vector<DieSighting> rolled = in_zone(observation, true);
-  const std::vector<DieSighting> kept = in_zone(observation, false);
-  if (accepted_ && same_scene(*accepted_, observation)) return events;  // back as it was
+  const DiceObservation settled = consensus();
+  const std::vector<DieSighting> rolled = in_zone(settled, true);
+  const std::vector<DieSighting> kept = in_zone(settled, false);
+  if (accepted_ && same_scene(*accepted_, settled)) return events;  // back as it was
 
   // Kept dice must stay as they were between rolls.
   if (accepted_) {
@@ -140,7 +198,8 @@ std::vector<TurnEvent> DiceTurnTracker::feed(const DiceObservation& observation,
     keep.kept = kept;
     events.push_back(keep);
   }
-  accepted_ = observation;
+  accepted_ = settled;
+  accepted_here_ = true;
   return events;
 }
 

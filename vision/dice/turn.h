@@ -18,8 +18,10 @@ struct TurnParams {
   int min_frames = 3;           // and for at least this many frames
   double move_pixels = 10;      // a die that moved less than this (image pixels) stayed put
   double rolled_share = 0.5;    // of the rolled dice that moved, to count a roll
-  // A scene is the same while every die stays put in its zone (values may flicker: they are
-  // compared only for kept dice, and only when both readings are values).
+  // A scene is the same while every die stays put in its zone. Values may flicker from frame to
+  // frame (a glint, a misread): a settled scene's dice carry the reading most of its frames
+  // agree on (more than half of them; otherwise unread), and kept dice are compared only when
+  // both settled readings are values, so a one-frame misread raises no alarm.
 };
 
 enum class TurnEventKind {
@@ -54,10 +56,19 @@ class DiceTurnTracker {
 
  private:
   bool same_scene(const DiceObservation& a, const DiceObservation& b) const;
+  // Adds `observation`'s readings to the current still run's tally.
+  void tally(const DiceObservation& observation);
+  // The run's first observation, each die with the reading most frames of the run agree on.
+  DiceObservation consensus() const;
 
   TurnParams params_;
   std::optional<DiceObservation> previous_;  // the last frame
-  std::optional<DiceObservation> accepted_;  // the last settled scene
+  std::optional<DiceObservation> accepted_;  // the last settled scene (its consensus)
+  DiceObservation run_;                      // the first frame of the current still run
+  // Per die of run_: how many frames read it as each reading (value * 2 + red; -1 cocked;
+  // 0 unread), and the number of frames in the run.
+  std::vector<std::vector<std::pair<int, int>>> votes_;
+  bool accepted_here_ = false;  // accepted_ is this run's: it goes on gathering its frames
   double since_ = 0;
   int frames_ = 0;
   bool reported_ = false;
