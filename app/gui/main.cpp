@@ -3,6 +3,7 @@
 //   --demo irma|yams    start the bundled demo at once (what ./run.sh opens)
 //   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
 #include <clocale>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <langinfo.h>
@@ -109,7 +110,14 @@ class App : public wxApp {
     wxTranslations::Set(translations);
     if (lang != "en") {
       translations->AddStdCatalog();
-      translations->AddCatalog("arbitre-gui");
+      if (!translations->AddCatalog("arbitre-gui") && !lang.empty())
+        std::fprintf(stderr, "arbitre-gui: no catalogue for %s\n", static_cast<const char*>(lang.utf8_str()));
+      if (std::getenv("ARBITRE_GUI_DEBUG_I18N")) {
+        for (const wxString& l : translations->GetAvailableTranslations("arbitre-gui"))
+          std::fprintf(stderr, "available %s\n", static_cast<const char*>(l.utf8_str()));
+        std::fprintf(stderr, "Game -> %s\n", static_cast<const char*>(wxGetTranslation("Game").utf8_str()));
+        std::fprintf(stderr, "best %s\n", static_cast<const char*>(translations->GetBestTranslation("arbitre-gui", wxLANGUAGE_ENGLISH_US).utf8_str()));
+      }
     }
   }
 

@@ -159,7 +159,7 @@ void MainFrame::build() {
 
   log_ = new wxTextCtrl(root, wxID_ANY, "", wxDefaultPosition, wxDefaultSize,
                         wxTE_MULTILINE | wxTE_READONLY | wxTE_DONTWRAP);
-  log_->SetMinSize(FromDIP(wxSize(-1, 130)));
+  log_->SetMinSize(FromDIP(wxSize(-1, 110)));
   auto* main = new wxBoxSizer(wxVERTICAL);
   main->Add(middle, wxSizerFlags(1).Expand());
   main->Add(log_, wxSizerFlags().Expand().Border(wxALL, 4));
@@ -256,9 +256,10 @@ bool MainFrame::start(const StartRequest& request) {
       }
       // The demo keeps nothing: a temporary store, removed when the next game starts or the
       // window closes.
-      temporary_store_ = (fs::temp_directory_path() /
-                          ("arbitre-gui-demo-" + std::to_string(wxGetProcessId()) + ".db"))
-                             .string();
+      // In memory-backed /dev/shm when there is one: the demo's commits need not reach a disk.
+      std::error_code error;
+      const fs::path dir = fs::is_directory("/dev/shm", error) ? fs::path("/dev/shm") : fs::temp_directory_path();
+      temporary_store_ = (dir / ("arbitre-gui-demo-" + std::to_string(wxGetProcessId()) + ".db")).string();
       setup.store_path = temporary_store_;
       log(wxString::Format(_("Demo: %s"), wxString::FromUTF8(demo.from)));
     } else {
@@ -411,13 +412,15 @@ void MainFrame::log(const wxString& line) {
   if (line.empty()) return;
   if (log_->GetLastPosition() > 200000) log_->Remove(0, 100000);  // keep the log short
   log_->AppendText((log_->IsEmpty() ? "" : "\n") + line);
+  log_->ShowPosition(log_->GetLastPosition());
 }
 
 void MainFrame::update_buttons() {
   const bool running = runner_ && !runner_->finished();
   start_->Enable(!running);
   pause_->Enable(running);
-  pause_->SetLabel(running && runner_->paused() ? _("Resume") : _("Pause"));
+  const wxString pause = running && runner_->paused() ? _("Resume") : _("Pause");
+  if (pause_->GetLabel() != pause) pause_->SetLabel(pause);
   stop_->Enable(running);
   undo_->Enable(running && can_undo_);
   game_->Enable(!running);

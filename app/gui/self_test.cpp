@@ -7,9 +7,10 @@
 #include <wx/bitmap.h>
 #include <wx/button.h>
 #include <wx/dcmemory.h>
-#include <wx/dcscreen.h>
 #include <wx/filename.h>
+#include <wx/evtloop.h>
 #include <wx/time.h>
+#include <wx/utils.h>
 
 #include "app/gui/irma_panel.h"
 #include "app/gui/live_view.h"
@@ -17,6 +18,10 @@
 #include "app/gui/yams_panel.h"
 #include "referee/yams/dice.h"
 #include "scoring/irma/score.h"
+
+// Last: Xlib defines macros (None, Status, Bool) that other headers use as names.
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
 
 namespace arbitre::gui {
 
@@ -90,17 +95,48 @@ void SelfTest::screenshot(const std::string& name) {
   render(frame_->live_view(), "live-" + name);
   if (name == "irma") render(frame_->irma_panel(), "panel-irma");
   if (name == "yams") render(frame_->yams_panel(), "panel-yams");
-  // The whole window, native controls included, read back from the X server.
+  // The whole window, native controls included, read back from the X server (wxScreenDC
+  // keeps returning its first picture under GTK 3, so Xlib is asked directly).
   frame_->Raise();
-  frame_->Update();
-  const wxRect rect = frame_->GetScreenRect();
-  wxBitmap window(rect.width, rect.height);
-  {
-    wxScreenDC screen;
-    wxMemoryDC dc(window);
-    dc.Blit(0, 0, rect.width, rect.height, &screen, rect.x, rect.y);
+  frame_->Refresh();
+  // GTK lays text views out when idle: let the window catch up (drawing only, no timer or
+  // input events, so the test does not re-enter itself).
+  for (int i = 0; i < 10; ++i) {
+    wxEventLoopBase::GetActive()->YieldFor(wxEVT_CATEGORY_UI);
+    wxMilliSleep(10);
   }
-  save(window, "window-" + name);
+  frame_->Update();
+  save(grab_screen(frame_->GetScreenRect()), "window-" + name);
+}
+
+wxBitmap SelfTest::grab_screen(const wxRect& rect) {
+  Display* display = XOpenDisplay(nullptr);
+  if (!display) return {};
+  XImage* shot = XGetImage(display, DefaultRootWindow(display), rect.x, rect.y,
+                           static_cast<unsigned>(rect.width), static_cast<unsigned>(rect.height), AllPlanes,
+                           ZPixmap);
+  wxImage image;
+  if (shot) {
+    image.Create(rect.width, rect.height);
+    const auto channel = [](unsigned long pixel, unsigned long mask) {
+      int shift = 0;
+      while (mask && !(mask & 1)) {
+        mask >>= 1;
+        ++shift;
+      }
+      return static_cast<unsigned char>(mask ? ((pixel >> shift) & mask) * 255 / mask : 0);
+    };
+    for (int y = 0; y < rect.height; ++y) {
+      for (int x = 0; x < rect.width; ++x) {
+        const unsigned long pixel = XGetPixel(shot, x, y);
+        image.SetRGB(x, y, channel(pixel, shot->red_mask), channel(pixel, shot->green_mask),
+                     channel(pixel, shot->blue_mask));
+      }
+    }
+    XDestroyImage(shot);
+  }
+  XCloseDisplay(display);
+  return image.IsOk() ? wxBitmap(image) : wxBitmap();
 }
 
 void SelfTest::write_timing(const std::string& game) {

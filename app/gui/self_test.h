@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include <wx/bitmap.h>
 #include <wx/button.h>
 #include <wx/event.h>
 #include <wx/string.h>
@@ -32,6 +33,7 @@ class SelfTest : public wxEvtHandler {
   void fail(const std::string& why);
   void check(bool ok, const std::string& what);
   void screenshot(const std::string& name);
+  static wxBitmap grab_screen(const wxRect& rect);
   void click_button(wxButton* button);
   void write_timing(const std::string& game);
 

@@ -42,6 +42,28 @@ YamsPanel::YamsPanel(wxWindow* parent, std::function<void(std::string)> send)
   rows_.push_back(Total::Grand);
 }
 
+wxString YamsPanel::total_name(Total total) {
+  switch (total) {
+    case Total::Chiffres:
+      return _("Chiffres");
+    case Total::Bonus:
+      return _("Bonus (330 or more)");
+    case Total::Total1:
+      return _("Total 1");
+    case Total::Total2:
+      return _("Total 2 (Yams)");
+    case Total::Total3:
+      return _("Total 3 (Suites)");
+    case Total::Total4:
+      return _("Total 4 (Combinaisons)");
+    case Total::Total5:
+      return _("Total 5 (Différence)");
+    case Total::Grand:
+      return _("Grand total");
+  }
+  return {};
+}
+
 void YamsPanel::show_game(std::shared_ptr<const GameView> game) {
   game_ = std::move(game);
   Refresh(false);
@@ -61,9 +83,26 @@ YamsPanel::Layout YamsPanel::layout(const wxSize& size) const {
   l.die_side = std::clamp((size.x - 16) / 11 - 4, 16, 44);
   l.die_step = l.die_side + 6;
   l.sheet_top = l.dice_top + l.die_side + 12;
-  l.row_height = std::max(line + 1, std::min(line + 6, (size.y - l.sheet_top - 4) / (static_cast<int>(rows_.size()) + 1)));
+  const int rows = static_cast<int>(rows_.size()) + 1;
+  l.row_height = std::max(8, std::min(line + 6, (size.y - l.sheet_top - 4) / rows));
+  l.font = GetFont();
+  int text_height = 0;
+  for (int i = 0; i < 6; ++i) {
+    GetTextExtent("Yg", nullptr, &text_height, nullptr, nullptr, &l.font);
+    if (text_height <= l.row_height || l.font.GetPointSize() <= 6) break;
+    l.font.SetPointSize(l.font.GetPointSize() - 1);
+  }
   const int players = game_ && game_->yams ? static_cast<int>(game_->yams->sheets.size()) : 1;
-  l.name_width = std::min(size.x / 3, GetTextExtent("Yams Impossible  ").x + 24);
+  const wxFont bold = l.font.Bold();
+  l.name_width = 0;
+  for (const Row& row : rows_) {
+    const wxString name = std::holds_alternative<ry::Box>(row) ? utf8(ry::display_name(std::get<ry::Box>(row)))
+                                                               : total_name(std::get<Total>(row));
+    int w = 0;
+    GetTextExtent(name, &w, nullptr, nullptr, nullptr, &bold);
+    l.name_width = std::max(l.name_width, w + 12);
+  }
+  l.name_width = std::min(l.name_width, size.x / 2);
   l.column_width = std::max(40, (size.x - l.name_width - 8) / (players + 1));
   return l;
 }
@@ -114,7 +153,14 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
     dc.DrawText(wxString::Format(_("%s to play — roll %d of 5"), to_move, turn.rolls), 8, 8);
   dc.SetFont(GetFont());
   wxString second;
-  if (turn.declared)
+  if (game_->over) {
+    int best = 0;
+    for (std::size_t p = 1; p < state.sheets.size(); ++p) {
+      if (scoring::yams::totals(state.sheets[p]).grand > scoring::yams::totals(state.sheets[best]).grand) best = static_cast<int>(p);
+    }
+    if (static_cast<std::size_t>(best) < game_->players.size())
+      second = wxString::Format(_("%s has the best sheet"), wxString::FromUTF8(game_->players[best]));
+  } else if (turn.declared)
     second = wxString::Format(_("Sixth roll declared for %s"), utf8(ry::display_name(*turn.declared)));
   else if (turn.rolls > 0)
     second = _("Click an empty box of your column to fill it; click a die to correct it");
@@ -123,7 +169,7 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
   dc.DrawText(second, 8, 8 + line);
 
   // The dice on the table (the turn's), kept dice with a yellow border.
-  if (turn.rolls > 0) {
+  if (turn.rolls > 0 && !game_->over) {
     for (int i = 0; i < ry::kDiceCount; ++i) {
       const wxPoint c = *die_centre(i);
       draw_die(dc, c.x, c.y, l.die_side, turn.dice[i], (turn.aside >> i) & 1u);
@@ -136,14 +182,14 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
   const int x_cols = x_names + l.name_width;
   const int now_col = static_cast<int>(players);
   int y = l.sheet_top;
-  dc.SetFont(GetFont().Bold());
+  dc.SetFont(l.font.Bold());
   for (std::size_t p = 0; p < players; ++p) {
     const wxString name = p < game_->players.size() ? wxString::FromUTF8(game_->players[p]) : wxString();
     dc.DrawText(name, x_cols + static_cast<int>(p) * l.column_width + 4, y);
   }
   // TRANSLATORS: sheet column: what each empty box would score with the dice on the table now.
   dc.DrawText(_("now"), x_cols + now_col * l.column_width + 4, y);
-  dc.SetFont(GetFont());
+  dc.SetFont(l.font);
   const bool rolled = turn.rolls > 0 && !game_->over;
   const ry::BoxScores now = rolled ? ry::score_all(turn.dice, turn.rolls == 1) : ry::BoxScores{};
   std::vector<scoring::yams::Totals> totals;
@@ -163,7 +209,7 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
     dc.SetPen(wxPen(wxColour(210, 210, 210)));
     dc.DrawLine(x_names, y, x_cols + (now_col + 1) * l.column_width, y);
     dc.SetTextForeground(GetForegroundColour());
-    const int text_y = y + (l.row_height - GetCharHeight()) / 2;
+    const int text_y = y + (l.row_height - dc.GetCharHeight()) / 2;
     if (const auto* box = std::get_if<ry::Box>(&rows_[r])) {
       dc.DrawText(utf8(ry::display_name(*box)), x_names + 4, text_y);
       for (std::size_t p = 0; p < players; ++p) {
@@ -176,18 +222,8 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
       }
     } else {
       const Total total = std::get<Total>(rows_[r]);
-      wxString name;
-      switch (total) {
-        case Total::Chiffres: name = _("Chiffres"); break;
-        case Total::Bonus: name = _("Bonus (330 or more)"); break;
-        case Total::Total1: name = _("Total 1"); break;
-        case Total::Total2: name = _("Total 2 (Yams)"); break;
-        case Total::Total3: name = _("Total 3 (Suites)"); break;
-        case Total::Total4: name = _("Total 4 (Combinaisons)"); break;
-        case Total::Total5: name = _("Total 5 (Différence)"); break;
-        case Total::Grand: name = _("Grand total"); break;
-      }
-      dc.SetFont(GetFont().Bold());
+      const wxString name = total_name(total);
+      dc.SetFont(l.font.Bold());
       dc.DrawText(name, x_names + 4, text_y);
       for (std::size_t p = 0; p < players; ++p) {
         const scoring::yams::Totals& t = totals[p];
@@ -201,7 +237,7 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
                                                    : t.grand;
         dc.DrawText(wxString::Format("%d", value), x_cols + static_cast<int>(p) * l.column_width + 4, text_y);
       }
-      dc.SetFont(GetFont());
+      dc.SetFont(l.font);
     }
   }
 }

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include <wx/font.h>
 #include <wx/panel.h>
 
 #include "app/gui/chooser.h"
@@ -41,6 +42,7 @@ class YamsPanel : public wxPanel {
   struct Layout {
     int dice_top = 0, die_side = 0, die_step = 0;
     int sheet_top = 0, row_height = 0, name_width = 0, column_width = 0;
+    wxFont font;  // the sheet's, small enough for every row to fit
   };
   Layout layout(const wxSize& size) const;
   void on_paint(wxPaintEvent& event);
@@ -49,6 +51,7 @@ class YamsPanel : public wxPanel {
   Chooser chooser_ = popup_chooser;
   std::shared_ptr<const GameView> game_;
   std::vector<Row> rows_;
+  static wxString total_name(Total total);
 };
 
 }  // namespace arbitre::gui

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# run_gui_test.sh XVFB_RUN ARBITRE_GUI LANG OUT_DIR: the GUI self-test on a virtual X display.
+set -euo pipefail
+xvfb_run=$1 gui=$2 lang=$3 out=$4
+rm -rf "$out"
+mkdir -p "$out"
+# GDK_BACKEND=x11: Xvfb is an X server; the screenshots are read back from it.
+export GDK_BACKEND=x11
+# A private config so that a saved language preference does not leak in.
+export XDG_CONFIG_HOME="$out/config"
+exec "$xvfb_run" -a -s "-screen 0 1600x1000x24" "$gui" --lang "$lang" --self-test "$out"
