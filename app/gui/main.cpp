@@ -112,12 +112,6 @@ class App : public wxApp {
       translations->AddStdCatalog();
       if (!translations->AddCatalog("arbitre-gui") && !lang.empty())
         std::fprintf(stderr, "arbitre-gui: no catalogue for %s\n", static_cast<const char*>(lang.utf8_str()));
-      if (std::getenv("ARBITRE_GUI_DEBUG_I18N")) {
-        for (const wxString& l : translations->GetAvailableTranslations("arbitre-gui"))
-          std::fprintf(stderr, "available %s\n", static_cast<const char*>(l.utf8_str()));
-        std::fprintf(stderr, "Game -> %s\n", static_cast<const char*>(wxGetTranslation("Game").utf8_str()));
-        std::fprintf(stderr, "best %s\n", static_cast<const char*>(translations->GetBestTranslation("arbitre-gui", wxLANGUAGE_ENGLISH_US).utf8_str()));
-      }
     }
   }
 
