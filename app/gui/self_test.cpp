@@ -93,8 +93,8 @@ void SelfTest::screenshot(const std::string& name) {
     save(bitmap, file);
   };
   render(frame_->live_view(), "live-" + name);
-  if (name == "irma") render(frame_->irma_panel(), "panel-irma");
-  if (name == "yams") render(frame_->yams_panel(), "panel-yams");
+  if (name.rfind("irma", 0) == 0) render(frame_->irma_panel(), "panel-" + name);
+  if (name.rfind("yams", 0) == 0) render(frame_->yams_panel(), "panel-" + name);
   // The whole window, native controls included, read back from the X server (wxScreenDC
   // keeps returning its first picture under GTK 3, so Xlib is asked directly).
   frame_->Raise();
@@ -256,8 +256,25 @@ void SelfTest::step() {
       if (stats.undos == 0) break;
       const s::IrmaGame::Player* player = irma_player(*frame_);
       check(player && board_text(player->state.board) == saved_, "Undo restored the Irma board");
+      // Hold the game again at the next refused placement, to show it.
+      frame_->runner()->pause_when([](const s::Event& event, const GameView&) {
+        const auto* refused = std::get_if<s::Refused>(&event);
+        return refused && refused->irma && refused->irma->cell && !refused->cells.empty();
+      });
       click_button(frame_->pause_button());  // resume
-      next(Phase::IrmaEnd);
+      next(Phase::IrmaRefused);
+      break;
+    }
+    case Phase::IrmaRefused: {
+      if (!stats.running) {
+        fail("the Irma demo refused no placement with cells to show");
+        next(Phase::IrmaEnd);
+      } else if (runner->paused() && runner->idle() && ++settle_ >= kSettleTicks) {
+        check(stats.refusals > 0, "a refused placement is shown");
+        screenshot("irma-refused");
+        click_button(frame_->pause_button());  // resume
+        next(Phase::IrmaEnd);
+      }
       break;
     }
     case Phase::IrmaEnd: {

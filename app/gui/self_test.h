@@ -25,7 +25,7 @@ class SelfTest : public wxEvtHandler {
 
  private:
   enum class Phase {
-    StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaEnd,
+    StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRefused, IrmaEnd,
     StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, Finished
   };
   void tick(wxTimerEvent&);

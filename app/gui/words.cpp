@@ -124,6 +124,10 @@ wxString describe(const s::Event& event) {
           [](const s::Refused& e) -> wxString {
             const wxString why =
                 e.yams ? yams_reason(e.reason, e.message) : irma_reason(e.reason, e.message);
+            if (e.irma && e.irma->cell)
+              // TRANSLATORS: player, colour, cell, then why the referee refused the placement.
+              return wxString::Format(_("%s: %s pion at %s refused — %s"), from_utf8(e.player),
+                                      colour_name(e.irma->colour), cell_text(*e.irma->cell), why);
             // TRANSLATORS: a move the referee refused, then why.
             return wxString::Format(_("Refused: %s"), why);
           },

@@ -7,5 +7,6 @@ mkdir -p "$out"
 # GDK_BACKEND=x11: Xvfb is an X server; the screenshots are read back from it.
 export GDK_BACKEND=x11
 # A private config so that a saved language preference does not leak in.
-export XDG_CONFIG_HOME="$out/config"
+export XDG_CONFIG_HOME="$out.config"
+rm -rf "$XDG_CONFIG_HOME"
 exec "$xvfb_run" -a -s "-screen 0 1600x1000x24" "$gui" --lang "$lang" --self-test "$out"
