@@ -121,6 +121,16 @@ int main(int argc, char** argv) {
       turns_dir = argv[++i];
     else if (a == "--median-size")
       params.size_vote = false;
+    else if (a == "--examine-turns" && i + 1 < argc)
+      params.examine_turns = std::atoi(argv[++i]);
+    else if (a == "--no-pool")
+      params.pool = false;
+    else if (a == "--axis-turns" && i + 1 < argc)
+      params.axis_turns = std::atoi(argv[++i]);
+    else if (a == "--axis-step" && i + 1 < argc)
+      params.axis_step = std::atof(argv[++i]);
+    else if (a == "--second" && i + 1 < argc)
+      params.second_candidates = std::atoi(argv[++i]);
     else if (a == "--textures")
       params.textures = true;
     else if (a == "--face-offset" && i + 1 < argc)

@@ -198,6 +198,45 @@ TEST(DiceTurnTracker, AOneFrameMisreadOfAKeptDieIsNoChange) {
   ASSERT_EQ(count(events, vd::TurnEventKind::KeptChanged), 1);
 }
 
+// A kept die the reader misses (nine dice seen) is no alarm; gone from its place while ten dice
+// are seen, it is. A change between two readings of which one is unsure is no alarm either.
+TEST(DiceTurnTracker, AMissedOrUnsureKeptDieIsNoChange) {
+  DiceObservation o = first_roll();
+  o.dice[2].zone = DieZone::Kept;
+  o.dice[2].y = 600;
+  const auto roll_others = [](DiceObservation r) {
+    for (auto& d : r.dice) {
+      if (d.zone == DieZone::Tray) d.x += 30;
+    }
+    return r;
+  };
+  {
+    vd::DiceTurnTracker tracker;
+    double t = 0;
+    hold(tracker, o, t, 1.5);
+    DiceObservation missed = roll_others(o);
+    missed.dice.erase(missed.dice.begin() + 2);  // nine dice: the kept one not found
+    EXPECT_EQ(count(hold(tracker, missed, t, 1.5), vd::TurnEventKind::KeptChanged), 0);
+  }
+  {
+    vd::DiceTurnTracker tracker;
+    double t = 0;
+    hold(tracker, o, t, 1.5);
+    DiceObservation moved = roll_others(o);
+    moved.dice[2].x += 200;  // ten dice, the kept one elsewhere in the kept area
+    EXPECT_EQ(count(hold(tracker, moved, t, 1.5), vd::TurnEventKind::KeptChanged), 1);
+  }
+  {
+    vd::DiceTurnTracker tracker;
+    double t = 0;
+    hold(tracker, o, t, 1.5);
+    DiceObservation unsure = roll_others(o);
+    unsure.dice[2].value = 8;
+    unsure.dice[2].confidence = 0.3;
+    EXPECT_EQ(count(hold(tracker, unsure, t, 1.5), vd::TurnEventKind::KeptChanged), 0);
+  }
+}
+
 TEST(DiceTurnTracker, NoFinalDiceWhileADieIsCockedOrUnread) {
   vd::DiceTurnTracker tracker;
   double t = 0;

@@ -299,6 +299,31 @@ int main(int argc, char** argv) {
           d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
     }
   };
+  // The digit forest: only what the reader meets along the predicted axis at the located face:
+  // the digit upright (its value) or half a turn round (a wrong turn, or the value for 0 and 8),
+  // and cocked dice; no windows off the dice, no random turns.
+  std::vector<float> digit_samples;
+  std::vector<int> digit_labels;
+  const auto add_digit = [&](const cv::Mat& image, const TruthDie& d, cv::Point2d centre,
+                             double radius, int copies, double jitter) {
+    for (int k = 0; k < copies; ++k) {
+      const cv::Point2d at = centre + cv::Point2d(rng.uniform(-jitter, jitter) * radius,
+                                                  rng.uniform(-jitter, jitter) * radius);
+      const double r = radius * rng.uniform(0.92, 1.08);
+      const auto put = [&](double angle, int label) {
+        vd::face_features(vd::face_crop(image, at, r, angle), row.data());
+        digit_samples.insert(digit_samples.end(), row.begin(), row.end());
+        digit_labels.push_back(label);
+      };
+      if (d.cocked) {
+        put(rng.uniform(0.0, 360.0), vd::kCockedClass);
+        continue;
+      }
+      put(d.rotation + rng.uniform(-upright, upright), d.value);
+      put(d.rotation + 180.0 + rng.uniform(-upright, upright),
+          d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
+    }
+  };
   // 4. The face locator (two regression forests): from near the die's centre to its top
   // face's centre, x radius; its samples are gathered with the reader's.
   std::vector<float> locate;
@@ -375,6 +400,7 @@ int main(int argc, char** argv) {
                               rng.uniform(-0.08, 0.08) * d.radius);
         add_die(s.image, d, (d.cocked ? d.centre : d.face) + off, d.radius, 1);
       }
+      add_digit(s.image, d, d.cocked ? d.centre : d.face, d.radius, 3, 0.1);
       // The die at the wrong size: not a die.
       add(s.image, d.centre, d.radius * (rng.uniform(0, 2) ? rng.uniform(0.45, 0.65) : rng.uniform(1.6, 2.2)),
           rng.uniform(0.0, 360.0), vd::kNoDie);
@@ -418,6 +444,7 @@ int main(int argc, char** argv) {
       const cv::Point2d located =
           vd::locate_face(s.image, c.centre, c.radius, params.locate_steps, model);
       add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
+      add_digit(s.image, d, located, c.radius, d.cocked ? 2 : 3, 0.06);
       if (!d.cocked) add_axis(s.image, d, located, c.radius);
       // Flat or cocked, from the crops the examine stage sees (the candidate's centre, any turn);
       // cocked dice are few, so each gives eight turns.
@@ -467,6 +494,17 @@ int main(int argc, char** argv) {
   cv::theRNG().state = 11;
   reader->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(labels, true)));
 
+  std::fprintf(stderr, "digits: %zu samples\n", digit_labels.size());
+  cv::Ptr<cv::ml::RTrees> digits = cv::ml::RTrees::create();
+  digits->setMaxDepth(depth + 2);
+  digits->setMinSampleCount(2);
+  digits->setActiveVarCount(0);
+  digits->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
+  cv::theRNG().state = 29;
+  digits->train(cv::ml::TrainData::create(
+      cv::Mat(static_cast<int>(digit_labels.size()), vd::kFaceFeatures, CV_32F, digit_samples.data()),
+      cv::ml::ROW_SAMPLE, cv::Mat(digit_labels, true)));
+
   // 6. Textures (none, frosted, transparent) from the colour and sharpness of the face crop.
   cv::Ptr<cv::ml::RTrees> texture = cv::ml::RTrees::create();
   texture->setMaxDepth(8);
@@ -504,6 +542,10 @@ int main(int argc, char** argv) {
   storage << "face_y"
           << "{";
   face_y->write(storage);
+  storage << "}";
+  storage << "digits"
+          << "{";
+  digits->write(storage);
   storage << "}";
   storage << "axis_c"
           << "{";

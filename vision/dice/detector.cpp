@@ -117,6 +117,11 @@ Model load_model(const std::string& path) {
     m.texture->read(storage["texture"]);
     if (!m.texture->isTrained()) m.texture.release();
   }
+  if (!storage["digits"].empty()) {
+    m.digits = cv::ml::RTrees::create();
+    m.digits->read(storage["digits"]);
+    if (!m.digits->isTrained()) m.digits.release();
+  }
   if (!storage["axis_c"].empty() && !storage["axis_s"].empty()) {
     m.axis_c = cv::ml::RTrees::create();
     m.axis_c->read(storage["axis_c"]);
@@ -147,8 +152,16 @@ std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params,
   std::vector<float> detector(model.window_weights.begin<float>(),
                               model.window_weights.end<float>());
   hog.setSVMDetector(detector);
-  cv::Mat grey;
-  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+  // The lightness at full, half and quarter size: each level is shrunk from the smallest of
+  // them that is still larger (averaging fewer pixels: this was half the scan's time).
+  std::array<cv::Mat, 3> source;
+  cv::cvtColor(bgr, source[0], cv::COLOR_BGR2GRAY);
+  for (int s = 1; s < 3; ++s) {
+    cv::resize(source[static_cast<std::size_t>(s - 1)], source[static_cast<std::size_t>(s)],
+               cv::Size((source[static_cast<std::size_t>(s - 1)].cols + 1) / 2,
+                        (source[static_cast<std::size_t>(s - 1)].rows + 1) / 2),
+               0, 0, cv::INTER_AREA);
+  }
   const double width = bgr.cols;
   const double r_max = params.max_radius * width;
   for (double r = params.min_radius * width; r <= r_max * 1.0001; r *= params.level_step) {
@@ -156,8 +169,9 @@ std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params,
     const cv::Size size(static_cast<int>(std::lround(bgr.cols * f)),
                         static_cast<int>(std::lround(bgr.rows * f)));
     if (size.width < kWindow || size.height < kWindow) break;
+    const int from = f <= 0.25 ? 2 : f <= 0.5 ? 1 : 0;
     cv::Mat level;
-    cv::resize(grey, level, size, 0, 0, cv::INTER_AREA);
+    cv::resize(source[static_cast<std::size_t>(from)], level, size, 0, 0, cv::INTER_AREA);
     std::vector<cv::Point> hits;
     std::vector<double> scores;
     hog.detect(level, hits, scores, params.scan_threshold, cv::Size(8, 8), cv::Size(8, 8));
@@ -315,11 +329,14 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     cocked_seen.resize(d.candidates.size(), 0);
     leaning_seen.resize(d.candidates.size(), 0);
     if (count <= 0) return;
-    cv::Mat samples(count * 4, kFaceFeatures, CV_32F);
+    const int turns = std::max(1, params.examine_turns);
+    cv::Mat samples(count * turns, kFaceFeatures, CV_32F);
     for (int i = 0; i < count; ++i) {
       const Candidate& c = d.candidates[static_cast<std::size_t>(first + i)];
-      for (int t = 0; t < 4; ++t)
-        face_features(face_crop(bgr, c.centre, c.radius, 90.0 * t), samples.ptr<float>(i * 4 + t));
+      for (int t = 0; t < turns; ++t) {
+        face_features(face_crop(bgr, c.centre, c.radius, 360.0 * t / turns),
+                      samples.ptr<float>(i * turns + t));
+      }
     }
     const cv::Mat shares = vote_shares(model.reader, samples);
     cv::Mat cocked_votes;
@@ -338,10 +355,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     }
     for (int i = 0; i < count; ++i) {
       double no_die = 0, cocked = 0, leaning = 0;
-      for (int t = 0; t < 4; ++t) {
-        no_die += shares.at<float>(i * 4 + t, kNoDie) / 4.0;
-        cocked += shares.at<float>(i * 4 + t, kCockedClass) / 4.0;
-        if (!cocked_votes.empty()) leaning += cocked_votes.at<float>(i * 4 + t) / 4.0;
+      for (int t = 0; t < turns; ++t) {
+        no_die += shares.at<float>(i * turns + t, kNoDie) / turns;
+        cocked += shares.at<float>(i * turns + t, kCockedClass) / turns;
+        if (!cocked_votes.empty()) leaning += cocked_votes.at<float>(i * turns + t) / turns;
       }
       const auto k = static_cast<std::size_t>(first + i);
       d.candidates[k].presence = 1.0 - no_die;
@@ -473,13 +490,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   std::vector<cv::Mat> crops0(static_cast<std::size_t>(m));
   if (m > 0) {
     std::vector<std::vector<double>> angles(static_cast<std::size_t>(m));
+    std::vector<bool> axis_read(static_cast<std::size_t>(m), false);
     for (int k = 0; k < m; ++k) {
       const Candidate& c =
           d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
       d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
       std::vector<double>& at = angles[static_cast<std::size_t>(k)];
       const double axis = digit_axis(bgr, d.face.back(), c.radius, model);
-      if (axis >= 0 && params.axis_turns > 0) {
+      axis_read[static_cast<std::size_t>(k)] = axis >= 0 && params.axis_turns > 0;
+      if (axis_read[static_cast<std::size_t>(k)]) {
         for (int way = 0; way < 2; ++way) {
           for (int j = 0; j < params.axis_turns; ++j)
             at.push_back(axis + 180.0 * way + params.axis_step * (j - (params.axis_turns - 1) / 2.0));
@@ -504,7 +523,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
                       samples.ptr<float>(rows++));
       }
     }
-    const cv::Mat shares = vote_shares(model.reader, samples);
+    // The digit forest reads along the axis; the reader's "cocked" share still counts.
+    const cv::Ptr<cv::ml::RTrees>& digits =
+        model.digits && model.axis_c ? model.digits : model.reader;
+    const cv::Mat reader_shares = vote_shares(model.reader, samples);
+    const cv::Mat shares = digits == model.reader ? reader_shares : vote_shares(digits, samples);
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
@@ -515,7 +538,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       int best_turn = 0, best_value = 0;
       double best = -1, cocked = 0;
       for (int t = 0; t < turns; ++t) {
-        cocked += shares.at<float>(row0 + t, kCockedClass) / turns;
+        cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
           const double s = shares.at<float>(row0 + t, v);
           best_of_value[static_cast<std::size_t>(v)] =
@@ -531,6 +554,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       // The top face is seldom centred on the die (perspective): the best turn, shifted.
       cv::Point2d& face = d.face[static_cast<std::size_t>(k)];
       const cv::Point2d located = face;
+      cv::Mat more;
       if (params.face_offset > 0) {
         const int rings = std::max(1, params.face_rings);
         cv::Mat shifted(8 * rings, kFaceFeatures, CV_32F);
@@ -545,7 +569,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
             }
           }
         }
-        const cv::Mat more = vote_shares(model.reader, shifted);
+        more = vote_shares(digits, shifted);
         for (int r = 0; r < more.rows; ++r) {
           for (int v = 1; v <= 10; ++v) {
             const double s = more.at<float>(r, v);
@@ -558,6 +582,26 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       double second = 0;
       for (int v = 1; v <= 10; ++v) {
         if (v != best_value) second = std::max(second, best_of_value[static_cast<std::size_t>(v)]);
+      }
+      if (params.pool && axis_read[static_cast<std::size_t>(k)]) {
+        // Pooled: the mean share of each value over the turns of the way the best reading was
+        // found (up or down the axis) and the shifted crops, so that one lucky crop does not
+        // decide.
+        std::array<double, 11> pooled{};
+        int crops = 0;
+        const int way0 = best_turn < params.axis_turns ? 0 : params.axis_turns;
+        for (int t = way0; t < way0 + params.axis_turns; ++t, ++crops) {
+          for (int v = 1; v <= 10; ++v) pooled[static_cast<std::size_t>(v)] += shares.at<float>(row0 + t, v);
+        }
+        for (int r = 0; r < more.rows; ++r, ++crops) {
+          for (int v = 1; v <= 10; ++v) pooled[static_cast<std::size_t>(v)] += more.at<float>(r, v);
+        }
+        best = -1, second = 0;
+        for (int v = 1; v <= 10; ++v) {
+          const double p = pooled[static_cast<std::size_t>(v)] / crops;
+          if (p > best) second = std::max(second, best), best = p, best_value = v;
+          else second = std::max(second, p);
+        }
       }
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
       DieSighting die;

@@ -49,9 +49,12 @@ struct Params {
   bool size_vote = false;        // the size most presence agrees with instead of the median (worse)
   double size_tolerance = 1.7;   // a candidate's radius within this factor of the median die's
   double min_presence = 0.45;    // share of the forest's votes (not "no die") to keep a candidate
+  int examine_turns = 4;         // turns of each candidate's crop the forests see (mean votes)
   int rotations = 16;            // turns searched for the upright digit (models with no axis)
   int axis_turns = 3;            // with the axis regressor: turns tried around each of the two
   double axis_step = 15;         // directions of the predicted digit axis, this many degrees apart
+  bool pool = true;              // with the axis: a value's mean share over the crops of the best
+                                 // way (turns and shifts) decides, not the single best crop
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -98,6 +101,9 @@ struct Model {
   // The digit's axis (up or down: an angle modulo 180 degrees) at the located top face, as
   // cos(2a) and sin(2a) of the digit's rotation a (the locator's features at the face).
   cv::Ptr<cv::ml::RTrees> axis_c, axis_s;
+  // The digit forest, used along the axis: wrong turn (half a turn round), value 1..10, cocked
+  // (the reader's classes, trained only on crops at the located face along the digit's axis).
+  cv::Ptr<cv::ml::RTrees> digits;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 

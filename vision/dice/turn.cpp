@@ -69,11 +69,10 @@ void DiceTurnTracker::tally(const DiceObservation& observation) {
                     : d.value > 0 ? d.value * 2 + (d.colour == referee::yams::DieColour::Red)
                                   : 0;
     auto& v = votes_[i];
-    auto it = std::find_if(v.begin(), v.end(), [&](const auto& p) { return p.first == key; });
-    if (it == v.end())
-      v.emplace_back(key, 1);
-    else
-      ++it->second;
+    auto it = std::find_if(v.begin(), v.end(), [&](const Vote& p) { return p.key == key; });
+    if (it == v.end()) it = v.insert(v.end(), Vote{key, 0, 0});
+    ++it->frames;
+    it->confidence += d.confidence;
   }
 }
 
@@ -81,11 +80,13 @@ DiceObservation DiceTurnTracker::consensus() const {
   DiceObservation out = run_;
   for (std::size_t i = 0; i < out.dice.size() && i < votes_.size(); ++i) {
     int frames = 0, best_key = 0, best = 0;
-    for (const auto& [key, n] : votes_[i]) {
-      frames += n;
-      if (n > best) best = n, best_key = key;
+    double confidence = 0;
+    for (const Vote& v : votes_[i]) {
+      frames += v.frames;
+      if (v.frames > best) best = v.frames, best_key = v.key, confidence = v.confidence / v.frames;
     }
     DieSighting& d = out.dice[i];
+    d.confidence = confidence;
     if (2 * best <= frames) {
       d.cocked = false;  // no reading holds most frames: unread
       d.value = 0;
@@ -156,11 +157,14 @@ std::vector<TurnEvent> DiceTurnTracker::feed(const DiceObservation& observation,
       const int at = find(kept, k, params_.move_pixels, used);
       std::string detail;
       if (at < 0) {
-        detail = "kept " + text(k) + " moved or was taken back";
+        if (settled.dice.size() == static_cast<std::size_t>(referee::yams::kDiceCount))
+          detail = "kept " + text(k) + " moved or was taken back";
       } else {
         const DieSighting& now = kept[static_cast<std::size_t>(at)];
-        // Only two readings that disagree tell a change; an unread die tells nothing.
-        if (read(k) && read(now) && (k.value != now.value || k.colour != now.colour)) {
+        // Only two sure readings that disagree tell a change; an unread die tells nothing.
+        if (read(k) && read(now) && k.confidence >= params_.change_confidence &&
+            now.confidence >= params_.change_confidence &&
+            (k.value != now.value || k.colour != now.colour)) {
           detail = "kept " + text(k) + " became " + text(now);
         }
       }

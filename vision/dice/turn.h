@@ -18,6 +18,11 @@ struct TurnParams {
   int min_frames = 3;           // and for at least this many frames
   double move_pixels = 10;      // a die that moved less than this (image pixels) stayed put
   double rolled_share = 0.5;    // of the rolled dice that moved, to count a roll
+  // A kept die read as another value is a change only when both settled readings are at least
+  // this sure (the reader's confidence, averaged over the frames that agree): an unsure reading
+  // tells nothing. A kept die gone from its place is a change only when all ten dice are seen
+  // (with fewer, the reader may simply have missed it).
+  double change_confidence = 0.5;
   // A scene is the same while every die stays put in its zone. Values may flicker from frame to
   // frame (a glint, a misread): a settled scene's dice carry the reading most of its frames
   // agree on (more than half of them; otherwise unread), and kept dice are compared only when
@@ -67,7 +72,11 @@ class DiceTurnTracker {
   DiceObservation run_;                      // the first frame of the current still run
   // Per die of run_: how many frames read it as each reading (value * 2 + red; -1 cocked;
   // 0 unread), and the number of frames in the run.
-  std::vector<std::vector<std::pair<int, int>>> votes_;
+  struct Vote {
+    int key = 0, frames = 0;
+    double confidence = 0;  // summed over those frames
+  };
+  std::vector<std::vector<Vote>> votes_;
   bool accepted_here_ = false;  // accepted_ is this run's: it goes on gathering its frames
   double since_ = 0;
   int frames_ = 0;
