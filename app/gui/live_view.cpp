@@ -30,6 +30,7 @@ LiveView::LiveView(wxWindow* parent) : wxPanel(parent, wxID_ANY) {
 
 void LiveView::show_frame(const wxImage& image, const s::SourceStep& step) {
   image_ = image;
+  scaled_ = wxBitmap();
   step_ = step;
   Refresh(false);
 }
@@ -72,7 +73,11 @@ void LiveView::render(wxDC& dc, const wxSize& size) const {
     return wxPoint(ox + static_cast<int>(std::lround(x * scale)), oy + static_cast<int>(std::lround(y * scale)));
   };
   if (image_.IsOk()) {
-    dc.DrawBitmap(wxBitmap(image_.Scale(w, h, wxIMAGE_QUALITY_BILINEAR)), ox, oy);
+    if (!scaled_.IsOk() || scaled_size_ != wxSize(w, h)) {
+      scaled_ = wxBitmap(image_.Scale(w, h, wxIMAGE_QUALITY_BILINEAR));
+      scaled_size_ = wxSize(w, h);
+    }
+    dc.DrawBitmap(scaled_, ox, oy);
   } else {
     dc.SetPen(*wxTRANSPARENT_PEN);
     dc.SetBrush(wxBrush(kFelt));

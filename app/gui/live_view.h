@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include <wx/bitmap.h>
 #include <wx/image.h>
 #include <wx/panel.h>
 
@@ -34,6 +35,8 @@ class LiveView : public wxPanel {
   void on_paint(wxPaintEvent& event);
 
   wxImage image_;
+  mutable wxBitmap scaled_;  // image_ at the size last drawn
+  mutable wxSize scaled_size_;
   std::optional<s::SourceStep> step_;
   std::shared_ptr<const GameView> game_;
   std::optional<s::ri::Cell> refused_cell_;

@@ -2,6 +2,8 @@
 //   --lang fr|de|en     the language (else the preference, else the system's locale)
 //   --demo irma|yams    start the bundled demo at once (what ./run.sh opens)
 //   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
+//   --timing DIR        the timing harness: the Irma demo at its own pace, figures into DIR
+#include <chrono>
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +35,7 @@ namespace {
 class App : public wxApp {
  public:
   bool OnInit() override {
+    const auto launched = std::chrono::steady_clock::now();
     wxUILocale::UseDefault();
     // Source strings are UTF-8: read them as such even under the C locale (numbers written to
     // files keep the C locale's decimal point: only LC_CTYPE changes).
@@ -45,13 +48,16 @@ class App : public wxApp {
     wxInitAllImageHandlers();
     if (!test_dir_.empty()) wxLog::SetActiveTarget(new wxLogStderr);
 
-    frame_ = new MainFrame();
+    frame_ = new MainFrame(launched);
     frame_->Show();
     if (!test_dir_.empty()) {
-      test_ = std::make_unique<SelfTest>(frame_, test_dir_, [this](int status) {
-        exit_code_ = status;
-        CallAfter([this] { frame_->Close(true); });
-      });
+      test_ = std::make_unique<SelfTest>(
+          frame_, test_dir_,
+          [this](int status) {
+            exit_code_ = status;
+            CallAfter([this] { frame_->Close(true); });
+          },
+          timing_);
     } else if (!demo_.empty()) {
       StartRequest request;
       request.kind = demo_ == "yams" ? s::GameKind::Yams : s::GameKind::Irma;
@@ -75,6 +81,7 @@ class App : public wxApp {
     parser.AddOption("", "lang", _("language of the window: fr, de or en"));
     parser.AddOption("", "demo", _("start the bundled demo: irma or yams"));
     parser.AddOption("", "self-test", _("run the GUI test, screenshots into this folder"));
+    parser.AddOption("", "timing", _("measure start-up and overlay latency on the demo, figures into this folder"));
   }
 
   bool OnCmdLineParsed(wxCmdLineParser& parser) override {
@@ -82,6 +89,7 @@ class App : public wxApp {
     parser.Found("lang", &lang_);
     parser.Found("demo", &demo_);
     parser.Found("self-test", &test_dir_);
+    if (parser.Found("timing", &test_dir_)) timing_ = true;
     if (!lang_.empty() && lang_ != "fr" && lang_ != "de" && lang_ != "en") {
       wxLogError("--lang: expected fr, de or en, not %s", lang_);
       return false;
@@ -118,6 +126,7 @@ class App : public wxApp {
   wxString lang_;
   wxString demo_;
   wxString test_dir_;
+  bool timing_ = false;
   MainFrame* frame_ = nullptr;
   std::unique_ptr<SelfTest> test_;
   int exit_code_ = 0;

@@ -54,15 +54,18 @@ struct FrameStats {
   std::string end_reason;
   std::string end_error;
   bool running = false;
-  // Timing: start pressed -> first frame drawn; frame received by the worker -> drawn.
+  // Timing: Start pressed -> first frame drawn, and the figures below.
   std::chrono::steady_clock::time_point start_pressed;
   std::optional<double> first_frame_ms;
-  std::vector<double> overlay_ms;
+  std::optional<double> first_frame_since_launch_ms;  // the program started -> first frame drawn
+  std::vector<double> overlay_ms;      // source asked for the frame -> overlay drawn
+  std::vector<double> recognition_ms;  // source asked -> observation back (read, decode, detect)
 };
 
 class MainFrame : public wxFrame {
  public:
-  MainFrame();
+  // `launched`: when the program started (for the start-up figure).
+  explicit MainFrame(std::chrono::steady_clock::time_point launched);
   ~MainFrame() override;
 
   // Starts a game as the Start button does with the controls' values; false (and a message in
@@ -132,6 +135,7 @@ class MainFrame : public wxFrame {
   std::thread url_test_;
   bool can_undo_ = false;
   FrameStats stats_;
+  std::chrono::steady_clock::time_point launched_;
 };
 
 }  // namespace arbitre::gui

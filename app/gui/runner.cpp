@@ -45,19 +45,24 @@ class Runner::Tap : public s::ObservationSource {
       }
     }
     runner_.idle_ = false;
-    s::SourceStep step = inner_.next();
-    if (step.kind != s::SourceStep::Kind::Observation) return step;
-    if (runner_.setup_.realtime) {
-      if (!clock_zero_) clock_zero_ = std::chrono::steady_clock::now() - to_duration(step.seconds);
-      std::this_thread::sleep_until(*clock_zero_ + to_duration(step.seconds));
+    // A recording at its own pace: wait until the next frame is due (the last frame's time plus
+    // the last interval between frames), as a camera would deliver it, then read it.
+    if (runner_.setup_.realtime && clock_zero_ && last_seconds_) {
+      std::this_thread::sleep_until(*clock_zero_ + to_duration(*last_seconds_ + interval_));
     }
+    const double asked = now_ms();
+    s::SourceStep step = inner_.next();
+    const double recognised = now_ms();
+    if (step.kind != s::SourceStep::Kind::Observation) return step;
+    if (!clock_zero_) clock_zero_ = std::chrono::steady_clock::now() - to_duration(step.seconds);
+    if (last_seconds_ && step.seconds > *last_seconds_) interval_ = step.seconds - *last_seconds_;
+    last_seconds_ = step.seconds;
     if (runner_.callbacks_.on_frame) {
       FrameSeen seen;
       seen.step = step;
       if (next_index_ >= 0) seen.image_path = frame_path(runner_.setup_.image_pattern, next_index_++);
-      seen.received_ms = std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now().time_since_epoch())
-                             .count();
+      seen.captured_ms = asked;
+      seen.recognised_ms = recognised;
       runner_.callbacks_.on_frame(std::move(seen));
     } else if (next_index_ >= 0) {
       ++next_index_;
@@ -66,6 +71,9 @@ class Runner::Tap : public s::ObservationSource {
   }
 
  private:
+  static double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
   static std::chrono::steady_clock::duration to_duration(double seconds) {
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(seconds));
@@ -75,6 +83,8 @@ class Runner::Tap : public s::ObservationSource {
   s::ObservationSource& inner_;
   long next_index_ = -1;
   std::optional<std::chrono::steady_clock::time_point> clock_zero_;
+  std::optional<double> last_seconds_;
+  double interval_ = 0;
 };
 
 Runner::Runner(RunnerSetup setup, RunnerCallbacks callbacks)

@@ -47,7 +47,11 @@ struct GameView {
 struct FrameSeen {
   s::SourceStep step;
   std::string image_path;  // empty: no picture (a script, or a live camera: see docs)
-  double received_ms = 0;  // when the worker received it (steady clock, milliseconds)
+  // Steady clock, milliseconds: when the source was asked for the frame (it was then read,
+  // decoded and recognised: the capture, as near as the session's API lets us see it), and
+  // when the observation came back.
+  double captured_ms = 0;
+  double recognised_ms = 0;
 };
 
 struct RunnerSetup {

@@ -20,13 +20,15 @@ class MainFrame;
 
 class SelfTest : public wxEvtHandler {
  public:
-  // `done` is called once with the exit status.
-  SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done);
+  // `done` is called once with the exit status. `timing_only`: the timing harness instead
+  // (`--timing DIR`): the Irma demo played at its recording's pace, the figures written to
+  // DIR/timing-irma-realtime.txt, nothing checked but that it played to the end.
+  SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done, bool timing_only = false);
 
  private:
   enum class Phase {
     StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRefused, IrmaEnd,
-    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, Finished
+    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, TimingStart, TimingEnd, Finished
   };
   void tick(wxTimerEvent&);
   void step();
