@@ -2,7 +2,8 @@
 //   build/release/tests/bench/dice_eval DIR [--model MODEL.yml] [--failures OUT_DIR]
 //   [--max-failures 12]
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
-//     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N] (parameters
+//     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
+//     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N] (parameters
 //     to try on development scenes; the report uses the defaults)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
@@ -123,8 +124,8 @@ int main(int argc, char** argv) {
       params.size_vote = false;
     else if (a == "--examine-turns" && i + 1 < argc)
       params.examine_turns = std::atoi(argv[++i]);
-    else if (a == "--no-pool")
-      params.pool = false;
+    else if (a == "--pool")
+      params.pool = true;
     else if (a == "--axis-turns" && i + 1 < argc)
       params.axis_turns = std::atoi(argv[++i]);
     else if (a == "--axis-step" && i + 1 < argc)

@@ -3,9 +3,13 @@
 // gradient descent on the hinge loss, then twice more with the false detections it makes on the
 // training scenes), and the face reader (an RTrees forest over the face crop's HOG and
 // thumbnail: wrong turn, value 1..10 upright, cocked, not a die), trained on the candidates the
-// finished detector finds in the training scenes, so that it learns the crops it meets in use.
+// finished detector finds in the training scenes, so that it learns the crops it meets in use;
+// a window on a die at the wrong size is "not a die". Then the top-face locator (regression of
+// the shift to the face), the digit's axis (regression of cos and sin of twice its rotation),
+// the digit forest (only crops along the axis at the located face: upright, half a turn round,
+// cocked), the texture forest and the flat/cocked forest.
 //
-//   train_dice --out dice_digits.yml [--trees 60] [--depth 16] DIR...
+//   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3] DIR...
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -174,7 +178,7 @@ int match(const Scene& scene, cv::Point2d centre) {
 
 int main(int argc, char** argv) {
   std::string out;
-  int trees = 60, depth = 16;
+  int trees = 60, depth = 16, digit_copies = 3;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -184,11 +188,13 @@ int main(int argc, char** argv) {
       trees = std::atoi(argv[++i]);
     else if (a == "--depth" && i + 1 < argc)
       depth = std::atoi(argv[++i]);
+    else if (a == "--digit-copies" && i + 1 < argc)
+      digit_copies = std::atoi(argv[++i]);
     else
       dirs.push_back(a);
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr, "usage: train_dice --out MODEL.yml [--trees N] [--depth D] DIR...\n");
+    std::fprintf(stderr, "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -400,7 +406,7 @@ int main(int argc, char** argv) {
                               rng.uniform(-0.08, 0.08) * d.radius);
         add_die(s.image, d, (d.cocked ? d.centre : d.face) + off, d.radius, 1);
       }
-      add_digit(s.image, d, d.cocked ? d.centre : d.face, d.radius, 3, 0.1);
+      add_digit(s.image, d, d.cocked ? d.centre : d.face, d.radius, digit_copies, 0.1);
       // The die at the wrong size: not a die.
       add(s.image, d.centre, d.radius * (rng.uniform(0, 2) ? rng.uniform(0.45, 0.65) : rng.uniform(1.6, 2.2)),
           rng.uniform(0.0, 360.0), vd::kNoDie);
@@ -444,7 +450,7 @@ int main(int argc, char** argv) {
       const cv::Point2d located =
           vd::locate_face(s.image, c.centre, c.radius, params.locate_steps, model);
       add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
-      add_digit(s.image, d, located, c.radius, d.cocked ? 2 : 3, 0.06);
+      add_digit(s.image, d, located, c.radius, d.cocked ? 2 : digit_copies, 0.06);
       if (!d.cocked) add_axis(s.image, d, located, c.radius);
       // Flat or cocked, from the crops the examine stage sees (the candidate's centre, any turn);
       // cocked dice are few, so each gives eight turns.
@@ -465,11 +471,11 @@ int main(int argc, char** argv) {
                               axis.data());
   const auto axis_regressor = [&](std::vector<float>& target) {
     cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
-    forest->setMaxDepth(12);
-    forest->setMinSampleCount(5);
+    forest->setMaxDepth(10);
+    forest->setMinSampleCount(8);
     forest->setRegressionAccuracy(0.001f);
     forest->setActiveVarCount(0);
-    forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+    forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 20, 0));
     forest->train(
         cv::ml::TrainData::create(axis_features, cv::ml::ROW_SAMPLE, cv::Mat(target, true)));
     return forest;
@@ -496,7 +502,7 @@ int main(int argc, char** argv) {
 
   std::fprintf(stderr, "digits: %zu samples\n", digit_labels.size());
   cv::Ptr<cv::ml::RTrees> digits = cv::ml::RTrees::create();
-  digits->setMaxDepth(depth + 2);
+  digits->setMaxDepth(depth);
   digits->setMinSampleCount(2);
   digits->setActiveVarCount(0);
   digits->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));

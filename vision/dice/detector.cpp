@@ -99,44 +99,33 @@ cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius
   return out;
 }
 
-Model load_model(const std::string& path) {
+Model read_model(const cv::FileStorage& storage) {
   Model m;
-  cv::FileStorage storage(path, cv::FileStorage::READ);
   if (!storage.isOpened()) return m;
   storage["window_weights"] >> m.window_weights;
-  m.reader = cv::ml::RTrees::create();
-  m.reader->read(storage["reader"]);
-  if (!m.reader->isTrained()) m.reader.release();
-  if (!storage["cocked"].empty()) {
-    m.cocked = cv::ml::RTrees::create();
-    m.cocked->read(storage["cocked"]);
-    if (!m.cocked->isTrained()) m.cocked.release();
-  }
-  if (!storage["texture"].empty()) {
-    m.texture = cv::ml::RTrees::create();
-    m.texture->read(storage["texture"]);
-    if (!m.texture->isTrained()) m.texture.release();
-  }
-  if (!storage["digits"].empty()) {
-    m.digits = cv::ml::RTrees::create();
-    m.digits->read(storage["digits"]);
-    if (!m.digits->isTrained()) m.digits.release();
-  }
-  if (!storage["axis_c"].empty() && !storage["axis_s"].empty()) {
-    m.axis_c = cv::ml::RTrees::create();
-    m.axis_c->read(storage["axis_c"]);
-    m.axis_s = cv::ml::RTrees::create();
-    m.axis_s->read(storage["axis_s"]);
-    if (!m.axis_c->isTrained() || !m.axis_s->isTrained()) m.axis_c.release(), m.axis_s.release();
-  }
-  if (!storage["face_x"].empty() && !storage["face_y"].empty()) {
-    m.face_x = cv::ml::RTrees::create();
-    m.face_x->read(storage["face_x"]);
-    m.face_y = cv::ml::RTrees::create();
-    m.face_y->read(storage["face_y"]);
-    if (!m.face_x->isTrained() || !m.face_y->isTrained()) m.face_x.release(), m.face_y.release();
-  }
+  const auto forest = [&](const char* name) {
+    cv::Ptr<cv::ml::RTrees> f;
+    if (storage[name].empty()) return f;
+    f = cv::ml::RTrees::create();
+    f->read(storage[name]);
+    if (!f->isTrained()) f.release();
+    return f;
+  };
+  m.reader = forest("reader");
+  m.cocked = forest("cocked");
+  m.texture = forest("texture");
+  m.digits = forest("digits");
+  m.face_x = forest("face_x");
+  m.face_y = forest("face_y");
+  if (!m.face_x || !m.face_y) m.face_x.release(), m.face_y.release();
+  m.axis_c = forest("axis_c");
+  m.axis_s = forest("axis_s");
+  if (!m.axis_c || !m.axis_s) m.axis_c.release(), m.axis_s.release();
   return m;
+}
+
+Model load_model(const std::string& path) {
+  return read_model(cv::FileStorage(path, cv::FileStorage::READ));
 }
 
 cv::HOGDescriptor window_hog() {
@@ -608,6 +597,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       die.x = c.centre.x;
       die.y = c.centre.y;
       const double leaning = leaning_seen[static_cast<std::size_t>(ci)];
+      d.cocked_evidence.push_back({leaning, cocked, best, second});
       if (model.cocked && leaning >= params.cocked_vote) {
         die.cocked = true;
         die.confidence = leaning;

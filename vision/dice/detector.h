@@ -40,7 +40,7 @@ struct Params {
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
   double second_pass = 1.45;     // then the windows within this factor of the common die size,
-  int second_candidates = 16;    // suppressed among themselves, this many more examined (0: off)
+  int second_candidates = 10;    // suppressed among themselves, this many more examined (0: off)
   double part_size = 0;          // a candidate smaller than this x a die's radius (0: off),
   double part_distance = 0.5;    // closer than this x that radius to its centre, is a part of it
   double radius_spread = 1.15;   // a die's radius is kept within this factor of the median's
@@ -53,8 +53,8 @@ struct Params {
   int rotations = 16;            // turns searched for the upright digit (models with no axis)
   int axis_turns = 3;            // with the axis regressor: turns tried around each of the two
   double axis_step = 15;         // directions of the predicted digit axis, this many degrees apart
-  bool pool = true;              // with the axis: a value's mean share over the crops of the best
-                                 // way (turns and shifts) decides, not the single best crop
+  bool pool = false;  // with the axis: a value's mean share over the crops of the best way
+                      // (turns and shifts) decides, not the single best crop (no better: off)
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -128,6 +128,9 @@ struct Detection {
   std::vector<double> rotation_deg;   // for each die, the digit's up direction (clockwise from up)
   std::vector<cv::Point2d> face;      // for each die, where its top face was read
   std::vector<double> redness;        // for each die, Lab a* above neutral
+  // For each die: the cocked forest's share, the reader's mean "cocked" share, the best value's
+  // share and the best other value's (what the flat / cocked / unread decision was made on).
+  std::vector<std::array<double, 4>> cocked_evidence;
   double die_radius = 0;              // the common radius (median), image pixels
   Timing timing;
 };
@@ -137,6 +140,8 @@ const Model& default_model();
 
 // A model written by tools/train_dice (YAML); empty when the file holds none.
 Model load_model(const std::string& path);
+// The same from an opened storage (a file, or the embedded text).
+Model read_model(const cv::FileStorage& storage);
 
 // The HOG descriptor of the window detector.
 cv::HOGDescriptor window_hog();
