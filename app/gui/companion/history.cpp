@@ -38,11 +38,7 @@ wxString event_word(ds::EventKind kind) {
   return {};
 }
 
-// "2026-11-29T18:30:12.345Z" -> "2026-11-29 18:30".
-wxString when(const std::string& stamp) {
-  if (stamp.size() < 16) return utf8(stamp);
-  return utf8(stamp.substr(0, 10) + " " + stamp.substr(11, 5));
-}
+wxString when(const std::string& stamp) { return utf8(short_time(stamp)); }
 
 }  // namespace
 
@@ -68,7 +64,7 @@ HistoryFrame::~HistoryFrame() = default;
 
 wxWindow* HistoryFrame::make_games_page(wxNotebook* book) {
   auto* page = new wxPanel(book);
-  games_ = new wxListCtrl(page, wxID_ANY, wxDefaultPosition, FromDIP(wxSize(380, -1)),
+  games_ = new wxListCtrl(page, wxID_ANY, wxDefaultPosition, FromDIP(wxSize(470, -1)),
                           wxLC_REPORT | wxLC_SINGLE_SEL);
   // TRANSLATORS: columns of the games list.
   games_->AppendColumn(_("Game"));

@@ -110,6 +110,11 @@ SheetModel sheet_model(const GameReplay& replay) {
   return out;
 }
 
+std::string short_time(const std::string& stamp) {
+  if (stamp.size() < 16 || stamp[10] != 'T') return stamp;
+  return stamp.substr(0, 10) + " " + stamp.substr(11, 5);
+}
+
 std::vector<ScoreSeries> score_series(const std::vector<ds::Game>& games, ds::GameKind kind) {
   std::vector<const ds::Game*> finished;
   for (const ds::Game& game : games) {

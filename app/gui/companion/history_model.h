@@ -104,4 +104,7 @@ struct ScoreSeries {
 // first (as Store::list_games gives them) or in any order: points are sorted by end time, then id.
 std::vector<ScoreSeries> score_series(const std::vector<ds::Game>& games, ds::GameKind kind);
 
+// A store time stamp ("2026-11-29T18:30:12.345Z") as the windows show it: "2026-11-29 18:30" (UTC).
+std::string short_time(const std::string& stamp);
+
 }  // namespace arbitre::app::gui::companion

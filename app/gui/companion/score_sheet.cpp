@@ -137,7 +137,7 @@ wxString heading(const SheetModel& sheet) {
 }
 
 wxString subheading(const SheetModel& sheet) {
-  return wxString::Format(_("Started %s; after %zu of %zu events"), utf8(sheet.started_at), sheet.step,
+  return wxString::Format(_("Started %s; after %zu of %zu events"), utf8(short_time(sheet.started_at)), sheet.step,
                           sheet.steps);
 }
 

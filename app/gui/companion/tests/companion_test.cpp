@@ -67,7 +67,8 @@ fs::path temp_dir(const std::string& name) {
   return dir;
 }
 
-// The window as it is on the (virtual) screen, as ${build}/tests/gui/screenshots/companion-NAME-LANG.png.
+// The window as it is on the (virtual) screen, as ${build}/tests/gui/screenshots/LANG/companion-NAME.png
+// (the layout of the main window's GUI test, which tests/gui/copy_screenshots.cmake copies).
 void screenshot(wxTopLevelWindow& window, const std::string& name) {
   window.Raise();
   window.Refresh();
@@ -75,9 +76,9 @@ void screenshot(wxTopLevelWindow& window, const std::string& name) {
   pump(400);
   const wxImage image = c::testing::grab_screen(window.GetScreenRect());
   ASSERT_TRUE(image.IsOk()) << "cannot read the screen";
-  const fs::path dir = ARBITRE_SCREENSHOT_DIR;
+  const fs::path dir = fs::path(ARBITRE_SCREENSHOT_DIR) / g_language;
   fs::create_directories(dir);
-  const fs::path path = dir / ("companion-" + name + "-" + g_language + ".png");
+  const fs::path path = dir / ("companion-" + name + ".png");
   ASSERT_TRUE(image.SaveFile(wxString(path.string()), wxBITMAP_TYPE_PNG)) << path;
   // A screenshot of nothing (a black or uniform screen) is a failure, not a picture.
   std::set<unsigned> colours;
