@@ -9,7 +9,7 @@ ARBITRE_PACKAGES=(
   nlohmann-json3-dev libcli11-dev libsqlite3-dev
   libopencv-dev libopencv-contrib-dev
   povray
-  libwxgtk3.2-dev libx11-dev gettext xvfb xauth
+  libwxgtk3.2-dev wx3.2-i18n libx11-dev gettext xvfb xauth
 )
 
 arbitre_install_packages() {

@@ -62,6 +62,8 @@ class App : public wxApp {
       StartRequest request;
       request.kind = demo_ == "yams" ? s::GameKind::Yams : s::GameKind::Irma;
       frame_->start(request);
+    } else {
+      frame_->CallAfter([frame = frame_] { frame->offer_resume(); });
     }
     return true;
   }

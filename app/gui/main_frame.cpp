@@ -10,6 +10,7 @@
 #include <wx/intl.h>
 #include <wx/listbox.h>
 #include <wx/log.h>
+#include <wx/msgdlg.h>
 #include <wx/simplebook.h>
 #include <wx/sizer.h>
 #include <wx/splitter.h>
@@ -65,6 +66,10 @@ MainFrame::MainFrame(std::chrono::steady_clock::time_point launched)
   build();
   Bind(wxEVT_CLOSE_WINDOW, &MainFrame::on_close, this);
   Bind(wxEVT_TIMER, &MainFrame::on_timer, this);
+  Bind(wxEVT_IDLE, [this](wxIdleEvent& event) {
+    flush_log();
+    event.Skip();
+  });
   timer_.Start(1000);
   update_buttons();
 }
@@ -201,6 +206,39 @@ void MainFrame::on_language(wxCommandEvent&) {
   log(_("The language changes the next time Arbitre starts."));
 }
 
+void MainFrame::offer_resume() {
+  std::vector<data::store::Game> games;
+  try {
+    const std::string path = data::store::default_store_path();
+    std::error_code error;
+    if (!fs::exists(path, error)) return;
+    data::store::Store store = data::store::Store::open(path);
+    games = store.unfinished_games();
+  } catch (const std::exception& e) {
+    log(wxString::Format(_("Cannot read the game store: %s"), wxString::FromUTF8(e.what())));
+    return;
+  }
+  if (games.empty()) return;
+  const data::store::Game& game = games.front();  // the newest
+  wxString players;
+  for (const data::store::Seat& seat : game.seats) players += (players.empty() ? "" : ", ") + wxString::FromUTF8(seat.name);
+  const wxString kind = game.kind == s::GameKind::Yams ? _("Le Yams impossible") : _("Le jeu d'Irma");
+  wxMessageDialog ask(this,
+                      wxString::Format(_("A game of %s with %s, started %s, was not finished (%lld events). Resume it?"),
+                                       kind, players, wxString::FromUTF8(game.started_at),
+                                       static_cast<long long>(game.event_count)),
+                      _("Resume a game"), wxYES_NO | wxYES_DEFAULT | wxICON_QUESTION);
+  if (ask.ShowModal() != wxID_YES) return;
+  resume_game_ = game.id;
+  game_->SetSelection(game.kind == s::GameKind::Yams ? 1 : 0);
+  game_->Disable();
+  players_->SetValue(players);
+  players_->Disable();
+  if (source_->GetSelection() == 0) source_->SetSelection(1);
+  on_source_changed();
+  log(_("Choose the camera and press Start: the game goes on where it stopped."));
+}
+
 void MainFrame::show_panel(s::GameKind kind) { book_->SetSelection(kind == s::GameKind::Irma ? 0 : 1); }
 
 StartRequest MainFrame::request_from_controls() const {
@@ -274,12 +312,17 @@ bool MainFrame::start(const StartRequest& request) {
         setup.image_pattern = request.spec;
       }
       setup.store_path = data::store::default_store_path();
+      setup.resume = resume_game_;
       fs::create_directories(fs::path(setup.store_path).parent_path());
     }
   } catch (const std::exception& e) {
     log(wxString::Format(_("Cannot start: %s"), wxString::FromUTF8(e.what())));
     SetStatusText(_("Cannot start"), kStatusGame);
     return false;
+  }
+  if (resume_game_ && request.source != SourceKind::Demo) {
+    resume_game_.reset();  // resumed now
+    players_->Enable();
   }
   if (!request.players.empty() && request.source == SourceKind::Demo) {
     log(_("The demo is played with its own players."));
@@ -289,16 +332,36 @@ bool MainFrame::start(const StartRequest& request) {
   live_view_->set_message({});
   irma_panel_->clear_refusal();
   log_->Clear();
+  pending_log_.clear();
+  pending_lines_ = 0;
   frames_ = 0;
   frame_pending_ = false;
+  last_frame_posted_ms_ = 0;
+  {
+    std::lock_guard lock(inbox_mutex_);  // the last game's worker is joined: drop what it left
+    inbox_.clear();
+  }
+  const int generation = ++generation_;  // frames and ends of an older game are ignored
 
   RunnerCallbacks callbacks;
   callbacks.on_event = [this](const s::Event& event, std::shared_ptr<const GameView> view) {
-    CallAfter([this, event, view] { handle_event(event, view); });
+    // Events wait in the inbox; one CallAfter drains all that came meanwhile, so a burst of
+    // events costs one repaint, not one each.
+    std::lock_guard lock(inbox_mutex_);
+    inbox_.emplace_back(event, std::move(view));
+    if (!drain_posted_) {
+      drain_posted_ = true;
+      CallAfter([this] { drain_events(); });
+    }
   };
-  callbacks.on_frame = [this](FrameSeen frame) {
+  callbacks.on_frame = [this, generation](FrameSeen frame) {
     ++frames_;
+    // At most one frame waits for the GUI, and at most 60 a second are drawn: a source faster
+    // than that (a script, a recording played flat out) would keep the GUI thread painting.
+    const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (now - last_frame_posted_ms_ < 1000.0 / 60) return;
     if (frame_pending_.exchange(true)) return;  // the GUI has not drawn the last one yet: drop
+    last_frame_posted_ms_ = now;
     wxImage image;
     if (!frame.image_path.empty()) {
       wxLogNull quiet;
@@ -307,10 +370,14 @@ bool MainFrame::start(const StartRequest& request) {
       image.SetOption(wxIMAGE_OPTION_MAX_HEIGHT, 450);
       if (!image.LoadFile(frame.image_path)) image = wxImage();
     }
-    CallAfter([this, frame = std::move(frame), image] { handle_frame(frame, image); });
+    CallAfter([this, generation, frame = std::move(frame), image] {
+      if (generation == generation_) handle_frame(frame, image);
+    });
   };
-  callbacks.on_end = [this](std::string reason, std::string error) {
-    CallAfter([this, reason, error] { handle_end(reason, error); });
+  callbacks.on_end = [this, generation](std::string reason, std::string error) {
+    CallAfter([this, generation, reason, error] {
+      if (generation == generation_) handle_end(reason, error);
+    });
   };
   stats_.running = true;
   const std::string kind_text = request.kind == s::GameKind::Irma ? "irma" : "yams";
@@ -412,9 +479,19 @@ void MainFrame::set_recognition(const wxString& state) {
 
 void MainFrame::log(const wxString& line) {
   if (line.empty()) return;
+  pending_log_ += (pending_log_.empty() && log_->IsEmpty() ? "" : "\n") + line;
+  // A fast source sends hundreds of events a second: the text view takes them in batches (here,
+  // or when the event queue is empty).
+  if (++pending_lines_ >= 50) flush_log();
+}
+
+void MainFrame::flush_log() {
+  if (pending_log_.empty()) return;
   if (log_->GetLastPosition() > 200000) log_->Remove(0, 100000);  // keep the log short
-  log_->AppendText((log_->IsEmpty() ? "" : "\n") + line);
+  log_->AppendText(pending_log_);
   log_->ShowPosition(log_->GetLastPosition());
+  pending_log_.clear();
+  pending_lines_ = 0;
 }
 
 void MainFrame::update_buttons() {
@@ -425,18 +502,30 @@ void MainFrame::update_buttons() {
   if (pause_->GetLabel() != pause) pause_->SetLabel(pause);
   stop_->Enable(running);
   undo_->Enable(running && can_undo_);
-  game_->Enable(!running);
+  game_->Enable(!running && !resume_game_);
   source_->Enable(!running);
 }
 
-void MainFrame::handle_event(const s::Event& event, std::shared_ptr<const GameView> view) {
-  log(describe(event));
-  can_undo_ = view->can_undo;
+void MainFrame::drain_events() {
+  std::vector<std::pair<s::Event, std::shared_ptr<const GameView>>> events;
+  {
+    std::lock_guard lock(inbox_mutex_);
+    events.swap(inbox_);
+    drain_posted_ = false;
+  }
+  if (events.empty()) return;
+  for (const auto& [event, view] : events) handle_event(event, view);
+  const std::shared_ptr<const GameView>& view = events.back().second;
   if (view->kind == s::GameKind::Irma)
     irma_panel_->show_game(view);
   else
     yams_panel_->show_game(view);
   live_view_->show_game(view);
+}
+
+void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const GameView>& view) {
+  log(describe(event));
+  can_undo_ = view->can_undo;
   if (std::holds_alternative<s::Unstable>(event)) set_recognition(_("moving"));
   if (std::holds_alternative<s::Stable>(event)) set_recognition(_("stable"));
   if (const auto* lost = std::get_if<s::CameraLost>(&event)) {
@@ -472,7 +561,7 @@ void MainFrame::handle_event(const s::Event& event, std::shared_ptr<const GameVi
     stats_.last_command_refusal = refused->command + ": " + refused->message;
   }
   if (const auto* over = std::get_if<s::GameOver>(&event)) stats_.game_over = *over;
-  update_buttons();
+  if (undo_->IsEnabled() != can_undo_ || std::holds_alternative<s::Started>(event)) update_buttons();
 }
 
 void MainFrame::handle_frame(FrameSeen frame, wxImage image) {

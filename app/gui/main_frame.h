@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -80,6 +81,11 @@ class MainFrame : public wxFrame {
   wxButton* pause_button() const { return pause_; }
   Runner* runner() const { return runner_.get(); }
   const FrameStats& stats() const { return stats_; }
+  // At start-up: when the store holds an unfinished game, asks whether to resume it (Start then
+  // resumes it from the source chosen).
+  void offer_resume();
+  // Writes the log lines not shown yet (the log takes lines in batches).
+  void flush_log();
   // Shows the panel of a game (the notebook page).
   void show_panel(s::GameKind kind);
 
@@ -98,7 +104,8 @@ class MainFrame : public wxFrame {
   void on_language(wxCommandEvent&);
 
   // Called on the GUI thread with what the worker reported.
-  void handle_event(const s::Event& event, std::shared_ptr<const GameView> view);
+  void drain_events();
+  void handle_event(const s::Event& event, const std::shared_ptr<const GameView>& view);
   void handle_frame(FrameSeen frame, wxImage image);
   void handle_end(const std::string& reason, const std::string& error);
   void log(const wxString& line);
@@ -129,11 +136,19 @@ class MainFrame : public wxFrame {
 
   std::unique_ptr<Runner> runner_;
   std::string temporary_store_;
+  std::mutex inbox_mutex_;
+  std::vector<std::pair<s::Event, std::shared_ptr<const GameView>>> inbox_;  // guarded
+  bool drain_posted_ = false;                                                // guarded
+  int generation_ = 0;  // of the game started last (GUI thread)
   std::atomic<bool> frame_pending_{false};
+  double last_frame_posted_ms_ = 0;  // worker thread only
   std::atomic<int> frames_{0};
   std::shared_ptr<std::atomic<int>> url_test_generation_ = std::make_shared<std::atomic<int>>(0);
   std::thread url_test_;
   bool can_undo_ = false;
+  std::optional<s::GameId> resume_game_;
+  wxString pending_log_;
+  int pending_lines_ = 0;
   FrameStats stats_;
   std::chrono::steady_clock::time_point launched_;
 };

@@ -166,7 +166,10 @@ void Runner::run() {
       }
       if (callbacks_.on_event) callbacks_.on_event(event, game);
     };
-    session_ = s::Session::start(store ? &*store : nullptr, setup_.options, listener);
+    if (setup_.resume && store)
+      session_ = s::Session::resume(*store, *setup_.resume, setup_.options, listener);
+    else
+      session_ = s::Session::start(store ? &*store : nullptr, setup_.options, listener);
     if (callbacks_.on_event) {
       for (const s::Event& event : early) callbacks_.on_event(event, view());
     }

@@ -61,6 +61,8 @@ struct RunnerSetup {
   // recording, an image sequence): the live view shows them. Empty: none.
   std::string image_pattern;
   std::string store_path;  // the SQLite file; empty: no store (nothing kept)
+  // A running game of that store to resume (its log replayed) instead of starting a new one.
+  std::optional<s::GameId> resume;
   bool realtime = false;   // wait for each observation's time (a recording played at its pace)
 };
 

@@ -14,14 +14,11 @@
 
 #include "app/gui/irma_panel.h"
 #include "app/gui/live_view.h"
+#include "app/gui/screen_grab.h"
 #include "app/gui/main_frame.h"
 #include "app/gui/yams_panel.h"
 #include "referee/yams/dice.h"
 #include "scoring/irma/score.h"
-
-// Last: Xlib defines macros (None, Status, Bool) that other headers use as names.
-#include <X11/Xlib.h>
-#include <X11/Xutil.h>
 
 namespace arbitre::gui {
 
@@ -98,6 +95,7 @@ void SelfTest::screenshot(const std::string& name) {
   if (name.rfind("yams", 0) == 0) render(frame_->yams_panel(), "panel-" + name);
   // The whole window, native controls included, read back from the X server (wxScreenDC
   // keeps returning its first picture under GTK 3, so Xlib is asked directly).
+  frame_->flush_log();
   frame_->Raise();
   frame_->Refresh();
   // GTK lays text views out when idle: let the window catch up (drawing only, no timer or
@@ -107,37 +105,8 @@ void SelfTest::screenshot(const std::string& name) {
     wxMilliSleep(10);
   }
   frame_->Update();
-  save(grab_screen(frame_->GetScreenRect()), "window-" + name);
-}
-
-wxBitmap SelfTest::grab_screen(const wxRect& rect) {
-  Display* display = XOpenDisplay(nullptr);
-  if (!display) return {};
-  XImage* shot = XGetImage(display, DefaultRootWindow(display), rect.x, rect.y,
-                           static_cast<unsigned>(rect.width), static_cast<unsigned>(rect.height), AllPlanes,
-                           ZPixmap);
-  wxImage image;
-  if (shot) {
-    image.Create(rect.width, rect.height);
-    const auto channel = [](unsigned long pixel, unsigned long mask) {
-      int shift = 0;
-      while (mask && !(mask & 1)) {
-        mask >>= 1;
-        ++shift;
-      }
-      return static_cast<unsigned char>(mask ? ((pixel >> shift) & mask) * 255 / mask : 0);
-    };
-    for (int y = 0; y < rect.height; ++y) {
-      for (int x = 0; x < rect.width; ++x) {
-        const unsigned long pixel = XGetPixel(shot, x, y);
-        image.SetRGB(x, y, channel(pixel, shot->red_mask), channel(pixel, shot->green_mask),
-                     channel(pixel, shot->blue_mask));
-      }
-    }
-    XDestroyImage(shot);
-  }
-  XCloseDisplay(display);
-  return image.IsOk() ? wxBitmap(image) : wxBitmap();
+  const wxImage window = grab_screen(frame_->GetScreenRect());
+  save(window.IsOk() ? wxBitmap(window) : wxBitmap(), "window-" + name);
 }
 
 void SelfTest::write_timing(const std::string& game) {

@@ -35,7 +35,6 @@ class SelfTest : public wxEvtHandler {
   void fail(const std::string& why);
   void check(bool ok, const std::string& what);
   void screenshot(const std::string& name);
-  static wxBitmap grab_screen(const wxRect& rect);
   void click_button(wxButton* button);
   void write_timing(const std::string& game);
 

@@ -2,8 +2,9 @@
 # run_gui_test.sh XVFB_RUN ARBITRE_GUI LANG OUT_DIR: the GUI self-test on a virtual X display.
 set -euo pipefail
 xvfb_run=$1 gui=$2 lang=$3 out=$4
-rm -rf "$out"
 mkdir -p "$out"
+# Only this test's pictures: the companion windows' test writes into the same folder.
+rm -f "$out"/window-*.png "$out"/live-*.png "$out"/panel-*.png "$out"/timing-*.txt
 # GDK_BACKEND=x11: Xvfb is an X server; the screenshots are read back from it.
 export GDK_BACKEND=x11
 # A private config so that a saved language preference does not leak in.
