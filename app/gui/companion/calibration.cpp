@@ -14,6 +14,7 @@
 #include <cmath>
 #include <functional>
 
+#include "app/gui/companion/score_sheet.h"
 #include "app/session/calibration.h"
 #include "vision/mat_file.h"
 #include "vision/pions.h"
@@ -292,9 +293,9 @@ wxWindow* CalibrationAssistant::make_colours_page() {
   auto* measure = new wxButton(page, wxID_ANY, _("Measure the colours"));
   measure->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { measure_colours(); });
   sizer->Add(measure, wxSizerFlags().Expand().Border(wxBOTTOM));
-  const wxString names[] = {_("red"), _("orange"), _("green"), _("white")};
   auto* grid = new wxFlexGridSizer(2, FromDIP(wxSize(8, 6)));
-  for (const wxString& name : names) {
+  for (const referee::irma::Colour colour : referee::irma::kAllColours) {
+    const wxString name = colour_name(colour);
     auto* swatch = new wxPanel(page, wxID_ANY, wxDefaultPosition, FromDIP(wxSize(36, 24)), wxBORDER_SIMPLE);
     swatch->SetBackgroundColour(wxColour(200, 200, 200));
     auto* text = new wxStaticText(page, wxID_ANY, name + ": " + _("not measured"));
@@ -515,16 +516,16 @@ void CalibrationAssistant::update() {
     mat_text_->SetLabel(wxString());
   }
 
-  const wxString names[] = {_("red"), _("orange"), _("green"), _("white")};
   for (std::size_t c = 0; c < 4; ++c) {
+    const wxString name = colour_name(referee::irma::kAllColours[c]);
     if (colours_) {
       const auto& lab = colours_->colour[c];
       swatches_[c]->SetBackgroundColour(lab_to_colour(lab));
-      swatch_text_[c]->SetLabel(wxString::Format("%s: L %s  a %s  b %s", names[c], wxString::FromCDouble(lab[0], 1),
+      swatch_text_[c]->SetLabel(wxString::Format("%s: L %s  a %s  b %s", name, wxString::FromCDouble(lab[0], 1),
                                                  wxString::FromCDouble(lab[1], 1), wxString::FromCDouble(lab[2], 1)));
     } else {
       swatches_[c]->SetBackgroundColour(wxColour(200, 200, 200));
-      swatch_text_[c]->SetLabel(names[c] + ": " + _("not measured"));
+      swatch_text_[c]->SetLabel(name + ": " + _("not measured"));
     }
     swatches_[c]->Refresh();
   }

@@ -67,8 +67,8 @@ wxWindow* HistoryFrame::make_games_page(wxNotebook* book) {
   games_ = new wxListCtrl(page, wxID_ANY, wxDefaultPosition, FromDIP(wxSize(470, -1)),
                           wxLC_REPORT | wxLC_SINGLE_SEL);
   // TRANSLATORS: columns of the games list.
+  games_->AppendColumn(_("#"));
   games_->AppendColumn(_("Game"));
-  games_->AppendColumn(_("Kind"));
   games_->AppendColumn(_("Status"));
   games_->AppendColumn(_("Players and scores"));
   games_->AppendColumn(_("Started"));
@@ -130,8 +130,8 @@ wxWindow* HistoryFrame::make_records_page(wxNotebook* book) {
 wxWindow* HistoryFrame::make_chart_page(wxNotebook* book) {
   auto* page = new wxPanel(book);
   chart_kind_ = new wxChoice(page, wxID_ANY);
-  chart_kind_->Append(_("Le jeu d'Irma"));
-  chart_kind_->Append(_("Le Yams impossible"));
+  chart_kind_->Append(game_name(ds::GameKind::Irma));
+  chart_kind_->Append(game_name(ds::GameKind::Yams));
   chart_kind_->SetSelection(0);
   chart_kind_->Bind(wxEVT_CHOICE, [this](wxCommandEvent&) {
     show_chart(chart_kind_->GetSelection() == 1 ? ds::GameKind::Yams : ds::GameKind::Irma);

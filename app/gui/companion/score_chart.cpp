@@ -1,5 +1,7 @@
 #include "app/gui/companion/score_chart.h"
 
+#include "app/gui/companion/score_sheet.h"
+
 #include <wx/dcbuffer.h>
 #include <wx/dcmemory.h>
 #include <wx/graphics.h>
@@ -98,7 +100,7 @@ void ScoreChart::draw(wxDC& dc, wxSize size) const {
 
   // TRANSLATORS: the chart's title; %s is the game's name.
   const wxString title = wxString::Format(_("Scores over time: %s"),
-                                          kind_ == ds::GameKind::Irma ? _("Le jeu d'Irma") : _("Le Yams impossible"));
+                                          game_name(kind_));
   gc->SetFont(wxFont(wxFontInfo(wxSize(0, 15)).Family(wxFONTFAMILY_SWISS).Bold()), *wxBLACK);
   gc->DrawText(title, left, 8);
   gc->SetFont(font, *wxBLACK);

@@ -28,20 +28,6 @@ constexpr int kPlayerHeading = 44;
 
 wxString utf8(const std::string& text) { return wxString::FromUTF8(text); }
 
-wxString kind_name(ds::GameKind kind) {
-  // TRANSLATORS: the games' names; they are usually kept as they are.
-  return kind == ds::GameKind::Irma ? _("Le jeu d'Irma") : _("Le Yams impossible");
-}
-
-wxString colour_name(ri::Colour colour) {
-  switch (colour) {
-    case ri::Colour::Red: return _("red");
-    case ri::Colour::Orange: return _("orange");
-    case ri::Colour::Green: return _("green");
-    case ri::Colour::White: return _("white");
-  }
-  return {};
-}
 
 wxColour pion_colour(ri::Colour colour) {
   switch (colour) {
@@ -133,7 +119,7 @@ int irma_block_height(const IrmaSheetPlayer& player) {
 }
 
 wxString heading(const SheetModel& sheet) {
-  return wxString::Format(_("Game %lld: %s"), static_cast<long long>(sheet.game), kind_name(sheet.kind));
+  return wxString::Format(_("Game %lld: %s"), static_cast<long long>(sheet.game), game_name(sheet.kind));
 }
 
 wxString subheading(const SheetModel& sheet) {
@@ -233,6 +219,21 @@ void draw_irma_player(wxDC& dc, const IrmaSheetPlayer& player, int top) {
 }
 
 }  // namespace
+
+wxString colour_name(referee::irma::Colour colour) {
+  switch (colour) {
+    case referee::irma::Colour::Red: return _("red");
+    case referee::irma::Colour::Orange: return _("orange");
+    case referee::irma::Colour::Green: return _("green");
+    case referee::irma::Colour::White: return _("white");
+  }
+  return {};
+}
+
+wxString game_name(ds::GameKind kind) {
+  // TRANSLATORS: the games' names; they are usually kept as they are.
+  return kind == ds::GameKind::Irma ? _("Le jeu d'Irma") : _("Le Yams impossible");
+}
 
 wxSize sheet_size(const SheetModel& sheet) {
   if (sheet.kind == ds::GameKind::Yams) {

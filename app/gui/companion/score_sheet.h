@@ -12,6 +12,12 @@
 
 namespace arbitre::app::gui::companion {
 
+// "Le jeu d'Irma", "Le Yams impossible" (translatable).
+wxString game_name(ds::GameKind kind);
+
+// A pion's colour in the reader's language ("red", "rouge", "rot").
+wxString colour_name(referee::irma::Colour colour);
+
 // The sheet's size in pixels at scale 1.
 wxSize sheet_size(const SheetModel& sheet);
 // Draws the sheet with its top left at (0, 0), in the DC's user units (scale it to zoom).

@@ -25,8 +25,8 @@
 #include <thread>
 
 #include "app/gui/companion/calibration.h"
-#include "app/gui/companion/tests/screen_grab.h"
 #include "app/gui/companion/history.h"
+#include "app/gui/screen_grab.h"
 #include "app/gui/companion/pdf_image.h"
 #include "app/session/calibration.h"
 #include "app/session/game_log.h"
@@ -74,7 +74,7 @@ void screenshot(wxTopLevelWindow& window, const std::string& name) {
   window.Refresh();
   window.Update();
   pump(400);
-  const wxImage image = c::testing::grab_screen(window.GetScreenRect());
+  const wxImage image = arbitre::gui::grab_screen(window.GetScreenRect());
   ASSERT_TRUE(image.IsOk()) << "cannot read the screen";
   const fs::path dir = fs::path(ARBITRE_SCREENSHOT_DIR) / g_language;
   fs::create_directories(dir);
