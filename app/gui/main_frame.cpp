@@ -137,6 +137,20 @@ void MainFrame::build() {
   for (wxButton* b : {start_, pause_, stop_, undo_}) buttons->Add(b, wxSizerFlags().Expand());
   controls->Add(buttons, wxSizerFlags().Expand().Border(wxALL, 4));
 
+  // Le Yams impossible: what the camera cannot tell, and the advisor.
+  auto* yams_box = new wxStaticBoxSizer(wxVERTICAL, root, _("Le Yams impossible"));
+  // TRANSLATORS: button: fill the box the advisor would choose for the dice on the table.
+  best_box_ = new wxButton(yams_box->GetStaticBox(), wxID_ANY, _("Fill the best box"));
+  // TRANSLATORS: button: the dice as they lie are a new roll (e.g. every die was kept).
+  rolled_ = new wxButton(yams_box->GetStaticBox(), wxID_ANY, _("Count as a roll"));
+  yams_box->Add(best_box_, wxSizerFlags().Expand().Border(wxALL, 2));
+  yams_box->Add(rolled_, wxSizerFlags().Expand().Border(wxALL, 2));
+  auto* declare_hint = new wxStaticText(yams_box->GetStaticBox(), wxID_ANY,
+                                        _("Right-click a box after the fifth roll to declare a sixth roll for it."));
+  declare_hint->Wrap(FromDIP(220));
+  yams_box->Add(declare_hint, wxSizerFlags().Border(wxALL, 2));
+  controls->Add(yams_box, wxSizerFlags().Expand().Border(wxALL, 4));
+
   auto* language_row = new wxBoxSizer(wxHORIZONTAL);
   language_row->Add(new wxStaticText(root, wxID_ANY, _("Language:")), wxSizerFlags().CentreVertical());
   language_ = new wxChoice(root, wxID_ANY);
@@ -182,6 +196,8 @@ void MainFrame::build() {
   pause_->Bind(wxEVT_BUTTON, &MainFrame::on_pause, this);
   stop_->Bind(wxEVT_BUTTON, &MainFrame::on_stop, this);
   undo_->Bind(wxEVT_BUTTON, &MainFrame::on_undo, this);
+  best_box_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("box"); });
+  rolled_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("roll"); });
   test_url_->Bind(wxEVT_BUTTON, &MainFrame::on_test_url, this);
   browse_->Bind(wxEVT_BUTTON, &MainFrame::on_browse, this);
   source_->Bind(wxEVT_CHOICE, [this](wxCommandEvent&) { on_source_changed(); });
@@ -502,6 +518,9 @@ void MainFrame::update_buttons() {
   if (pause_->GetLabel() != pause) pause_->SetLabel(pause);
   stop_->Enable(running);
   undo_->Enable(running && can_undo_);
+  const bool yams = running && book_->GetSelection() == 1;
+  best_box_->Enable(yams);
+  rolled_->Enable(yams);
   game_->Enable(!running && !resume_game_);
   source_->Enable(!running);
 }

@@ -127,6 +127,8 @@ class MainFrame : public wxFrame {
   wxButton* pause_ = nullptr;
   wxButton* stop_ = nullptr;
   wxButton* undo_ = nullptr;
+  wxButton* best_box_ = nullptr;
+  wxButton* rolled_ = nullptr;
   LiveView* live_view_ = nullptr;
   wxSimplebook* book_ = nullptr;
   IrmaPanel* irma_panel_ = nullptr;

@@ -26,7 +26,7 @@ namespace {
 
 constexpr int kTickMs = 20;
 constexpr int kSettleTicks = 5;           // after the worker went idle, for its events to arrive
-constexpr int kPhaseTimeoutTicks = 1500;  // 30 s in any one phase
+constexpr int kPhaseTimeoutTicks = 4500;  // 90 s in any one phase (a loaded machine reads slowly)
 
 std::string board_text(const s::ri::Board& board) {
   std::string text;
@@ -130,7 +130,7 @@ void SelfTest::write_timing(const std::string& game) {
 
 void SelfTest::tick(wxTimerEvent&) {
   ++wait_;
-  if (wait_ > (phase_ == Phase::TimingEnd ? 6 * kPhaseTimeoutTicks : kPhaseTimeoutTicks)) {
+  if (wait_ > (phase_ == Phase::TimingEnd ? 2 * kPhaseTimeoutTicks : kPhaseTimeoutTicks)) {
     fail("timed out in phase " + std::to_string(static_cast<int>(phase_)));
     phase_ = Phase::Finished;
   }
@@ -176,7 +176,12 @@ void SelfTest::step() {
         fail("the Irma demo ended before the correction could be tried");
         next(Phase::IrmaEnd);
       } else if (runner->paused() && runner->idle() && ++settle_ >= kSettleTicks) {
-        next(Phase::IrmaIdle);
+        // Held; go on once the window has taken in the events up to the placement.
+        const s::IrmaGame::Player* player = irma_player(*frame_);
+        if (player && stats.last_accepted && !player->record.moves.empty() &&
+            player->record.moves.back().cell == stats.last_accepted) {
+          next(Phase::IrmaIdle);
+        }
       }
       break;
     }
@@ -291,15 +296,22 @@ void SelfTest::step() {
         fail("the Yams demo ended before the correction could be tried");
         next(Phase::YamsEnd);
       } else if (runner->paused() && runner->idle() && ++settle_ >= kSettleTicks) {
-        die_ = 0;
-        next(Phase::YamsIdle);
+        // Held; go on once the window has taken in the events up to the roll.
+        const GameView* game = frame_->yams_panel()->game();
+        if (game && game->yams && game->yams->turn.rolls >= 1) {
+          die_ = 0;
+          next(Phase::YamsIdle);
+        }
       }
       break;
     }
     case Phase::YamsIdle: {
       const GameView* game = frame_->yams_panel()->game();
       if (!game || !game->yams || game->yams->turn.rolls == 0 || die_ >= s::ry::kDiceCount) {
-        fail("no die of the Yams demo could be corrected");
+        fail("no die of the Yams demo could be corrected (" +
+             (die_ >= s::ry::kDiceCount ? "every correction refused: " + stats.last_command_refusal
+                                        : std::string("no roll on the panel")) +
+             ")");
         click_button(frame_->pause_button());
         next(Phase::YamsEnd);
         break;

@@ -22,6 +22,7 @@ YamsPanel::YamsPanel(wxWindow* parent, std::function<void(std::string)> send)
   SetMinSize(FromDIP(wxSize(420, 560)));
   Bind(wxEVT_PAINT, &YamsPanel::on_paint, this);
   Bind(wxEVT_LEFT_DOWN, &YamsPanel::on_left_down, this);
+  Bind(wxEVT_RIGHT_DOWN, &YamsPanel::on_right_down, this);
   // The sheet in order, each section followed by its total.
   for (int i = 0; i < ry::kBoxCount; ++i) {
     const ry::Box box = ry::box_at(i);
@@ -242,6 +243,25 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
   }
 }
 
+std::optional<ry::Box> YamsPanel::box_at(const wxPoint& p) const {
+  if (!game_ || !game_->yams) return std::nullopt;
+  const ry::State& state = *game_->yams;
+  const Layout l = layout(GetClientSize());
+  const int x_cols = 4 + l.name_width;
+  const int column = p.x >= x_cols ? (p.x - x_cols) / l.column_width : -1;
+  if (column != state.player && column != static_cast<int>(state.sheets.size())) return std::nullopt;
+  const int r = (p.y - l.sheet_top) / l.row_height - 1;
+  if (p.y < l.sheet_top || r < 0 || r >= static_cast<int>(rows_.size())) return std::nullopt;
+  if (const auto* box = std::get_if<ry::Box>(&rows_[r])) return *box;
+  return std::nullopt;
+}
+
+void YamsPanel::on_right_down(wxMouseEvent& event) {
+  if (!game_ || !game_->yams || game_->over) return;
+  // The session says why when it cannot be declared (not after the fifth roll, a chiffre, ...).
+  if (const auto box = box_at(event.GetPosition())) send_("declare " + std::string(ry::id(*box)));
+}
+
 void YamsPanel::on_left_down(wxMouseEvent& event) {
   if (!game_ || !game_->yams || game_->over) return;
   const ry::State& state = *game_->yams;
@@ -262,13 +282,8 @@ void YamsPanel::on_left_down(wxMouseEvent& event) {
       return;
     }
   }
-  const int x_cols = 4 + l.name_width;
-  const int column = p.x >= x_cols ? (p.x - x_cols) / l.column_width : -1;
-  if (column != state.player && column != static_cast<int>(state.sheets.size())) return;
-  const int r = (p.y - l.sheet_top) / l.row_height - 1;
-  if (p.y < l.sheet_top || r < 0 || r >= static_cast<int>(rows_.size())) return;
-  if (const auto* box = std::get_if<ry::Box>(&rows_[r])) {
-    if (!state.sheets[state.player].filled(*box)) send_("box " + std::string(ry::id(*box)));
+  if (const auto box = box_at(p); box && !state.sheets[state.player].filled(*box)) {
+    send_("box " + std::string(ry::id(*box)));
   }
 }
 

@@ -35,6 +35,8 @@ class YamsPanel : public wxPanel {
 
   void render(wxDC& dc, const wxSize& size) const;
   void on_left_down(wxMouseEvent& event);
+  // Right click on a box: declares a sixth roll for it (`declare ID`).
+  void on_right_down(wxMouseEvent& event);
 
  private:
   enum class Total { Chiffres, Bonus, Total1, Total2, Total3, Total4, Total5, Grand };
@@ -45,6 +47,8 @@ class YamsPanel : public wxPanel {
     wxFont font;  // the sheet's, small enough for every row to fit
   };
   Layout layout(const wxSize& size) const;
+  // The box under a point, in the column of the player to move or in "now".
+  std::optional<s::ry::Box> box_at(const wxPoint& p) const;
   void on_paint(wxPaintEvent& event);
 
   std::function<void(std::string)> send_;

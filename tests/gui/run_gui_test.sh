@@ -10,4 +10,6 @@ export GDK_BACKEND=x11
 # A private config so that a saved language preference does not leak in.
 export XDG_CONFIG_HOME="$out.config"
 rm -rf "$XDG_CONFIG_HOME"
-exec "$xvfb_run" -a -s "-screen 0 1600x1000x24" "$gui" --lang "$lang" --self-test "$out"
+# -a alone makes two tests started together race for the same display number: start the
+# search at a random one.
+exec "$xvfb_run" -a -n $((100 + RANDOM % 800)) -s "-screen 0 1600x1000x24" "$gui" --lang "$lang" --self-test "$out"
