@@ -40,6 +40,43 @@ wxString event_word(ds::EventKind kind) {
 
 wxString when(const std::string& stamp) { return utf8(short_time(stamp)); }
 
+// What an event did, in words, as the session reads it back (action_from_event).
+wxString event_words(const ds::Game& game, const ds::Event& event) {
+  namespace s = session;
+  const wxString player = utf8(event.payload.value("player", std::string()));
+  wxString what;
+  try {
+    if (game.kind == ds::GameKind::Irma) {
+      const s::IrmaGame::Action action = s::IrmaGame::action_from_event(event.kind, event.payload);
+      switch (action.kind) {
+        case s::IrmaGame::Action::Kind::Place: what = pion_words(action.colour, action.cell); break;
+        case s::IrmaGame::Action::Kind::Block: what = pion_words(action.colour, std::nullopt); break;
+        case s::IrmaGame::Action::Kind::Fix:
+          what = wxString::Format(_("the cell %d,%d corrected"), action.cell.row, action.cell.col);
+          break;
+        case s::IrmaGame::Action::Kind::Undo: break;
+      }
+    } else {
+      const s::YamsGame::Action action = s::YamsGame::action_from_event(event.kind, event.payload);
+      switch (action.kind) {
+        case s::YamsGame::Action::Kind::Roll: what = utf8(referee::yams::to_text(action.dice)); break;
+        case s::YamsGame::Action::Kind::Declare:
+        case s::YamsGame::Action::Kind::Fill: what = utf8(std::string(referee::yams::display_name(action.box))); break;
+        case s::YamsGame::Action::Kind::FixDie:
+          what = wxString::Format(_("die %d corrected to %s"), action.die, utf8(referee::yams::to_text(action.value)));
+          break;
+        case s::YamsGame::Action::Kind::Undo: break;
+      }
+    }
+  } catch (const std::exception&) {
+    // The replay itself reports an event that does not read; here it just has no details.
+  }
+  wxString text = event_word(event.kind);
+  if (!what.empty()) text += ": " + what;
+  if (event.kind == ds::EventKind::Refusal) text += " (" + utf8(event.payload.value("reason", std::string())) + ")";
+  return player.empty() ? text : player + ", " + text;
+}
+
 }  // namespace
 
 HistoryFrame::HistoryFrame(wxWindow* parent, const std::string& store_path)
@@ -57,6 +94,17 @@ HistoryFrame::HistoryFrame(wxWindow* parent, const std::string& store_path)
   sizer->Add(status_, wxSizerFlags().Expand().Border(wxLEFT | wxRIGHT | wxBOTTOM));
   root->SetSizer(sizer);
   SetClientSize(FromDIP(wxSize(1000, 700)));
+  // Left and right arrows step through the replay (when the games list has not the focus).
+  Bind(wxEVT_CHAR_HOOK, [this](wxKeyEvent& event) {
+    const bool games_page = book_->GetSelection() == static_cast<int>(Page::Games);
+    if (games_page && event.GetKeyCode() == WXK_LEFT && FindFocus() != games_) {
+      previous_step();
+    } else if (games_page && event.GetKeyCode() == WXK_RIGHT && FindFocus() != games_) {
+      next_step();
+    } else {
+      event.Skip();
+    }
+  });
   reload();
 }
 
@@ -239,7 +287,8 @@ void HistoryFrame::show_step() {
   sheet_panel_->set_sheet(sheet_model(*replay_));
   wxString text = wxString::Format(_("Step %zu of %zu"), replay_->position(), replay_->size());
   if (const ds::Event* event = replay_->last_event()) {
-    text += wxString::Format(_(": %s at %s"), event_word(event->kind), when(event->created_at));
+    // TRANSLATORS: after "Step 3 of 41": what the event was, then when it was stored.
+    text += wxString::Format(_(": %s, at %s"), event_words(replay_->game(), *event), when(event->created_at));
   }
   step_label_->SetLabel(text);
 }

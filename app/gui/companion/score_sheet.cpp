@@ -42,9 +42,7 @@ wxColour pion_colour(ri::Colour colour) {
 // "red 2,3" in the reader's words.
 wxString move_words(const std::string& text) {
   const auto move = ri::move_from_text(text);
-  if (!move) return utf8(text);
-  if (!move->cell) return wxString::Format(_("%s: blocked"), colour_name(move->colour));
-  return wxString::Format(_("%s at %d,%d"), colour_name(move->colour), move->cell->row, move->cell->col);
+  return move ? pion_words(move->colour, move->cell) : utf8(text);
 }
 
 wxFont sheet_font(int pixels, bool bold = false) {
@@ -228,6 +226,11 @@ wxString colour_name(referee::irma::Colour colour) {
     case referee::irma::Colour::White: return _("white");
   }
   return {};
+}
+
+wxString pion_words(referee::irma::Colour colour, std::optional<referee::Cell> cell) {
+  if (!cell) return wxString::Format(_("%s: blocked"), colour_name(colour));
+  return wxString::Format(_("%s at %d,%d"), colour_name(colour), cell->row, cell->col);
 }
 
 wxString game_name(ds::GameKind kind) {

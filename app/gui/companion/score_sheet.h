@@ -18,6 +18,9 @@ wxString game_name(ds::GameKind kind);
 // A pion's colour in the reader's language ("red", "rouge", "rot").
 wxString colour_name(referee::irma::Colour colour);
 
+// A pion placed ("red at 2,3") or a blocking claim ("red: blocked") in the reader's language.
+wxString pion_words(referee::irma::Colour colour, std::optional<referee::Cell> cell);
+
 // The sheet's size in pixels at scale 1.
 wxSize sheet_size(const SheetModel& sheet);
 // Draws the sheet with its top left at (0, 0), in the DC's user units (scale it to zoom).

@@ -182,10 +182,12 @@ TEST_F(Companion, HistoryListsTheStoreAndReplaysStepByStep) {
   const arbitre::data::irma::GameRecord record = arbitre::data::irma::load_record(kIrmaDemo);
   std::vector<int> scores;
   std::vector<bool> legal;
+  std::vector<std::string> reasons;
   ri::State state;
   ri::replay(record.players[0].record, state, [&](const ri::Move&, const ri::Verdict& v, const ri::State& after) {
     scores.push_back(arbitre::scoring::irma::score(after));
     legal.push_back(v.legal());
+    reasons.emplace_back(ri::to_string(v.reason));
   });
   ASSERT_EQ(scores.size(), frame->steps());
   for (const std::size_t k : {std::size_t{1}, std::size_t{7}, std::size_t{20}, scores.size() / 2, scores.size() - 1}) {
@@ -194,7 +196,10 @@ TEST_F(Companion, HistoryListsTheStoreAndReplaysStepByStep) {
     EXPECT_EQ(frame->sheet().irma[0].moves.size(), k);
     EXPECT_EQ(frame->sheet().irma[0].moves.back().legal, legal[k - 1]) << "step " << k;
     EXPECT_TRUE(frame->step_text().Contains(wxString::Format("%zu", k))) << frame->step_text();
+    // The step says what the event was: a refusal with the referee's reason.
+    EXPECT_EQ(frame->step_text().Contains("(" + reasons[k - 1] + ")"), !legal[k - 1]) << frame->step_text();
   }
+  ASSERT_FALSE(legal[6]);  // the demo's seventh move is a refused try (repeated-series)
   // Previous and next move one event.
   ASSERT_TRUE(frame->step_to(12));
   ASSERT_TRUE(frame->previous_step());
