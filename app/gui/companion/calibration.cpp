@@ -508,8 +508,7 @@ void CalibrationAssistant::update() {
     wxString text = wxString::Format(_("Markers seen: %d of 4"), mat_->markers) + "\n" +
                     _("Homography (mat mm to pixels):") + "\n";
     for (int r = 0; r < 3; ++r) {
-      text += wxString::Format("%10s %10s %10s\n", wxString::FromCDouble(h[r * 3], 3),
-                               wxString::FromCDouble(h[r * 3 + 1], 3), wxString::FromCDouble(h[r * 3 + 2], 5));
+      text += wxString::Format("%11.4g %11.4g %11.4g\n", h[r * 3], h[r * 3 + 1], h[r * 3 + 2]);
     }
     mat_text_->SetLabel(text);
   } else {

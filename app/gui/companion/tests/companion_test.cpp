@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
 #include <wx/app.h>
 #include <wx/dcmemory.h>
 #include <wx/filename.h>
@@ -366,14 +369,17 @@ TEST_F(Companion, HistoryReportsAnUnknownGame) {
 
 namespace {
 
-// A frame of the table with the printed mat on it: the 300 dpi mat PNG scaled into a brown table.
-wxImage table_with_mat(const wxString& mat_png, wxRect where) {
-  wxImage mat;
-  EXPECT_TRUE(mat.LoadFile(mat_png, wxBITMAP_TYPE_PNG));
-  wxImage frame(1280, 720);
-  frame.SetRGB(wxRect(0, 0, 1280, 720), 120, 85, 60);
-  frame.Paste(mat.Scale(where.width, where.height, wxIMAGE_QUALITY_HIGH), where.x, where.y);
-  return frame;
+// A frame of the table seen at an angle with the printed mat on it: the 300 dpi mat PNG warped so
+// that its corners land on `quad` (top left, top right, bottom right, bottom left) on a brown table.
+void table_with_mat(const std::string& mat_png, const std::array<cv::Point2f, 4>& quad, const std::string& out) {
+  const cv::Mat mat = cv::imread(mat_png, cv::IMREAD_COLOR);
+  ASSERT_FALSE(mat.empty());
+  const float w = static_cast<float>(mat.cols), h = static_cast<float>(mat.rows);
+  const cv::Point2f from[4] = {{0, 0}, {w, 0}, {w, h}, {0, h}};
+  cv::Mat frame(720, 1280, CV_8UC3, cv::Scalar(60, 85, 120));
+  cv::warpPerspective(mat, frame, cv::getPerspectiveTransform(from, quad.data()), frame.size(), cv::INTER_AREA,
+                      cv::BORDER_TRANSPARENT);
+  ASSERT_TRUE(cv::imwrite(out, frame));
 }
 
 // One pion of each colour (red, orange, green, white) on a brown table, with shadows.
@@ -417,17 +423,17 @@ TEST_F(Companion, CalibrationAssistantSavesWhatWatchReads) {
   // 2. Found in a frame: the sheet's corners where it was pasted.
   assistant->show_step(c::CalibrationAssistant::Step::Find);
   EXPECT_FALSE(assistant->find_mat());  // no frame yet
-  const wxRect where(240, 80, 800, 566);
+  const std::array<cv::Point2f, 4> quad = {cv::Point2f(300, 90), cv::Point2f(1010, 120), cv::Point2f(1090, 650),
+                                            cv::Point2f(210, 610)};
   const fs::path table = dir_ / "table.png";
-  ASSERT_TRUE(table_with_mat(wxString(mat_png.string()), where).SaveFile(wxString(table.string()), wxBITMAP_TYPE_PNG));
+  table_with_mat(mat_png.string(), quad, table.string());
   ASSERT_TRUE(assistant->set_frame_file(wxString(table.string())));
   ASSERT_TRUE(assistant->find_mat()) << assistant->problem();
   ASSERT_TRUE(assistant->mat().has_value());
   EXPECT_EQ(assistant->mat()->markers, 4);
-  const double expected[4][2] = {{240, 80}, {1040, 80}, {1040, 646}, {240, 646}};
   for (std::size_t k = 0; k < 4; ++k) {
-    EXPECT_NEAR(assistant->mat()->corners[k].first, expected[k][0], 4) << "corner " << k;
-    EXPECT_NEAR(assistant->mat()->corners[k].second, expected[k][1], 4) << "corner " << k;
+    EXPECT_NEAR(assistant->mat()->corners[k].first, quad[k].x, 4) << "corner " << k;
+    EXPECT_NEAR(assistant->mat()->corners[k].second, quad[k].y, 4) << "corner " << k;
   }
   screenshot(*assistant, "calibration-find");
 
