@@ -133,7 +133,7 @@ void MainFrame::build() {
   start_ = new wxButton(root, wxID_ANY, _("Start"));
   pause_ = new wxButton(root, wxID_ANY, _("Pause"));
   stop_ = new wxButton(root, wxID_ANY, _("Stop"));
-  undo_ = new wxButton(root, wxID_UNDO, _("Undo"));
+  undo_ = new wxButton(root, wxID_ANY, _("Undo"));  // not wxID_UNDO: GTK would put its own label
   for (wxButton* b : {start_, pause_, stop_, undo_}) buttons->Add(b, wxSizerFlags().Expand());
   controls->Add(buttons, wxSizerFlags().Expand().Border(wxALL, 4));
 
@@ -298,6 +298,7 @@ bool MainFrame::start(const StartRequest& request) {
   RunnerSetup setup;
   setup.options.kind = request.kind;
   setup.realtime = request.realtime;
+  setup.pause_when = request.pause_when;
   try {
     if (request.source == SourceKind::Demo) {
       s::Demo demo = s::make_demo(request.kind);
@@ -540,6 +541,7 @@ void MainFrame::drain_events() {
   else
     yams_panel_->show_game(view);
   live_view_->show_game(view);
+  update_buttons();  // once per burst (a hold shows as "Resume")
 }
 
 void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const GameView>& view) {
@@ -580,7 +582,6 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
     stats_.last_command_refusal = refused->command + ": " + refused->message;
   }
   if (const auto* over = std::get_if<s::GameOver>(&event)) stats_.game_over = *over;
-  if (undo_->IsEnabled() != can_undo_ || std::holds_alternative<s::Started>(event)) update_buttons();
 }
 
 void MainFrame::handle_frame(FrameSeen frame, wxImage image) {

@@ -39,6 +39,7 @@ struct StartRequest {
   std::string spec;                  // webcam index, URL or file (not for the demo)
   std::vector<std::string> players;  // empty: the demo's, or "player"
   bool realtime = true;              // play a recording at its own pace
+  std::function<bool(const s::Event&, const GameView&)> pause_when;  // see RunnerSetup
 };
 
 // What the window observed, for the GUI test and the timing harness.

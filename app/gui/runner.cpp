@@ -89,6 +89,7 @@ class Runner::Tap : public s::ObservationSource {
 
 Runner::Runner(RunnerSetup setup, RunnerCallbacks callbacks)
     : setup_(std::move(setup)), callbacks_(std::move(callbacks)) {
+  pause_when_ = std::move(setup_.pause_when);
   worker_ = std::thread([this] { run(); });
 }
 

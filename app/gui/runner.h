@@ -64,6 +64,9 @@ struct RunnerSetup {
   // A running game of that store to resume (its log replayed) instead of starting a new one.
   std::optional<s::GameId> resume;
   bool realtime = false;   // wait for each observation's time (a recording played at its pace)
+  // Hold the game right after the first event for which this holds (see Runner::pause_when);
+  // given here, it is in place before the worker starts.
+  std::function<bool(const s::Event&, const GameView&)> pause_when;
 };
 
 struct RunnerCallbacks {

@@ -158,16 +158,16 @@ void SelfTest::step() {
       StartRequest request;
       request.kind = s::GameKind::Irma;
       request.realtime = false;
-      check(frame_->start(request), "the Irma demo starts");
       // Hold the game after a placement once a few pions are down and before any refused try:
       // that pion is then the last move, and recolouring it changes no other move's verdict.
-      frame_->runner()->pause_when([](const s::Event& event, const GameView& game) {
+      request.pause_when = [](const s::Event& event, const GameView& game) {
         if (!std::holds_alternative<s::Accepted>(event) || game.irma.empty()) return false;
         const s::IrmaGame::Player& player = game.irma[game.current];
         return player.state.board.size() >= 4 && !player.in_hand &&
                player.record.moves.size() == static_cast<std::size_t>(player.state.board.size()) &&
                std::get<s::Accepted>(event).move.cell.has_value();
-      });
+      };
+      check(frame_->start(request), "the Irma demo starts");
       next(Phase::IrmaPause);
       break;
     }
@@ -282,12 +282,12 @@ void SelfTest::step() {
       StartRequest request;
       request.kind = s::GameKind::Yams;
       request.realtime = false;
-      check(frame_->start(request), "the Yams demo starts");
       // Hold the game after a first roll once a few boxes are filled: any die may be corrected.
-      frame_->runner()->pause_when([](const s::Event& event, const GameView& game) {
+      request.pause_when = [](const s::Event& event, const GameView& game) {
         const auto* rolled = std::get_if<s::Rolled>(&event);
         return rolled && rolled->roll == 1 && game.yams && game.yams->sheets[0].filled_count() >= 2;
-      });
+      };
+      check(frame_->start(request), "the Yams demo starts");
       next(Phase::YamsPause);
       break;
     }

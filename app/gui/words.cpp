@@ -159,6 +159,7 @@ wxString describe(const s::Event& event) {
             return line;
           },
           [](const s::SheetUpdate& e) -> wxString {
+            if (e.next.empty()) return wxString::Format(_("%s: total %d"), from_utf8(e.player), e.totals.grand);
             return wxString::Format(_("%s: total %d; %s to play"), from_utf8(e.player), e.totals.grand,
                                     from_utf8(e.next));
           },

@@ -123,9 +123,8 @@ TEST(GuiRunner, HoldsRightAfterTheChosenEventAndTakesCommandsWhileHeld) {
   std::vector<s::FinalScore> expected;
   Seen seen;
   RunnerSetup setup = yams_demo_setup(expected);
+  setup.pause_when = [](const s::Event& e, const GameView&) { return std::holds_alternative<s::Rolled>(e); };
   Runner runner(std::move(setup), seen.callbacks());
-  // Set before any roll can happen: the demo opens with hands over the table.
-  runner.pause_when([](const s::Event& e, const GameView&) { return std::holds_alternative<s::Rolled>(e); });
   ASSERT_TRUE(wait_for([&] { return runner.idle(); }));
   ASSERT_EQ(seen.count<s::Rolled>(), 1);
   std::string dice_before;
@@ -167,8 +166,8 @@ TEST(GuiRunner, ResumesAStoppedGameFromTheStore) {
   {
     RunnerSetup setup = yams_demo_setup(expected);
     setup.store_path = store.path();
+    setup.pause_when = [](const s::Event& e, const GameView&) { return std::holds_alternative<s::SheetUpdate>(e); };
     Runner runner(std::move(setup), first.callbacks());
-    runner.pause_when([](const s::Event& e, const GameView&) { return std::holds_alternative<s::SheetUpdate>(e); });
     ASSERT_TRUE(wait_for([&] { return runner.idle(); }));
     runner.request_stop();
     ASSERT_TRUE(wait_for([&] { return first.ended.load(); }));
