@@ -3,6 +3,7 @@
 #include <wx/button.h>
 #include <wx/filedlg.h>
 #include <wx/intl.h>
+#include <wx/numformatter.h>
 #include <wx/panel.h>
 #include <wx/print.h>
 #include <wx/sizer.h>
@@ -93,7 +94,7 @@ HistoryFrame::HistoryFrame(wxWindow* parent, const std::string& store_path)
   sizer->Add(book_, wxSizerFlags(1).Expand().Border());
   sizer->Add(status_, wxSizerFlags().Expand().Border(wxLEFT | wxRIGHT | wxBOTTOM));
   root->SetSizer(sizer);
-  SetClientSize(FromDIP(wxSize(1000, 700)));
+  SetClientSize(FromDIP(wxSize(1220, 760)));
   // Left and right arrows step through the replay (when the games list has not the focus).
   Bind(wxEVT_CHAR_HOOK, [this](wxKeyEvent& event) {
     const bool games_page = book_->GetSelection() == static_cast<int>(Page::Games);
@@ -233,7 +234,7 @@ void HistoryFrame::fill_records() {
     records_->SetItem(row, 2, wxString::Format("%d", record.games));
     records_->SetItem(row, 3, wxString::Format("%d", record.finished));
     records_->SetItem(row, 4, record.best ? wxString::Format("%lld", static_cast<long long>(*record.best)) : wxString("-"));
-    records_->SetItem(row, 5, record.average ? wxString::FromCDouble(*record.average, 1) : wxString("-"));
+    records_->SetItem(row, 5, record.average ? wxNumberFormatter::ToString(*record.average, 1) : wxString("-"));
     records_->SetItem(row, 6, wxString::Format("%d%%", static_cast<int>(record.completion_rate * 100 + 0.5)));
   }
   for (int c = 0; c < records_->GetColumnCount(); ++c) records_->SetColumnWidth(c, wxLIST_AUTOSIZE_USEHEADER);

@@ -14,6 +14,7 @@
 #include <wx/image.h>
 #include <wx/init.h>
 #include <wx/log.h>
+#include <wx/numformatter.h>
 #include <wx/translation.h>
 #include <wx/uiaction.h>
 #include <wx/debug.h>
@@ -261,7 +262,7 @@ TEST_F(Companion, HistoryListsTheStoreAndReplaysStepByStep) {
     EXPECT_EQ(frame->records_list().GetItemText(row, 3), wxString::Format("%d", records[r].finished));
     ASSERT_TRUE(records[r].best.has_value());
     EXPECT_EQ(frame->records_list().GetItemText(row, 4), wxString::Format("%lld", static_cast<long long>(*records[r].best)));
-    EXPECT_EQ(frame->records_list().GetItemText(row, 5), wxString::FromCDouble(*records[r].average, 1));
+    EXPECT_EQ(frame->records_list().GetItemText(row, 5), wxNumberFormatter::ToString(*records[r].average, 1));
     EXPECT_EQ(frame->records_list().GetItemText(row, 6),
               wxString::Format("%d%%", static_cast<int>(records[r].completion_rate * 100 + 0.5)));
     if (records[r].kind == ds::GameKind::Irma) {
