@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Reproduces vision/models/pion_cells.tar.xz: renders the training scenes (seed 1000, distinct
 # from the test and benchmark sets) and trains the pion cell classifier on them.
-#   tools/train_pions.sh [BUILD_DIR]        (about 20 minutes on 2 cores)
+#   tools/train_pions.sh [BUILD_DIR]        (about 45 minutes on 2 cores)
 # Then re-run `cmake --preset release` so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$build/tools/scenegen" --out "$out/a" --seed 1000 --first 0 --count 240 --jpeg &
-"$build/tools/scenegen" --out "$out/b" --seed 1000 --first 240 --count 240 --jpeg &
-wait
+# 960 scenes in four parts, two at a time (POV-Ray renders on one thread: deterministic).
+for part in "a 0" "b 240" "c 480" "d 720"; do
+  set -- $part
+  "$build/tools/scenegen" --out "$out/$1" --seed 1000 --first "$2" --count 240 --jpeg &
+  if [ "$1" = b ] || [ "$1" = d ]; then wait; fi
+done
 # First a small model trained on the cells the fixed colour rule examines, then the final one
 # on the cells that first model leads the reader to examine (the cells it will meet in use).
-"$build/tools/train_pions" --trees 30 --depth 10 --out "$out/first.yml" "$out/a" "$out/b"
+"$build/tools/train_pions" --trees 30 --depth 10 --out "$out/first.yml" "$out/a" "$out/b" "$out/c" "$out/d"
 mkdir "$out/model"
-"$build/tools/train_pions" --trees 60 --depth 12 --augment --out "$out/model/pion_cells.yml" \
+"$build/tools/train_pions" --trees 80 --depth 16 --augment --out "$out/model/pion_cells.yml" \
   --examine-with "$out/first.yml" \
-  "$out/a" "$out/b"
+  "$out/a" "$out/b" "$out/c" "$out/d"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - pion_cells.yml |
   xz -9 -c > vision/models/pion_cells.tar.xz
