@@ -38,18 +38,6 @@ void IrmaPanel::show_game(std::shared_ptr<const GameView> game) {
   Refresh(false);
 }
 
-void IrmaPanel::show_refusal(std::optional<s::ri::Cell> cell, std::vector<s::ri::Cell> cells) {
-  refused_cell_ = cell;
-  refused_cells_ = std::move(cells);
-  Refresh(false);
-}
-
-void IrmaPanel::clear_refusal() {
-  refused_cell_.reset();
-  refused_cells_.clear();
-  Refresh(false);
-}
-
 IrmaPanel::Layout IrmaPanel::layout(const wxSize& size) const {
   Layout l;
   const int line = GetCharHeight() + 4;
@@ -158,9 +146,9 @@ void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
   }
   dc.SetBrush(*wxTRANSPARENT_BRUSH);
   dc.SetPen(wxPen(kRefused, 3));
-  for (const s::ri::Cell& cell : refused_cells_) dc.DrawCircle(centre(cell), radius + 2);
-  if (refused_cell_) {
-    const wxPoint c = centre(*refused_cell_);
+  for (const s::ri::Cell& cell : refusal_.cells) dc.DrawCircle(centre(cell), radius + 2);
+  if (refusal_.cell) {
+    const wxPoint c = centre(*refusal_.cell);
     if (player.in_hand) {
       dc.SetBrush(wxBrush(pion_colour(*player.in_hand)));
       dc.DrawCircle(c, radius);

@@ -13,6 +13,7 @@
 #include <wx/panel.h>
 
 #include "app/gui/chooser.h"
+#include "app/gui/overlay.h"
 #include "app/gui/runner.h"
 
 namespace arbitre::gui {
@@ -22,8 +23,11 @@ class IrmaPanel : public wxPanel {
   IrmaPanel(wxWindow* parent, std::function<void(std::string)> send);
 
   void show_game(std::shared_ptr<const GameView> game);
-  void show_refusal(std::optional<s::ri::Cell> cell, std::vector<s::ri::Cell> cells);
-  void clear_refusal();
+  // A refused placement to draw in red until the next one (an empty one clears it).
+  void show_refusal(Refusal refusal) {
+    refusal_ = std::move(refusal);
+    Refresh(false);
+  }
   void set_chooser(Chooser chooser) { chooser_ = std::move(chooser); }
 
   // The centre of a game cell in the panel (client coordinates), as last drawn.
@@ -47,8 +51,7 @@ class IrmaPanel : public wxPanel {
   std::function<void(std::string)> send_;
   Chooser chooser_ = popup_chooser;
   std::shared_ptr<const GameView> game_;
-  std::optional<s::ri::Cell> refused_cell_;
-  std::vector<s::ri::Cell> refused_cells_;
+  Refusal refusal_;
   int shown_score_ = 0;
 };
 

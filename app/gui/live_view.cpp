@@ -35,18 +35,6 @@ void LiveView::show_frame(const wxImage& image, const s::SourceStep& step) {
   Refresh(false);
 }
 
-void LiveView::show_refusal(std::optional<s::ri::Cell> cell, std::vector<s::ri::Cell> cells) {
-  refused_cell_ = cell;
-  refused_cells_ = std::move(cells);
-  Refresh(false);
-}
-
-void LiveView::clear_refusal() {
-  refused_cell_.reset();
-  refused_cells_.clear();
-  Refresh(false);
-}
-
 void LiveView::on_paint(wxPaintEvent&) {
   wxAutoBufferedPaintDC dc(this);
   render(dc, GetClientSize());
@@ -104,18 +92,18 @@ void LiveView::render(wxDC& dc, const wxSize& size) const {
     }
     // A refused placement: the pion tried and the cells the referee named, in the game's frame
     // taken back to the picture.
-    if ((refused_cell_ || !refused_cells_.empty()) && game_ && !game_->irma.empty()) {
+    if ((refusal_.cell || !refusal_.cells.empty()) && game_ && !game_->irma.empty()) {
       const auto fit = fit_lattice(seen.pions);
       const auto shift = align_to_game(seen.pions, game_->irma[game_->current].state.board.pions());
       if (fit && shift) {
         dc.SetBrush(*wxTRANSPARENT_BRUSH);
         dc.SetPen(wxPen(kRefused, 3));
-        for (const s::ri::Cell& cell : refused_cells_) {
+        for (const s::ri::Cell& cell : refusal_.cells) {
           const auto [x, y] = (*fit)(cell.row - shift->row, cell.col - shift->col);
           dc.DrawCircle(at(x, y), radius + 3);
         }
-        if (refused_cell_) {
-          const auto [x, y] = (*fit)(refused_cell_->row - shift->row, refused_cell_->col - shift->col);
+        if (refusal_.cell) {
+          const auto [x, y] = (*fit)(refusal_.cell->row - shift->row, refusal_.cell->col - shift->col);
           const wxPoint c = at(x, y);
           dc.SetPen(wxPen(kRefused, 4));
           dc.DrawLine(c.x - radius, c.y - radius, c.x + radius, c.y + radius);

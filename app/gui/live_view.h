@@ -12,6 +12,7 @@
 #include <wx/image.h>
 #include <wx/panel.h>
 
+#include "app/gui/overlay.h"
 #include "app/gui/runner.h"
 
 namespace arbitre::gui {
@@ -23,9 +24,11 @@ class LiveView : public wxPanel {
   // A frame and what was read in it (the image may be invalid: no picture).
   void show_frame(const wxImage& image, const s::SourceStep& step);
   void show_game(std::shared_ptr<const GameView> game) { game_ = std::move(game); Refresh(); }
-  // A refused placement to draw in red (game cells), until clear_refusal().
-  void show_refusal(std::optional<s::ri::Cell> cell, std::vector<s::ri::Cell> cells);
-  void clear_refusal();
+  // A refused placement to draw in red until the next one (an empty one clears it).
+  void show_refusal(Refusal refusal) {
+    refusal_ = std::move(refusal);
+    Refresh(false);
+  }
   void set_message(const wxString& message) { message_ = message; Refresh(); }
 
   // Draws the view into any DC (the window's, or a bitmap's for a screenshot).
@@ -39,8 +42,7 @@ class LiveView : public wxPanel {
   mutable wxSize scaled_size_;
   std::optional<s::SourceStep> step_;
   std::shared_ptr<const GameView> game_;
-  std::optional<s::ri::Cell> refused_cell_;
-  std::vector<s::ri::Cell> refused_cells_;
+  Refusal refusal_;
   wxString message_;
 };
 

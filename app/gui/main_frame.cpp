@@ -345,9 +345,9 @@ bool MainFrame::start(const StartRequest& request) {
     log(_("The demo is played with its own players."));
   }
   show_panel(request.kind);
-  live_view_->clear_refusal();
+  live_view_->show_refusal({});
   live_view_->set_message({});
-  irma_panel_->clear_refusal();
+  irma_panel_->show_refusal({});
   log_->Clear();
   pending_log_.clear();
   pending_lines_ = 0;
@@ -561,21 +561,21 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
   if (const auto* refused = std::get_if<s::Refused>(&event)) {
     ++stats_.refusals;
     if (refused->irma) {
-      irma_panel_->show_refusal(refused->irma->cell, refused->cells);
-      live_view_->show_refusal(refused->irma->cell, refused->cells);
+      irma_panel_->show_refusal({refused->irma->cell, refused->cells});
+      live_view_->show_refusal({refused->irma->cell, refused->cells});
     }
   }
   if (const auto* accepted = std::get_if<s::Accepted>(&event)) {
     stats_.last_accepted = accepted->move.cell;
-    irma_panel_->clear_refusal();
-    live_view_->clear_refusal();
+    irma_panel_->show_refusal({});
+    live_view_->show_refusal({});
     set_recognition(_("stable"));
   }
   if (std::holds_alternative<s::Corrected>(event)) ++stats_.corrections;
   if (std::holds_alternative<s::Undone>(event)) {
     ++stats_.undos;
-    irma_panel_->clear_refusal();
-    live_view_->clear_refusal();
+    irma_panel_->show_refusal({});
+    live_view_->show_refusal({});
   }
   if (const auto* refused = std::get_if<s::CommandRefused>(&event)) {
     ++stats_.command_refusals;

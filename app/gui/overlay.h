@@ -15,6 +15,14 @@ namespace arbitre::gui {
 
 namespace ri = referee::irma;
 
+// A refused Irma placement as the views draw it: the cell tried and the cells the referee named
+// (game cells). Empty: nothing to draw.
+struct Refusal {
+  std::optional<ri::Cell> cell;
+  std::vector<ri::Cell> cells;
+  bool empty() const { return !cell && cells.empty(); }
+};
+
 struct CellToPixel {
   // x = x0 + xr * row + xc * col, and the same for y, in the observation's pixels.
   double x0 = 0, xr = 0, xc = 0;

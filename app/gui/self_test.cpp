@@ -75,6 +75,19 @@ void SelfTest::click_button(wxButton* button) {
   button->ProcessWindowEvent(click);
 }
 
+void SelfTest::click_at(wxWindow* window, const wxPoint& at) {
+  wxMouseEvent click(wxEVT_LEFT_DOWN);
+  click.SetPosition(at);
+  click.SetEventObject(window);
+  window->ProcessWindowEvent(click);
+}
+
+void SelfTest::check_played_to_the_end(const std::string& game) {
+  const FrameStats& stats = frame_->stats();
+  check(stats.end_reason == "game-over",
+        "the " + game + " demo played to the end (" + stats.end_reason + " " + stats.end_error + ")");
+}
+
 void SelfTest::screenshot(const std::string& name) {
   const auto save = [&](const wxBitmap& bitmap, const std::string& file) {
     const wxString path = out_dir_ + wxFileName::GetPathSeparator() + wxString::FromUTF8(file) + ".png";
@@ -208,10 +221,7 @@ void SelfTest::step() {
         next(Phase::IrmaEnd);
         break;
       }
-      wxMouseEvent click(wxEVT_LEFT_DOWN);
-      click.SetPosition(*at);
-      click.SetEventObject(frame_->irma_panel());
-      frame_->irma_panel()->ProcessWindowEvent(click);
+      click_at(frame_->irma_panel(), *at);
       next(Phase::IrmaCorrected);
       break;
     }
@@ -256,8 +266,7 @@ void SelfTest::step() {
     }
     case Phase::IrmaEnd: {
       if (stats.running) break;
-      check(stats.end_reason == "game-over", "the Irma demo played to the end (" + stats.end_reason + " " +
-                                                 stats.end_error + ")");
+      check_played_to_the_end("Irma");
       const GameView* game = frame_->irma_panel()->game();
       check(!stats.expected.empty(), "the Irma demo has expected scores");
       for (const s::FinalScore& expected : stats.expected) {
@@ -325,10 +334,7 @@ void SelfTest::step() {
         return std::optional<int>(choice);
       });
       const auto at = frame_->yams_panel()->die_centre(die_);
-      wxMouseEvent click(wxEVT_LEFT_DOWN);
-      click.SetPosition(*at);
-      click.SetEventObject(frame_->yams_panel());
-      frame_->yams_panel()->ProcessWindowEvent(click);
+      click_at(frame_->yams_panel(), *at);
       next(Phase::YamsCorrected);
       break;
     }
@@ -357,8 +363,7 @@ void SelfTest::step() {
     }
     case Phase::YamsEnd: {
       if (stats.running) break;
-      check(stats.end_reason == "game-over", "the Yams demo played to the end (" + stats.end_reason + " " +
-                                                 stats.end_error + ")");
+      check_played_to_the_end("Yams");
       const GameView* game = frame_->yams_panel()->game();
       const std::vector<int> shown = frame_->yams_panel()->shown_totals();
       check(!stats.expected.empty() && shown.size() == stats.expected.size(), "a Yams sheet is shown for every player");

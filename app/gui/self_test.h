@@ -36,6 +36,9 @@ class SelfTest : public wxEvtHandler {
   void check(bool ok, const std::string& what);
   void screenshot(const std::string& name);
   void click_button(wxButton* button);
+  // A left click at `at` (client coordinates) through the window's own mouse handler.
+  void click_at(wxWindow* window, const wxPoint& at);
+  void check_played_to_the_end(const std::string& game);
   void write_timing(const std::string& game);
 
   MainFrame* frame_;
