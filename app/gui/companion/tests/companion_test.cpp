@@ -443,6 +443,10 @@ TEST_F(Companion, CalibrationAssistantSavesWhatWatchReads) {
   ASSERT_TRUE(assistant->set_frame(wxImage(wxString(table.string()))));
   EXPECT_FALSE(assistant->measure_colours());  // the mat has no pions
   EXPECT_FALSE(assistant->problem().empty());
+  // A rendered table with a whole board (tests/data/pions) is refused, saying why.
+  ASSERT_TRUE(assistant->set_frame_file(wxString(kSource + "/tests/data/pions/0000.jpg")));
+  EXPECT_FALSE(assistant->measure_colours());
+  EXPECT_TRUE(assistant->problem().Contains("exactly one pion of each colour")) << assistant->problem();
   ASSERT_TRUE(assistant->set_frame(four_pions()));
   ASSERT_TRUE(assistant->measure_colours()) << assistant->problem();
   const auto& lab = assistant->colours()->colour;
