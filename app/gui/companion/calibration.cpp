@@ -519,7 +519,11 @@ void CalibrationAssistant::update() {
     const wxString name = colour_name(referee::irma::kAllColours[c]);
     if (colours_) {
       const auto& lab = colours_->colour[c];
-      swatches_[c]->SetBackgroundColour(lab_to_colour(lab));
+      // The lightness is relative to the scene's white, which may be darker than the white pion:
+      // shown with the lightest pion at 95, so that the four swatches look like the pions.
+      double lightest = 1;
+      for (const auto& other : colours_->colour) lightest = std::max(lightest, other[0]);
+      swatches_[c]->SetBackgroundColour(lab_to_colour({lab[0] * 95 / lightest, lab[1], lab[2]}));
       swatch_text_[c]->SetLabel(wxString::Format("%s: L %s  a %s  b %s", name, wxString::FromCDouble(lab[0], 1),
                                                  wxString::FromCDouble(lab[1], 1), wxString::FromCDouble(lab[2], 1)));
     } else {
