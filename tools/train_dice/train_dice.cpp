@@ -163,6 +163,19 @@ cv::Mat train_linear(const std::vector<std::vector<float>>& x, const std::vector
   return out;
 }
 
+// A regression forest of 20 trees of at most `depth` levels (the face locator's, the axis').
+cv::Ptr<cv::ml::RTrees> regression_forest(const cv::Mat& features, const std::vector<float>& target,
+                                          int depth) {
+  cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
+  forest->setMaxDepth(depth);
+  forest->setMinSampleCount(8);
+  forest->setRegressionAccuracy(0.001f);
+  forest->setActiveVarCount(0);
+  forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 20, 0));
+  forest->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(target, true)));
+  return forest;
+}
+
 // The true die a candidate lies on (within 0.5 of its radius), or -1.
 int match(const Scene& scene, cv::Point2d centre) {
   int best = -1;
@@ -415,20 +428,9 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "locator: %zu samples\n", shift_x.size());
   const cv::Mat locate_features(static_cast<int>(shift_x.size()), vd::kLocateFeatures, CV_32F,
                                 locate.data());
-  const auto regressor = [&](std::vector<float>& target) {
-    cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
-    forest->setMaxDepth(9);
-    forest->setMinSampleCount(8);
-    forest->setRegressionAccuracy(0.001f);
-    forest->setActiveVarCount(0);
-    forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 20, 0));
-    forest->train(
-        cv::ml::TrainData::create(locate_features, cv::ml::ROW_SAMPLE, cv::Mat(target, true)));
-    return forest;
-  };
   cv::theRNG().state = 13;
-  const cv::Ptr<cv::ml::RTrees> face_x = regressor(shift_x);
-  const cv::Ptr<cv::ml::RTrees> face_y = regressor(shift_y);
+  const cv::Ptr<cv::ml::RTrees> face_x = regression_forest(locate_features, shift_x, 9);
+  const cv::Ptr<cv::ml::RTrees> face_y = regression_forest(locate_features, shift_y, 9);
   model.face_x = face_x;
   model.face_y = face_y;
 
@@ -469,20 +471,9 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "axis: %zu samples\n", axis_c.size());
   const cv::Mat axis_features(static_cast<int>(axis_c.size()), vd::kLocateFeatures, CV_32F,
                               axis.data());
-  const auto axis_regressor = [&](std::vector<float>& target) {
-    cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
-    forest->setMaxDepth(10);
-    forest->setMinSampleCount(8);
-    forest->setRegressionAccuracy(0.001f);
-    forest->setActiveVarCount(0);
-    forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 20, 0));
-    forest->train(
-        cv::ml::TrainData::create(axis_features, cv::ml::ROW_SAMPLE, cv::Mat(target, true)));
-    return forest;
-  };
   cv::theRNG().state = 23;
-  const cv::Ptr<cv::ml::RTrees> axis_cos = axis_regressor(axis_c);
-  const cv::Ptr<cv::ml::RTrees> axis_sin = axis_regressor(axis_s);
+  const cv::Ptr<cv::ml::RTrees> axis_cos = regression_forest(axis_features, axis_c, 10);
+  const cv::Ptr<cv::ml::RTrees> axis_sin = regression_forest(axis_features, axis_s, 10);
 
   const cv::Mat features(static_cast<int>(labels.size()), vd::kFaceFeatures, CV_32F,
                          samples.data());
