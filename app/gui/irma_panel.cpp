@@ -8,6 +8,7 @@
 
 #include "app/gui/paint.h"
 #include "app/gui/words.h"
+#include "scoring/irma/advisor.h"
 #include "scoring/irma/score.h"
 
 namespace arbitre::gui {
@@ -33,6 +34,10 @@ IrmaPanel::IrmaPanel(wxWindow* parent, std::function<void(std::string)> send)
 }
 
 void IrmaPanel::show_game(std::shared_ptr<const GameView> game) {
+  if (game_ && game && !game_->irma.empty() && !game->irma.empty() &&
+      game_->irma[game_->current].record.moves.size() != game->irma[game->current].record.moves.size()) {
+    advice_.reset();  // a move was made: the advice was for the position before it
+  }
   game_ = std::move(game);
   if (game_ && !game_->irma.empty()) shown_score_ = scoring::irma::score(game_->irma[game_->current].state);
   Refresh(false);
@@ -145,6 +150,10 @@ void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
     }
   }
   dc.SetBrush(*wxTRANSPARENT_BRUSH);
+  if (advice_) {
+    dc.SetPen(wxPen(wxColour(30, 90, 220), 3, wxPENSTYLE_SHORT_DASH));
+    dc.DrawCircle(centre(*advice_), radius);
+  }
   dc.SetPen(wxPen(kRefused, 3));
   for (const s::ri::Cell& cell : refusal_.cells) dc.DrawCircle(centre(cell), radius + 2);
   if (refusal_.cell) {
@@ -177,6 +186,27 @@ void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
     dc.DrawText(value, x + token / 2 - dc.GetTextExtent(value).x / 2, y + token / 2 - dc.GetCharHeight() / 2);
     x += token + 2;
   }
+}
+
+wxString IrmaPanel::advise() {
+  if (!game_ || game_->irma.empty() || game_->over) return _("No Irma game is running.");
+  const s::IrmaGame::Player& player = game_->irma[game_->current];
+  std::optional<s::ri::Colour> colour = player.in_hand ? player.in_hand : game_->expected_colour;
+  if (!colour) {
+    wxArrayString choices;
+    for (const s::ri::Colour c : s::ri::kAllColours) choices.Add(colour_name(c));
+    const auto choice = chooser_(this, _("Which colour was drawn?"), choices);
+    if (!choice) return {};
+    colour = s::ri::kAllColours[*choice];
+  }
+  // The same seed for the same position: asking twice gives the same advice.
+  scoring::Rng rng(0x1a2b3c4dULL + player.record.moves.size());
+  const auto cells = scoring::irma::advise(player.state, *colour, {}, rng);
+  if (cells.empty()) return wxString::Format(_("Advice: the %s pion has no legal cell: say blocked"), colour_name(*colour));
+  advice_ = cells.front().cell;
+  Refresh(false);
+  return wxString::Format(_("Advice: %s pion at %s (expected final score %.1f ± %.1f)"), colour_name(*colour),
+                          cell_text(cells.front().cell), cells.front().expected, cells.front().std_error);
 }
 
 void IrmaPanel::on_left_down(wxMouseEvent& event) {

@@ -29,6 +29,10 @@ class IrmaPanel : public wxPanel {
     Refresh(false);
   }
   void set_chooser(Chooser chooser) { chooser_ = std::move(chooser); }
+  // The advisor's cell for the pion to place (its colour asked when the game does not know it),
+  // drawn in blue until the next move; a line in words for the log, empty when there is none.
+  wxString advise();
+  const std::optional<s::ri::Cell>& advice() const { return advice_; }
 
   // The centre of a game cell in the panel (client coordinates), as last drawn.
   std::optional<wxPoint> cell_centre(s::ri::Cell cell) const;
@@ -52,6 +56,7 @@ class IrmaPanel : public wxPanel {
   Chooser chooser_ = popup_chooser;
   std::shared_ptr<const GameView> game_;
   Refusal refusal_;
+  std::optional<s::ri::Cell> advice_;
   int shown_score_ = 0;
 };
 

@@ -137,6 +137,10 @@ void MainFrame::build() {
   for (wxButton* b : {start_, pause_, stop_, undo_}) buttons->Add(b, wxSizerFlags().Expand());
   controls->Add(buttons, wxSizerFlags().Expand().Border(wxALL, 4));
 
+  // TRANSLATORS: button: the advisor's cell for the Irma pion to place.
+  advice_ = new wxButton(root, wxID_ANY, _("Irma: advise a cell"));
+  controls->Add(advice_, wxSizerFlags().Expand().Border(wxALL, 4));
+
   // Le Yams impossible: what the camera cannot tell, and the advisor.
   auto* yams_box = new wxStaticBoxSizer(wxVERTICAL, root, _("Le Yams impossible"));
   // TRANSLATORS: button: fill the box the advisor would choose for the dice on the table.
@@ -197,6 +201,7 @@ void MainFrame::build() {
   stop_->Bind(wxEVT_BUTTON, &MainFrame::on_stop, this);
   undo_->Bind(wxEVT_BUTTON, &MainFrame::on_undo, this);
   best_box_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("box"); });
+  advice_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { log(irma_panel_->advise()); });
   rolled_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("roll"); });
   test_url_->Bind(wxEVT_BUTTON, &MainFrame::on_test_url, this);
   browse_->Bind(wxEVT_BUTTON, &MainFrame::on_browse, this);
@@ -521,6 +526,7 @@ void MainFrame::update_buttons() {
   undo_->Enable(running && can_undo_);
   const bool yams = running && book_->GetSelection() == 1;
   best_box_->Enable(yams);
+  advice_->Enable(running && book_->GetSelection() == 0);
   rolled_->Enable(yams);
   game_->Enable(!running && !resume_game_);
   source_->Enable(!running);

@@ -80,6 +80,7 @@ class MainFrame : public wxFrame {
   LiveView* live_view() const { return live_view_; }
   wxButton* undo_button() const { return undo_; }
   wxButton* pause_button() const { return pause_; }
+  wxButton* advice_button() const { return advice_; }
   Runner* runner() const { return runner_.get(); }
   const FrameStats& stats() const { return stats_; }
   // At start-up: when the store holds an unfinished game, asks whether to resume it (Start then
@@ -129,6 +130,7 @@ class MainFrame : public wxFrame {
   wxButton* stop_ = nullptr;
   wxButton* undo_ = nullptr;
   wxButton* best_box_ = nullptr;
+  wxButton* advice_ = nullptr;
   wxButton* rolled_ = nullptr;
   LiveView* live_view_ = nullptr;
   wxSimplebook* book_ = nullptr;

@@ -212,9 +212,15 @@ void SelfTest::step() {
       saved_ = board_text(player->state.board);
       corrections_ = stats.corrections;
       refusals_ = stats.command_refusals;
+      // The chooser answers "red" to "which colour was drawn?" and `other` to "what is here?".
       frame_->irma_panel()->set_chooser([other](wxWindow*, const wxString&, const wxArrayString& choices) {
-        return choices.size() > 4 ? std::optional<int>(other) : std::nullopt;
+        return std::optional<int>(choices.size() > 4 ? other : 0);
       });
+      // The advisor's cell for a red pion: a cell the referee accepts.
+      click_button(frame_->advice_button());
+      const auto advice = frame_->irma_panel()->advice();
+      check(advice && s::ri::check(player->state, s::ri::Move::place(s::ri::Colour::Red, *advice)).legal(),
+            "the advised cell for a red pion is legal");
       const auto at = frame_->irma_panel()->cell_centre(cell);
       check(at.has_value(), "the last pion is on the Irma panel");
       if (!at) {
