@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include <opencv2/imgproc.hpp>
+
 #include "data/input_error.h"
 #include "vision/dice/detector.h"
 #include "vision/frames.h"
@@ -20,6 +22,7 @@ class Camera : public ObservationSource {
       : frames_(spec), spec_text_(spec.text), live_(spec.live()), start_(std::chrono::steady_clock::now()) {
     fps_ = options.fps > 0 ? options.fps
                            : spec.kind == vision::SourceSpec::Kind::Sequence ? 10.0 : 30.0;
+    pictures_ = options.pictures;
   }
 
   SourceStep next() override {
@@ -73,6 +76,23 @@ class Camera : public ObservationSource {
     SourceStep step;
     step.kind = SourceStep::Kind::Observation;
     step.seconds = now;
+    if (pictures_ && !frame.empty()) {
+      auto picture = std::make_shared<Picture>();
+      picture->captured_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+      picture->width = frame.cols;
+      picture->height = frame.rows;
+      picture->rgb.resize(static_cast<std::size_t>(frame.cols) * frame.rows * 3);
+      cv::Mat rgb(frame.rows, frame.cols, CV_8UC3, picture->rgb.data());
+      if (frame.channels() == 1) {
+        cv::cvtColor(frame, rgb, cv::COLOR_GRAY2RGB);
+      } else if (frame.channels() == 4) {
+        cv::cvtColor(frame, rgb, cv::COLOR_BGRA2RGB);
+      } else {
+        cv::cvtColor(frame, rgb, cv::COLOR_BGR2RGB);
+      }
+      step.picture = std::move(picture);
+    }
     read(frame, step);
     return step;
   }
@@ -83,6 +103,7 @@ class Camera : public ObservationSource {
   std::string spec_text_;
   bool live_;
   bool warned_ = false;
+  bool pictures_ = false;
   double fps_ = 10;
   std::chrono::steady_clock::time_point start_;
   long frame_index_ = 0;

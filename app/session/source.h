@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,15 @@
 #include "vision/observation.h"
 
 namespace arbitre::app::session {
+
+// A frame's pixels, for a live view: kept only when the camera is asked to
+// (CameraOptions::pictures), so that the view shows the very frame that was read.
+struct Picture {
+  int width = 0;
+  int height = 0;
+  std::vector<unsigned char> rgb;  // width x height x 3, rows top to bottom
+  double captured_ms = 0;          // steady clock, when the frame came from the source
+};
 
 struct SourceStep {
   enum class Kind {
@@ -25,6 +35,7 @@ struct SourceStep {
   std::optional<vision::PionObservation> pions;
   std::optional<vision::DiceObservation> dice;
   std::string text;
+  std::shared_ptr<const Picture> picture;  // Observation: the frame, when the source keeps them
 };
 
 class ObservationSource {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "app/session/camera_source.h"
 #include "app/session/demo.h"
 #include "app/session/dice_stability.h"
 #include "app/session/game_log.h"
@@ -725,4 +726,38 @@ TEST(SessionFigures, DISABLED_ResumeTenThousandEventsAndLoopFramesPerSecond) {
   std::printf("{\"resume_10000_events_ms\": %.1f, \"replay_10000_events_ms\": %.1f, "
               "\"loop_fps_scripted_with_store\": %.0f, \"loop_fps_scripted_no_store\": %.0f}\n",
               resume_ms, replay_ms, loop(true), loop(false));
+}
+
+TEST(CameraSource, AskedForPicturesEachObservationCarriesItsFrame) {
+  // An image sequence of one rendered table: with `pictures`, every observation carries the
+  // frame it was read from (for a live view: the very frame whose pions it reports); without,
+  // none does (no copy of every frame for the CLI).
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "arbitre-camera-pictures";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (int i = 0; i < 2; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "%04d.jpg", i);
+    fs::copy_file(std::string(ARBITRE_TEST_DATA) + "/pions/0001.jpg", dir / name);
+  }
+  const std::string pattern = (dir / "%04d.jpg").string();
+  s::CameraOptions options;
+  options.pictures = true;
+  auto source = s::open_camera(pattern, ds::GameKind::Irma, options);
+  for (int i = 0; i < 2; ++i) {
+    const s::SourceStep step = source->next();
+    ASSERT_EQ(step.kind, s::SourceStep::Kind::Observation);
+    ASSERT_TRUE(step.pions);
+    ASSERT_TRUE(step.picture);
+    EXPECT_EQ(step.picture->width, step.pions->width);
+    EXPECT_EQ(step.picture->height, step.pions->height);
+    EXPECT_EQ(step.picture->rgb.size(), static_cast<std::size_t>(step.picture->width) * step.picture->height * 3);
+    EXPECT_GT(step.picture->captured_ms, 0);
+  }
+  EXPECT_EQ(source->next().kind, s::SourceStep::Kind::Ended);
+  auto plain = s::open_camera(pattern, ds::GameKind::Irma);
+  const s::SourceStep step = plain->next();
+  ASSERT_EQ(step.kind, s::SourceStep::Kind::Observation);
+  EXPECT_FALSE(step.picture);
 }
