@@ -1,5 +1,6 @@
 #include "app/session/demo.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
@@ -101,9 +102,61 @@ std::optional<double> json_number(const json& object, const char* key) {
   return it->get<double>();
 }
 
-// The recording's ground truth, as far as it says: "fps", "players", and "scores" (an object
-// name -> points, or a list of {"player", "score"}).
-void read_truth(const fs::path& dir, Demo& demo, CameraOptions& camera) {
+// Commands typed while a recording plays: what the camera cannot see (a box chosen, a declared
+// sixth roll, a roll with every die kept). The recording's frames pass through; a command is
+// given just before the frame it is for (frames counted from 0), the rest before the end.
+class CommandedSource : public ObservationSource {
+ public:
+  CommandedSource(std::unique_ptr<ObservationSource> frames, std::vector<std::pair<long, std::string>> commands)
+      : frames_(std::move(frames)), commands_(std::move(commands)) {}
+
+  SourceStep next() override {
+    if (!held_) held_ = frames_->next();
+    const bool frame = held_->kind == SourceStep::Kind::Observation;
+    const bool ended = held_->kind == SourceStep::Kind::Ended;
+    if (next_ < commands_.size() && (ended || (frame && commands_[next_].first <= frames_seen_))) {
+      SourceStep step;
+      step.kind = SourceStep::Kind::Command;
+      step.seconds = seconds_;
+      step.text = commands_[next_++].second;
+      return step;
+    }
+    SourceStep step = std::move(*held_);
+    held_.reset();
+    if (frame) {
+      ++frames_seen_;
+      seconds_ = step.seconds;
+    }
+    return step;
+  }
+
+ private:
+  std::unique_ptr<ObservationSource> frames_;
+  std::vector<std::pair<long, std::string>> commands_;
+  std::size_t next_ = 0;
+  std::optional<SourceStep> held_;
+  long frames_seen_ = 0;
+  double seconds_ = 0;
+};
+
+std::vector<std::pair<double, double>> polygon(const data::JsonReader& reader, const json& points,
+                                               const std::string& where) {
+  if (!points.is_array()) reader.fail(where, "expected a list of [x, y] points");
+  std::vector<std::pair<double, double>> out;
+  for (const json& p : points) {
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
+      reader.fail(where, "expected [x, y] points");
+    }
+    out.emplace_back(p[0].get<double>(), p[1].get<double>());
+  }
+  return out;
+}
+
+// The recording's ground truth, as far as it says: "fps", "players", "scores" (an object
+// name -> points, or a list of {"player", "score"}); for Yams "zones" (the tray and the kept
+// area, polygons in image pixels) and "commands" (a list of {"frame", "command"}).
+void read_truth(const fs::path& dir, Demo& demo, CameraOptions& camera,
+                std::vector<std::pair<long, std::string>>& commands) {
   const fs::path path = dir / "truth.json";
   if (!fs::exists(path)) return;
   const data::JsonReader reader(path.string());
@@ -129,6 +182,29 @@ void read_truth(const fs::path& dir, Demo& demo, CameraOptions& camera) {
       }
     }
   }
+  if (const auto it = truth.find("zones"); it != truth.end() && it->is_object()) {
+    if (it->contains("tray")) camera.zones.tray = polygon(reader, (*it)["tray"], "zones.tray");
+    if (it->contains("kept")) camera.zones.kept = polygon(reader, (*it)["kept"], "zones.kept");
+  }
+  if (const auto it = truth.find("commands"); it != truth.end() && it->is_array()) {
+    for (const json& entry : *it) {
+      commands.emplace_back(reader.integer(reader.field(entry, "frame", "commands"), "commands.frame", 0, INT_MAX),
+                            reader.string(reader.field(entry, "command", "commands"), "commands.command"));
+    }
+    std::stable_sort(commands.begin(), commands.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+}
+
+// The recording in `dir` through the camera path, the commands of its truth interleaved.
+void play_recording(const std::string& dir, GameKind kind, Demo& demo) {
+  CameraOptions camera;
+  std::vector<std::pair<long, std::string>> commands;
+  read_truth(dir, demo, camera, commands);
+  auto frames = open_camera((fs::path(dir) / "%04d.jpg").string(), kind, camera);
+  demo.source = commands.empty() ? std::move(frames)
+                                 : std::make_unique<CommandedSource>(std::move(frames), std::move(commands));
+  demo.from = dir;
 }
 
 }  // namespace
@@ -241,11 +317,8 @@ Demo make_demo(GameKind kind) {
   demo.kind = kind;
   if (kind == GameKind::Irma) {
     if (const auto dir = demo_recording_dir(kind)) {
-      CameraOptions camera;
       demo.players = {"player"};
-      read_truth(*dir, demo, camera);
-      demo.source = open_camera((fs::path(*dir) / "%04d.jpg").string(), kind, camera);
-      demo.from = *dir;
+      play_recording(*dir, kind, demo);
       return demo;
     }
     const auto record = data::irma::parse_record(data::irma::demo_record_text(), "irma-demo.json");
@@ -260,10 +333,14 @@ Demo make_demo(GameKind kind) {
     demo.from = "the bundled record data/demo/irma-demo.json, as a camera would see it played";
     return demo;
   }
-  // No dice reader yet: a Yams recording cannot be read, the bundled record is played instead.
   const auto record = data::yams::parse_record(data::yams::demo_record_text(), "yams-demo.json");
   demo.yams = record.options;
   demo.players = record.players;
+  if (const auto dir = demo_recording_dir(kind)) {
+    // The recording is of the bundled record: its options; its truth gives the rest.
+    play_recording(*dir, kind, demo);
+    return demo;
+  }
   const ry::State state = data::yams::replay(record);
   for (std::size_t p = 0; p < record.players.size(); ++p) {
     demo.expected.push_back({record.players[p], scoring::yams::totals(state.sheets[p]).grand, std::nullopt});

@@ -1231,6 +1231,131 @@ bool dice_self_test(int layouts, std::string& report) {
   return all;
 }
 
+struct DiceTable::State {
+  explicit State(Random& r) : random(r) {}
+  Random& random;
+  Setup setup;
+  std::unique_ptr<Placer> placer;
+  std::vector<std::vector<Die>> frames;
+};
+
+DiceTable::DiceTable(Random& random, const DiceTableLook& look)
+    : state_(std::make_unique<State>(random)) {
+  DiceOptions options;
+  options.textured_share = 0;
+  options.cocked_share = 0;
+  Setup& setup = state_->setup;
+  // A tray, and the kept area in front of it (toward the camera, on the tray's -z side).
+  do {
+    setup = random_setup(random, options);
+  } while (!setup.tray.present ||
+           dot(setup.kept.centre - setup.roll.centre, setup.roll.rotation.column(2)) > -0.04);
+  setup.layout = "tray+kept";
+  setup.kept_in_row = true;
+  for (int s = 0; s < 2; ++s) {
+    DieSet& set = setup.sets[s];
+    set.font = std::clamp(look.font, 0, static_cast<int>(kFonts.size()) - 1);
+    set.glossy = !look.matte;
+    set.engraved = !look.printed;
+    if (s == 0) set.digit_colour = look.white_digits ? "white" : "gold";
+  }
+  state_->placer = std::make_unique<Placer>(random, setup);
+}
+
+DiceTable::~DiceTable() = default;
+
+bool DiceTable::roll(const std::vector<int>& ids, const std::vector<int>& values) {
+  Placer& placer = *state_->placer;
+  const Setup& setup = state_->setup;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    std::vector<int> placed;
+    for (std::size_t i = 0; i < ids.size() && i < values.size(); ++i) {
+      const int face = setup.die.face_of_digit(values[i] % 10);
+      if (!placer.place_resting(ids[i], face, setup.roll, 0.3)) break;
+      placed.push_back(ids[i]);
+    }
+    if (placed.size() == ids.size()) return true;
+    placer.remove(placed);
+  }
+  return false;
+}
+
+bool DiceTable::keep(const std::vector<int>& ids) {
+  Placer& placer = *state_->placer;
+  const Setup& setup = state_->setup;
+  std::vector<Die> moved;
+  std::vector<int> tops, order;
+  for (const int id : ids) {
+    for (const Die& d : placer.dice()) {
+      if (d.id != id) continue;
+      moved.push_back(d);
+      order.push_back(id);
+      tops.push_back(setup.die.top_face(d.rotation));
+    }
+  }
+  placer.remove(order);
+  if (keep_dice(placer, setup, order, tops, false)) return true;
+  for (const Die& d : moved) placer.dice().push_back(d);
+  return false;
+}
+
+void DiceTable::lift(const std::vector<int>& ids) { state_->placer->remove(ids); }
+
+std::vector<TableDie> DiceTable::dice() const {
+  std::vector<TableDie> out;
+  for (const Die& d : state_->placer->dice()) {
+    out.push_back({d.id, state_->setup.die.faces[state_->setup.die.top_face(d.rotation)].value(),
+                   d.zone == Zone::Kept, d.position});
+  }
+  return out;
+}
+
+int DiceTable::snapshot() {
+  state_->frames.push_back(state_->placer->dice());
+  return static_cast<int>(state_->frames.size()) - 1;
+}
+
+void DiceTable::centre() { centre_layout(state_->setup, state_->frames); }
+
+std::vector<Vec3> DiceTable::content_points() const {
+  std::vector<Vec3> points;
+  for (const auto& dice : state_->frames) {
+    const auto p = scenegen::content_points(state_->setup, dice);
+    points.insert(points.end(), p.begin(), p.end());
+  }
+  return points;
+}
+
+std::vector<Vec3> DiceTable::tray_floor() const {
+  const Tray& t = state_->setup.tray;
+  return {t.world(-t.half_w, t.floor, t.half_d), t.world(t.half_w, t.floor, t.half_d),
+          t.world(t.half_w, t.floor, -t.half_d), t.world(-t.half_w, t.floor, -t.half_d)};
+}
+
+std::vector<Vec3> DiceTable::tray_rim() const {
+  const Tray& t = state_->setup.tray;
+  const double w = t.half_w + t.wall, d = t.half_d + t.wall;
+  return {t.world(-w, t.height, d), t.world(w, t.height, d), t.world(w, t.height, -d),
+          t.world(-w, t.height, -d)};
+}
+
+std::vector<Vec3> DiceTable::kept_area(double half_length, double half_depth) const {
+  const Region& k = state_->setup.kept;
+  return {k.world(-half_length, half_depth), k.world(half_length, half_depth),
+          k.world(half_length, -half_depth), k.world(-half_length, -half_depth)};
+}
+
+Scene DiceTable::picture(int k, const Camera& camera, const std::string& environment,
+                         const std::string& table_kind) const {
+  Stage stage;
+  stage.camera = camera;
+  stage.environment = environment;
+  stage.table_kind = table_kind;
+  const Vec3 view = normalized(camera.look_at - camera.location);
+  stage.tilt = std::acos(std::clamp(-view.y, -1.0, 1.0));
+  return emit(state_->setup, stage, state_->frames.at(static_cast<std::size_t>(k)));
+}
+
 cv::Mat dice_overlay(const cv::Mat& image, const nlohmann::json& truth) {
   cv::Mat out = image.clone();
   const auto pt = [](const nlohmann::json& p) {

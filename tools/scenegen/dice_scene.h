@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <opencv2/core.hpp>
 #include <string>
 #include <vector>
@@ -33,6 +34,71 @@ std::vector<Scene> make_dice_sequence(Random& random, int width, int height,
 // horizontal top face, cocked dice on an edge and supported, 5 red + 5 white, textures on all
 // or none, labels in the frame. Writes one line per check to `report`.
 bool dice_self_test(int layouts, std::string& report);
+
+// Hooks for a scripted whole game on one table (yams_sequence.h): the caller says which dice
+// roll into the tray with which up values, which move to the kept row and which are lifted off
+// the table, remembers the table as it lies after each step, and renders each remembered
+// picture under its own camera and surroundings.
+struct DiceTableLook {
+  int font = 1;          // for both colour sets: index in the font list (1: DejaVu Sans Bold)
+  bool matte = true;     // matte dice (else glossy)
+  bool printed = true;   // printed digits (else engraved)
+  bool white_digits = true;  // red dice with white digits (else gold)
+};
+
+// A die of a DiceTable as it lies: its id (0-4 red, 5-9 white), up value 1..10, whether it is
+// in the kept row, its centre in the scene (metres).
+struct TableDie {
+  int id = 0;
+  int value = 0;
+  bool kept = false;
+  Vec3 position;
+};
+
+class DiceTable {
+ public:
+  // Dice, tray and kept area drawn from `random` as for a dice sequence, with no textures, the
+  // tray always there and the kept dice in a row in front of it (toward the camera); the dice's
+  // look as `look` says.
+  DiceTable(Random& random, const DiceTableLook& look);
+  ~DiceTable();
+  DiceTable(const DiceTable&) = delete;
+  DiceTable& operator=(const DiceTable&) = delete;
+
+  // Rolls dice `ids` into the tray, lying flat with up values `values` (1..10), among the dice
+  // already there. False (nothing changed) when they do not fit.
+  bool roll(const std::vector<int>& ids, const std::vector<int>& values);
+  // Moves dice `ids` to the end of the kept row (started at its left end when empty), their up
+  // faces unchanged. False (nothing changed) when they do not fit.
+  bool keep(const std::vector<int>& ids);
+  // Takes dice `ids` off the table.
+  void lift(const std::vector<int>& ids);
+  std::vector<TableDie> dice() const;
+
+  // Remembers the dice as they lie now; returns the picture's index.
+  int snapshot();
+  // Moves the tray, the kept area and every picture so that their footprint is centred on the
+  // origin (once, after the last snapshot).
+  void centre();
+  // Points that must be in view: the tray's corners and every die of every picture.
+  std::vector<Vec3> content_points() const;
+  // The tray's inside floor and the kept area (a rectangle `half_length` either side of its
+  // centre along the row, `half_depth` across), as four corners on the table.
+  std::vector<Vec3> tray_floor() const;
+  std::vector<Vec3> kept_area(double half_length, double half_depth) const;
+  // The top of the tray's walls round the outside.
+  std::vector<Vec3> tray_rim() const;
+
+  // Picture k seen by `camera` in `environment` (POV-Ray text: the table, lights and anything
+  // else), with the ground truth of a dice scene (dice, tray, scene; the scene's "table" is
+  // `table_kind`).
+  Scene picture(int k, const Camera& camera, const std::string& environment,
+                const std::string& table_kind) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // The ground truth drawn over an image: the tray, every die's up-face kite (green; orange when
 // cocked; grey when mostly hidden), its pole corner, the digit's up direction and the value.

@@ -6,6 +6,8 @@
 //   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
 //            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
 //            [--max-pictures N]
+//   scenegen --yams-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
+//            [--fps 2] [--quality 80] [--noise 1.5] [--max-pictures N]
 //   scenegen --selftest
 //
 // Scene k (from K to K+N-1) depends only on the seed and k, so a set can be rendered in parts.
@@ -23,6 +25,9 @@
 // --irma-record renders a whole Irma game as a webcam would film it (irma_sequence.h): frames
 // DIR/0000.jpg, 0001.jpg, ... of one scene chosen by the seed, and DIR/truth.json (fps, players,
 // the final scores computed from the record, every picture's ground truth and its frames).
+// --yams-record renders a whole Yams game the same way (yams_sequence.h): every roll as it
+// settled in the tray, the kept dice in a row in front of it, a hand over the tray between rolls;
+// DIR/truth.json adds the zones (tray and kept area in pixels) and the commands the players type.
 // --selftest checks the d10 geometry and 400 generated dice layouts (no rendering) and exits 0
 // when everything holds.
 #include <chrono>
@@ -37,6 +42,7 @@
 #include "dice_scene.h"
 #include "irma_sequence.h"
 #include "pion_scene.h"
+#include "yams_sequence.h"
 
 namespace fs = std::filesystem;
 using namespace arbitre::tools::scenegen;
@@ -52,6 +58,7 @@ int main(int argc, char** argv) {
   DiceOptions options;
   std::string irma_record;
   IrmaSequenceOptions irma;
+  std::string yams_record;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     const auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -81,6 +88,8 @@ int main(int argc, char** argv) {
       settings.threads = std::atoi(value().c_str());
     else if (flag == "--irma-record")
       irma_record = value();
+    else if (flag == "--yams-record")
+      yams_record = value();
     else if (flag == "--fps")
       irma.fps = std::atof(value().c_str());
     else if (flag == "--quality")
@@ -117,6 +126,29 @@ int main(int argc, char** argv) {
       if (frames < 0) return 1;
       std::fprintf(stderr, "%d frames (%zu pictures) in %s\n", frames, sequence.shots.size(),
                    out.c_str());
+      return 0;
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "scenegen: %s\n", error.what());
+      return 2;
+    }
+  }
+  if (!yams_record.empty()) {
+    try {
+      const auto record = arbitre::data::yams::load_record(yams_record);
+      YamsSequenceOptions yams;
+      yams.fps = irma.fps;
+      yams.quality = irma.quality;
+      yams.noise_sigma = irma.noise_sigma;
+      yams.max_shots = irma.max_shots;
+      settings.antialias = "+A0.3 +R2";  // as d10 scenes
+      const auto started = std::chrono::steady_clock::now();
+      const IrmaSequence sequence =
+          make_yams_sequence(record, seed, settings.width, settings.height, yams);
+      const int frames = render_yams_sequence(sequence, out, settings, seed, yams);
+      if (frames < 0) return 1;
+      std::fprintf(stderr, "%d frames (%zu pictures) in %s, %.0f s\n", frames,
+                   sequence.shots.size(), out.c_str(),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
       return 0;
     } catch (const std::exception& error) {
       std::fprintf(stderr, "scenegen: %s\n", error.what());
