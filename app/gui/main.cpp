@@ -1,6 +1,7 @@
 // arbitre-gui: the desktop app. Options:
 //   --lang fr|de|en     the language (else the preference, else the system's locale)
-//   --demo irma|yams    start the bundled demo at once (what ./run.sh opens)
+//   --demo irma|yams|both  start the bundled demo at once (both: Irma, then Yams when Irma is
+//                       over; what ./run.sh opens on a machine with a display)
 //   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
 //   --timing DIR        the timing harness: the Irma demo at its own pace, figures into DIR
 #include <chrono>
@@ -61,6 +62,16 @@ class App : public wxApp {
     } else if (!demo_.empty()) {
       StartRequest request;
       request.kind = demo_ == "yams" ? s::GameKind::Yams : s::GameKind::Irma;
+      if (demo_ == "both") {
+        // Once: the Yams demo follows an Irma demo played to its end.
+        frame_->on_game_end = [frame = frame_](const std::string& reason) {
+          frame->on_game_end = nullptr;
+          if (reason != "game-over") return;
+          StartRequest yams;
+          yams.kind = s::GameKind::Yams;
+          frame->CallAfter([frame, yams] { frame->start(yams); });
+        };
+      }
       frame_->start(request);
     } else {
       frame_->CallAfter([frame = frame_] { frame->offer_resume(); });
@@ -81,7 +92,7 @@ class App : public wxApp {
   void OnInitCmdLine(wxCmdLineParser& parser) override {
     wxApp::OnInitCmdLine(parser);
     parser.AddOption("", "lang", _("language of the window: fr, de or en"));
-    parser.AddOption("", "demo", _("start the bundled demo: irma or yams"));
+    parser.AddOption("", "demo", _("start the bundled demo: irma, yams or both (Irma, then Yams)"));
     parser.AddOption("", "self-test", _("run the GUI test, screenshots into this folder"));
     parser.AddOption("", "timing", _("measure start-up and overlay latency on the demo, figures into this folder"));
   }
@@ -96,8 +107,8 @@ class App : public wxApp {
       wxLogError("--lang: expected fr, de or en, not %s", lang_);
       return false;
     }
-    if (!demo_.empty() && demo_ != "irma" && demo_ != "yams") {
-      wxLogError("--demo: expected irma or yams, not %s", demo_);
+    if (!demo_.empty() && demo_ != "irma" && demo_ != "yams" && demo_ != "both") {
+      wxLogError("--demo: expected irma, yams or both, not %s", demo_);
       return false;
     }
     return true;

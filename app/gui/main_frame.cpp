@@ -10,6 +10,7 @@
 #include <wx/intl.h>
 #include <wx/listbox.h>
 #include <wx/log.h>
+#include <wx/menu.h>
 #include <wx/msgdlg.h>
 #include <wx/simplebook.h>
 #include <wx/sizer.h>
@@ -21,15 +22,20 @@
 #include <wx/textctrl.h>
 #include <wx/utils.h>
 
+#include "app/gui/companion/calibration.h"
+#include "app/gui/companion/history.h"
 #include "app/gui/irma_panel.h"
 #include "app/gui/live_view.h"
 #include "app/gui/words.h"
 #include "app/gui/yams_panel.h"
+#include "app/session/calibration.h"
 #include "app/session/camera_source.h"
 #include "app/session/demo.h"
 #include "data/store/store.h"
 
 namespace arbitre::gui {
+
+namespace companion = app::gui::companion;
 
 namespace {
 
@@ -189,6 +195,26 @@ void MainFrame::build() {
   main->Add(log_, wxSizerFlags().Expand().Border(wxALL, 4));
   root->SetSizer(main);
 
+  // The companion windows (app/gui/companion).
+  auto* history_menu = new wxMenu;
+  const auto add = [this](wxMenu* menu, const wxString& label, std::function<void()> action) {
+    wxMenuItem* entry = menu->Append(wxID_ANY, label);
+    Bind(wxEVT_MENU, [action = std::move(action)](wxCommandEvent&) { action(); }, entry->GetId());
+  };
+  add(history_menu, _("Game &history…"), [this] { open_history(HistoryPage::Games); });
+  add(history_menu, _("&Records"), [this] { open_history(HistoryPage::Records); });
+  add(history_menu, _("Score &chart"), [this] { open_history(HistoryPage::Chart); });
+  history_menu->AppendSeparator();
+  add(history_menu, _("Export sheet as &PNG…"), [this] { export_sheet(false); });
+  add(history_menu, _("Export sheet as P&DF…"), [this] { export_sheet(true); });
+  add(history_menu, _("&Print sheet…"), [this] { print_sheet(); });
+  auto* tools_menu = new wxMenu;
+  add(tools_menu, _("&Calibration assistant…"), [this] { open_calibration(); });
+  auto* menus = new wxMenuBar;
+  menus->Append(history_menu, _("&History"));
+  menus->Append(tools_menu, _("&Tools"));
+  SetMenuBar(menus);
+
   CreateStatusBar(kStatusFields);
   const int widths[kStatusFields] = {-3, -1, -1};
   GetStatusBar()->SetStatusWidths(kStatusFields, widths);
@@ -329,13 +355,22 @@ bool MainFrame::start(const StartRequest& request) {
         return false;
       }
       setup.options.players = request.players.empty() ? std::vector<std::string>{"player"} : request.players;
-      setup.source = s::open_camera(request.spec, request.kind);
-      if (request.source == SourceKind::File && request.spec.find('%') != std::string::npos) {
-        setup.image_pattern = request.spec;
-      }
-      setup.store_path = data::store::default_store_path();
-      setup.resume = resume_game_;
+      setup.store_path = camera_store_path(request);
       fs::create_directories(fs::path(setup.store_path).parent_path());
+      // The camera's calibration as `arbitre watch` reads it: the latest the store holds for
+      // this source string (the calibration assistant saves it under the same string).
+      s::CameraOptions camera;
+      {
+        auto store = data::store::Store::open(setup.store_path);
+        const s::CameraCalibration calibration = s::calibration_for(store, request.spec, request.kind, "");
+        camera.calibration = calibration.colours;
+        if (calibration.zones) camera.zones = *calibration.zones;
+        if (!calibration.from.empty())
+          log(wxString::Format(_("Calibration of this camera saved %s."), wxString::FromUTF8(calibration.saved_at)));
+      }
+      camera.pictures = true;  // the live view shows the very frame the reader read
+      setup.source = s::open_camera(request.spec, request.kind, camera);
+      setup.resume = resume_game_;
     }
   } catch (const std::exception& e) {
     log(wxString::Format(_("Cannot start: %s"), wxString::FromUTF8(e.what())));
@@ -349,6 +384,10 @@ bool MainFrame::start(const StartRequest& request) {
   if (!request.players.empty() && request.source == SourceKind::Demo) {
     log(_("The demo is played with its own players."));
   }
+  store_path_ = setup.store_path;
+  last_source_ = request.source == SourceKind::Demo ? std::string() : request.spec;
+  last_picture_.reset();
+  last_image_path_.clear();
   show_panel(request.kind);
   live_view_->show_refusal({});
   live_view_->set_message({});
@@ -385,7 +424,14 @@ bool MainFrame::start(const StartRequest& request) {
     if (frame_pending_.exchange(true)) return;  // the GUI has not drawn the last one yet: drop
     last_frame_posted_ms_ = now;
     wxImage image;
-    if (!frame.image_path.empty()) {
+    if (const auto& picture = frame.step.picture; picture && picture->width > 0 && picture->height > 0) {
+      // The frame the camera source decoded, scaled here (worker thread) to what the view shows.
+      const wxImage full(picture->width, picture->height, const_cast<unsigned char*>(picture->rgb.data()), true);
+      const double scale = std::min({1.0, 800.0 / picture->width, 450.0 / picture->height});
+      image = scale < 1.0 ? full.Scale(std::max(1, static_cast<int>(picture->width * scale)),
+                                       std::max(1, static_cast<int>(picture->height * scale)), wxIMAGE_QUALITY_BILINEAR)
+                          : full.Copy();
+    } else if (!frame.image_path.empty()) {
       wxLogNull quiet;
       // The JPEG decoder scales down while decoding (much cheaper than decoding whole).
       image.SetOption(wxIMAGE_OPTION_MAX_WIDTH, 800);
@@ -409,6 +455,95 @@ bool MainFrame::start(const StartRequest& request) {
   runner_ = std::make_unique<Runner>(std::move(setup), std::move(callbacks));
   update_buttons();
   return true;
+}
+
+std::string MainFrame::camera_store_path(const StartRequest& request) const {
+  return request.store_path.empty() ? data::store::default_store_path() : request.store_path;
+}
+
+companion::HistoryFrame* MainFrame::open_history(HistoryPage page) {
+  const std::string path = store_path_.empty() ? data::store::default_store_path() : store_path_;
+  if (history_ && history_path_ != path) {
+    history_->Destroy();
+    history_ = nullptr;
+  }
+  if (!history_) {
+    try {
+      if (path != temporary_store_) fs::create_directories(fs::path(path).parent_path());
+      history_ = new companion::HistoryFrame(this, path);
+      history_path_ = path;
+    } catch (const std::exception& e) {
+      log(wxString::Format(_("The game history cannot be opened: %s"), wxString::FromUTF8(e.what())));
+      return nullptr;
+    }
+  } else {
+    history_->reload();
+  }
+  history_->show_page(page == HistoryPage::Records ? companion::HistoryFrame::Page::Records
+                      : page == HistoryPage::Chart ? companion::HistoryFrame::Page::Chart
+                                                   : companion::HistoryFrame::Page::Games);
+  history_->Show();
+  history_->Raise();
+  return history_;
+}
+
+namespace {
+// The history's chosen game, else its newest (first in the list); false when it holds none.
+bool choose_sheet(companion::HistoryFrame& history) {
+  if (history.selected_game()) return true;
+  if (history.game_count() == 0) return false;
+  return history.select_game(static_cast<data::store::GameId>(history.games_list().GetItemData(0)));
+}
+}  // namespace
+
+void MainFrame::export_sheet(bool pdf) {
+  companion::HistoryFrame* history = open_history(HistoryPage::Games);
+  if (!history) return;
+  if (!choose_sheet(*history)) {
+    log(_("The store holds no game yet: there is no score sheet to export."));
+    return;
+  }
+  history->on_export(pdf);
+}
+
+void MainFrame::print_sheet() {
+  companion::HistoryFrame* history = open_history(HistoryPage::Games);
+  if (!history) return;
+  if (!choose_sheet(*history)) {
+    log(_("The store holds no game yet: there is no score sheet to print."));
+    return;
+  }
+  history->on_print();
+}
+
+wxImage MainFrame::last_frame() const {
+  if (last_picture_ && last_picture_->width > 0)
+    return wxImage(last_picture_->width, last_picture_->height, const_cast<unsigned char*>(last_picture_->rgb.data()), true)
+        .Copy();
+  wxImage image;
+  if (!last_image_path_.empty()) {
+    wxLogNull quiet;
+    if (!image.LoadFile(last_image_path_)) image = wxImage();
+  }
+  return image;
+}
+
+void MainFrame::open_calibration() {
+  const StartRequest request = request_from_controls();
+  if (request.source == SourceKind::Demo || request.spec.empty()) {
+    log(_("Choose the camera to calibrate first (a webcam, a URL or a video file) in Source."));
+    return;
+  }
+  try {
+    const std::string path = camera_store_path(request);
+    fs::create_directories(fs::path(path).parent_path());
+    companion::CalibrationAssistant assistant(this, path, request.spec);
+    // The live view's last frame, when it came from this camera.
+    if (const wxImage frame = last_frame(); frame.IsOk() && last_source_ == request.spec) assistant.set_frame(frame);
+    assistant.ShowModal();
+  } catch (const std::exception& e) {
+    log(wxString::Format(_("The calibration assistant cannot open the store: %s"), wxString::FromUTF8(e.what())));
+  }
 }
 
 void MainFrame::stop() {
@@ -591,6 +726,11 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
 }
 
 void MainFrame::handle_frame(FrameSeen frame, wxImage image) {
+  if (frame.step.picture) {
+    last_picture_ = frame.step.picture;
+    ++stats_.pictures;
+  }
+  if (!frame.image_path.empty()) last_image_path_ = frame.image_path;
   live_view_->show_frame(image, frame.step);
   live_view_->Update();  // draw now, to time it
   const auto now = std::chrono::steady_clock::now();
@@ -623,6 +763,7 @@ void MainFrame::handle_end(const std::string& reason, const std::string& error) 
   }
   SetStatusText(_("Ready"), kStatusGame);
   update_buttons();
+  if (on_game_end) on_game_end(reason);
 }
 
 }  // namespace arbitre::gui

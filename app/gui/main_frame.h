@@ -16,6 +16,7 @@
 
 #include <wx/frame.h>
 #include <wx/timer.h>
+#include <wx/weakref.h>
 
 #include "app/gui/runner.h"
 #include "app/session/events.h"
@@ -24,6 +25,10 @@ class wxButton;
 class wxChoice;
 class wxSimplebook;
 class wxTextCtrl;
+
+namespace arbitre::app::gui::companion {
+class HistoryFrame;
+}
 
 namespace arbitre::gui {
 
@@ -39,6 +44,9 @@ struct StartRequest {
   std::string spec;                  // webcam index, URL or file (not for the demo)
   std::vector<std::string> players;  // empty: the demo's, or "player"
   bool realtime = true;              // play a recording at its own pace
+  // The store of a camera game (and of its calibration); empty: the user's
+  // (data::store::default_store_path()). The demo always plays into a temporary store.
+  std::string store_path;
   std::function<bool(const s::Event&, const GameView&)> pause_when;  // see RunnerSetup
 };
 
@@ -60,7 +68,8 @@ struct FrameStats {
   std::chrono::steady_clock::time_point start_pressed;
   std::optional<double> first_frame_ms;
   std::optional<double> first_frame_since_launch_ms;  // the program started -> first frame drawn
-  std::vector<double> overlay_ms;      // source asked for the frame -> overlay drawn
+  int pictures = 0;                    // frames drawn from the camera source's own picture
+  std::vector<double> overlay_ms;      // frame captured -> overlay drawn (see FrameSeen)
   std::vector<double> recognition_ms;  // source asked -> observation back (read, decode, detect)
 };
 
@@ -90,6 +99,23 @@ class MainFrame : public wxFrame {
   void flush_log();
   // Shows the panel of a game (the notebook page).
   void show_panel(s::GameKind kind);
+  // Called on the GUI thread when a game's loop has ended (`reason` as end_reason says it),
+  // after the window has shown it; e.g. `--demo both` starts the Yams demo then.
+  std::function<void(const std::string& reason)> on_game_end;
+
+  // The companion windows, as their menu items open them. The history reads the store the last
+  // game was played into (the user's store before any game).
+  enum class HistoryPage { Games, Records, Chart };
+  app::gui::companion::HistoryFrame* open_history(HistoryPage page);
+  // The score sheet of the game chosen in the history (the newest when none is): file dialog,
+  // then PNG or PDF; print dialog.
+  void export_sheet(bool pdf);
+  void print_sheet();
+  // The calibration assistant for the camera chosen in the source controls (its id is the
+  // source string the session's calibration_for reads with), on the last live frame.
+  void open_calibration();
+  // The last frame the live view showed, at the source's full size (invalid before any).
+  wxImage last_frame() const;
 
  private:
   void build();
@@ -115,6 +141,7 @@ class MainFrame : public wxFrame {
   void send(std::string line);
   void update_buttons();
   void remove_store();
+  std::string camera_store_path(const StartRequest& request) const;
 
   wxChoice* game_ = nullptr;
   wxTextCtrl* players_ = nullptr;
@@ -141,6 +168,13 @@ class MainFrame : public wxFrame {
 
   std::unique_ptr<Runner> runner_;
   std::string temporary_store_;
+  std::string store_path_;  // of the game started last (empty: none yet)
+  wxWeakRef<app::gui::companion::HistoryFrame> history_;
+  std::string history_path_;  // the store history_ reads
+  std::string last_source_;   // the camera's source string of the game started last ("" demo)
+  // The last frame drawn: the camera's picture, or the demo recording's file.
+  std::shared_ptr<const s::Picture> last_picture_;
+  std::string last_image_path_;
   std::mutex inbox_mutex_;
   std::vector<std::pair<s::Event, std::shared_ptr<const GameView>>> inbox_;  // guarded
   bool drain_posted_ = false;                                                // guarded

@@ -61,7 +61,7 @@ class Runner::Tap : public s::ObservationSource {
       FrameSeen seen;
       seen.step = step;
       if (next_index_ >= 0) seen.image_path = frame_path(runner_.setup_.image_pattern, next_index_++);
-      seen.captured_ms = asked;
+      seen.captured_ms = step.picture ? step.picture->captured_ms : asked;
       seen.recognised_ms = recognised;
       runner_.callbacks_.on_frame(std::move(seen));
     } else if (next_index_ >= 0) {

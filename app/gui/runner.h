@@ -42,14 +42,15 @@ struct GameView {
   bool over = false;
 };
 
-// One frame as the source delivered it to the session: the step (with what the detector read)
-// and, when the source is a sequence of image files, the file it came from.
+// One frame as the source delivered it to the session: the step (with what the detector read,
+// and the frame itself in step.picture when the camera source keeps pictures) and, for the
+// demo recording (a scripted source without pictures), the image file the frame came from.
 struct FrameSeen {
   s::SourceStep step;
-  std::string image_path;  // empty: no picture (a script, or a live camera: see docs)
-  // Steady clock, milliseconds: when the source was asked for the frame (it was then read,
-  // decoded and recognised: the capture, as near as the session's API lets us see it), and
-  // when the observation came back.
+  std::string image_path;  // empty: none (the picture, if any, is step.picture)
+  // Steady clock, milliseconds: when the frame was captured (step.picture's captured_ms, the
+  // moment the camera source read it; without a picture, when the source was asked for the
+  // frame), and when the observation came back (read, decoded and recognised).
   double captured_ms = 0;
   double recognised_ms = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include <wx/bitmap.h>
@@ -17,6 +18,7 @@
 #include "app/gui/screen_grab.h"
 #include "app/gui/main_frame.h"
 #include "app/gui/yams_panel.h"
+#include "app/session/demo.h"
 #include "referee/yams/dice.h"
 #include "scoring/irma/score.h"
 
@@ -143,7 +145,7 @@ void SelfTest::write_timing(const std::string& game) {
 
 void SelfTest::tick(wxTimerEvent&) {
   ++wait_;
-  if (wait_ > (phase_ == Phase::TimingEnd ? 2 * kPhaseTimeoutTicks : kPhaseTimeoutTicks)) {
+  if (wait_ > (phase_ == Phase::TimingEnd || phase_ == Phase::TimingCameraEnd ? 2 * kPhaseTimeoutTicks : kPhaseTimeoutTicks)) {
     fail("timed out in phase " + std::to_string(static_cast<int>(phase_)));
     phase_ = Phase::Finished;
   }
@@ -396,6 +398,36 @@ void SelfTest::step() {
       if (stats.running) break;
       check(stats.end_reason == "game-over", "the Irma demo played to the end");
       write_timing("irma-realtime");
+      next(Phase::TimingCameraStart);
+      break;
+    }
+    case Phase::TimingCameraStart: {
+      // The same recording opened as an image sequence, as the window opens a camera: the camera
+      // source decodes each frame once and hands it to the live view (CameraOptions::pictures),
+      // and capture to overlay starts at the picture's captured_ms.
+      const auto dir = s::demo_recording_dir(s::GameKind::Irma);
+      check(dir.has_value(), "the Irma demo recording is there");
+      if (!dir) {
+        next(Phase::Finished);
+        break;
+      }
+      StartRequest request;
+      request.kind = s::GameKind::Irma;
+      request.source = SourceKind::File;
+      request.spec = (std::filesystem::path(*dir) / "%04d.jpg").string();
+      request.players = s::make_demo(s::GameKind::Irma).players;
+      request.realtime = true;
+      request.store_path = (out_dir_ + wxFileName::GetPathSeparator() + "timing-store.db").ToStdString(wxConvUTF8);
+      std::filesystem::remove(request.store_path);
+      check(frame_->start(request), "the Irma recording starts as an image sequence");
+      next(Phase::TimingCameraEnd);
+      break;
+    }
+    case Phase::TimingCameraEnd: {
+      if (stats.running) break;
+      check(stats.end_error.empty(), "the image sequence played without error: " + stats.end_error);
+      check(stats.pictures > 0, "the live view drew the camera source's own pictures");
+      write_timing("irma-sequence");
       next(Phase::Finished);
       break;
     }

@@ -54,6 +54,10 @@ class HistoryFrame : public wxFrame {
   // Export of the sheet shown. Return the problem in words, or "".
   wxString export_png(const wxString& path) const { return save_sheet_png(sheet(), path); }
   wxString export_pdf(const wxString& path) const { return save_sheet_pdf(sheet(), path); }
+  // The same through a file dialog, and printing through the print dialog (the menus' and the
+  // buttons' actions); without a game chosen they say so in the status line.
+  void on_export(bool pdf);
+  void on_print();
 
   const wxListCtrl& games_list() const { return *games_; }
   const wxListCtrl& records_list() const { return *records_; }
@@ -68,8 +72,6 @@ class HistoryFrame : public wxFrame {
   void fill_records();
   void show_step();
   void report(const wxString& problem);
-  void on_export(bool pdf);
-  void on_print();
 
   std::unique_ptr<ds::Store> store_;
   std::vector<ds::Game> games_data_;
