@@ -534,17 +534,17 @@ class TestApp : public wxApp {
   bool OnInit() override { return true; }
 };
 
-// Runs every test in English, then again in French with the companion's catalogue (the
+// Runs every test in English, then again in French with the app's catalogue (the
 // screenshots of both languages), checking that the catalogue is really in use.
 int run_in(const std::string& language) {
   g_language = language;
   auto* translations = new wxTranslations;
   wxTranslations::Set(translations);
   if (language != "en") {
-    wxFileTranslationsLoader::AddCatalogLookupPathPrefix(ARBITRE_COMPANION_LOCALE_DIR);
+    wxFileTranslationsLoader::AddCatalogLookupPathPrefix(ARBITRE_GUI_LOCALE_DIR);
     translations->SetLanguage(language);
-    if (!translations->AddCatalog("arbitre-gui-companion")) {
-      std::fprintf(stderr, "the %s catalogue of the companion is missing\n", language.c_str());
+    if (!translations->AddCatalog("arbitre-gui")) {
+      std::fprintf(stderr, "the %s catalogue of arbitre-gui is missing\n", language.c_str());
       return 1;
     }
     if (_("History and records") == "History and records") {
