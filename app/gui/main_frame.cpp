@@ -365,6 +365,7 @@ bool MainFrame::start(const StartRequest& request) {
         const s::CameraCalibration calibration = s::calibration_for(store, request.spec, request.kind, "");
         camera.calibration = calibration.colours;
         if (calibration.zones) camera.zones = *calibration.zones;
+        stats_.calibration_from = calibration.from;
         if (!calibration.from.empty())
           log(wxString::Format(_("Calibration of this camera saved %s."), wxString::FromUTF8(calibration.saved_at)));
       }

@@ -69,6 +69,7 @@ struct FrameStats {
   std::optional<double> first_frame_ms;
   std::optional<double> first_frame_since_launch_ms;  // the program started -> first frame drawn
   int pictures = 0;                    // frames drawn from the camera source's own picture
+  std::string calibration_from;        // a camera game's calibration: "store", "file" or 
   std::vector<double> overlay_ms;      // frame captured -> overlay drawn (see FrameSeen)
   std::vector<double> recognition_ms;  // source asked -> observation back (read, decode, detect)
 };

@@ -18,7 +18,10 @@
 #include "app/gui/screen_grab.h"
 #include "app/gui/main_frame.h"
 #include "app/gui/yams_panel.h"
+#include "app/gui/companion/history.h"
+#include "app/session/calibration.h"
 #include "app/session/demo.h"
+#include "data/store/store.h"
 #include "referee/yams/dice.h"
 #include "scoring/irma/score.h"
 
@@ -383,6 +386,67 @@ void SelfTest::step() {
         check(game->yams->sheets[p].complete(), "the sheet of " + expected.player + " is complete");
       }
       screenshot("yams");
+      next(Phase::History);
+      break;
+    }
+    case Phase::History: {
+      // The History menu's window on the store the demo played into: the Yams game just played,
+      // its sheet replayed from the log with the totals the panel showed.
+      app::gui::companion::HistoryFrame* history = frame_->open_history(MainFrame::HistoryPage::Games);
+      check(history != nullptr, "the game history opens on the demo's store");
+      if (history) {
+        check(history->game_count() == 1, "the history lists the one game of the store, not " +
+                                              std::to_string(history->game_count()));
+        const bool chosen = history->game_count() > 0 &&
+                            history->select_game(static_cast<data::store::GameId>(history->games_list().GetItemData(0)));
+        check(chosen && history->sheet().kind == data::store::GameKind::Yams, "the history shows the Yams game's sheet");
+        for (std::size_t p = 0; chosen && p < stats.expected.size(); ++p) {
+          const auto& sheet = history->sheet().yams;
+          check(p < sheet.size() && sheet[p].totals.grand == stats.expected[p].score,
+                "the history's sheet of " + stats.expected[p].player + " has the grand total " +
+                    std::to_string(stats.expected[p].score));
+        }
+        history->Close(true);
+      }
+      next(Phase::SequenceStart);
+      break;
+    }
+    case Phase::SequenceStart: {
+      // The Irma recording opened as a camera (an image sequence): the game starts with the
+      // calibration the store holds for that source string, and the live view draws the camera
+      // source's own pictures.
+      const auto dir = s::demo_recording_dir(s::GameKind::Irma);
+      check(dir.has_value(), "the Irma demo recording is there");
+      if (!dir) {
+        next(Phase::Finished);
+        break;
+      }
+      StartRequest request;
+      request.kind = s::GameKind::Irma;
+      request.source = SourceKind::File;
+      request.spec = (std::filesystem::path(*dir) / "%04d.jpg").string();
+      request.players = s::make_demo(s::GameKind::Irma).players;
+      request.realtime = false;
+      request.store_path = (out_dir_ + wxFileName::GetPathSeparator() + "sequence-store.db").ToStdString(wxConvUTF8);
+      std::filesystem::remove(request.store_path);
+      {
+        auto store = data::store::Store::open(request.store_path);
+        vision::ColourCalibration colours;  // red, orange, green, white (L, a, b)
+        colours.colour = {{{48, 62, 42}, {66, 36, 64}, {56, -44, 32}, {95, 0, 2}}};
+        store.save_calibration(request.spec, s::kColoursCalibration, s::colours_to_json(colours));
+      }
+      check(frame_->start(request), "the Irma recording starts as an image sequence");
+      next(Phase::SequenceEnd);
+      break;
+    }
+    case Phase::SequenceEnd: {
+      if (stats.running) break;
+      check(stats.end_error.empty(), "the image sequence played without error " + stats.end_error);
+      check(stats.calibration_from == "store", "the game started with the calibration the store holds for the source");
+      check(stats.pictures > 0, "the live view drew the camera source's own pictures");
+      const wxImage last = frame_->last_frame();
+      check(last.IsOk() && last.GetWidth() == 640 && last.GetHeight() == 480,
+            "the last frame is the recording's 640x480 picture, as the source read it");
       next(Phase::Finished);
       break;
     }

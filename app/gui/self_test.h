@@ -28,7 +28,7 @@ class SelfTest : public wxEvtHandler {
  private:
   enum class Phase {
     StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRefused, IrmaEnd,
-    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd, Finished
+    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, History, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd, Finished
   };
   void tick(wxTimerEvent&);
   void step();
