@@ -1,11 +1,15 @@
 # cmake -DFROM=<build>/tests/gui/screenshots -DTO=<source>/docs/images/gui -P copy_screenshots.cmake
 # Copies the screenshots the user guide shows (per language) from the GUI test's output.
-set(shown window-irma window-yams panel-irma panel-yams window-irma-corrected window-irma-refused)
+# The main window's (gui_demo_en / gui_demo_fr) and the companion windows' (gui_companion_test).
+set(shown window-irma window-yams panel-irma panel-yams window-irma-corrected window-irma-refused
+    companion-history-irma companion-history-yams companion-history-records companion-history-chart
+    companion-calibration-mat companion-calibration-find companion-calibration-colours
+    companion-calibration-zones companion-calibration-save)
 foreach(lang en fr)
   foreach(name IN LISTS shown)
     set(png ${FROM}/${lang}/${name}.png)
     if(NOT EXISTS ${png})
-      message(FATAL_ERROR "${png} is missing: run the GUI test first (ctest -R gui_demo)")
+      message(FATAL_ERROR "${png} is missing: run the GUI tests first (ctest -R gui)")
     endif()
     file(COPY_FILE ${png} ${TO}/${lang}/${name}.png)
   endforeach()
