@@ -149,6 +149,16 @@ void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
       dc.DrawRectangle(centre(cell).x - l.cell / 2 + 2, centre(cell).y - l.cell / 2 + 2, l.cell - 4, l.cell - 4);
     }
   }
+  // Where the pion in hand may go: a small ring in the pion's colour on each legal cell.
+  const std::optional<s::ri::Colour> hand = player.in_hand ? player.in_hand : game_->expected_colour;
+  if (hand) {
+    dc.SetPen(wxPen(wxColour(40, 140, 60), 2));
+    dc.SetBrush(wxBrush(pion_colour(*hand)));
+    for (const s::ri::Cell& cell : game_->legal_cells) {
+      if (cell.row < l.row0 || cell.row >= l.row0 + l.rows || cell.col < l.col0 || cell.col >= l.col0 + l.cols) continue;
+      dc.DrawCircle(centre(cell), std::max(3, radius / 3));
+    }
+  }
   dc.SetBrush(*wxTRANSPARENT_BRUSH);
   if (advice_) {
     dc.SetPen(wxPen(wxColour(30, 90, 220), 3, wxPENSTYLE_SHORT_DASH));

@@ -703,6 +703,7 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
   if (const auto* refused = std::get_if<s::Refused>(&event)) {
     ++stats_.refusals;
     if (refused->irma) {
+      stats_.last_refused = refused->irma->cell;
       irma_panel_->show_refusal({refused->irma->cell, refused->cells});
       live_view_->show_refusal({refused->irma->cell, refused->cells});
     }

@@ -59,6 +59,7 @@ struct FrameStats {
   std::string last_command_refusal;
   int camera_lost = 0;
   std::optional<s::ri::Cell> last_accepted;
+  std::optional<s::ri::Cell> last_refused;  // the cell of the last refused Irma placement
   std::vector<s::FinalScore> expected;  // the demo's ground truth
   std::optional<s::GameOver> game_over;
   std::string end_reason;

@@ -131,6 +131,11 @@ std::shared_ptr<const GameView> Runner::view() const {
     view->irma = irma->players();
     view->current = irma->current();
     view->expected_colour = irma->expected_colour();
+    if (!irma->players().empty() && !session_->over()) {
+      const s::IrmaGame::Player& player = irma->players()[irma->current()];
+      const std::optional<s::ri::Colour> hand = player.in_hand ? player.in_hand : view->expected_colour;
+      if (hand) view->legal_cells = s::ri::legal_cells(player.state, *hand);
+    }
     view->can_undo = irma->can_undo();
     view->players.clear();
     for (const auto& player : irma->players()) view->players.push_back(player.name);

@@ -34,6 +34,9 @@ struct GameView {
   std::vector<s::IrmaGame::Player> irma;
   std::size_t current = 0;
   std::optional<s::ri::Colour> expected_colour;
+  // The cells where the current player's pion in hand (the refused one, else the colour to
+  // place) may go, as the referee says (referee::irma::legal_cells); empty when neither is known.
+  std::vector<s::ri::Cell> legal_cells;
   // Yams
   std::optional<s::ry::State> yams;
   s::ry::Dice seen{};

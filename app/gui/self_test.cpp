@@ -269,6 +269,19 @@ void SelfTest::step() {
         next(Phase::IrmaEnd);
       } else if (runner->paused() && runner->idle() && ++settle_ >= kSettleTicks) {
         check(stats.refusals > 0, "a refused placement is shown");
+        // The legal cells drawn for the refused pion in hand: each one the referee accepts for
+        // it, the refused cell not among them.
+        const GameView* game = frame_->irma_panel()->game();
+        const s::IrmaGame::Player* player = irma_player(*frame_);
+        check(game && player && player->in_hand && !game->legal_cells.empty(),
+              "the refused pion is in hand and its legal cells are drawn");
+        if (game && player && player->in_hand) {
+          for (const s::ri::Cell& cell : game->legal_cells) {
+            check(s::ri::check(player->state, s::ri::Move::place(*player->in_hand, cell)).legal() &&
+                      cell != stats.last_refused,
+                  "legal cell " + std::to_string(cell.row) + "," + std::to_string(cell.col) + " is accepted for the pion in hand");
+          }
+        }
         screenshot("irma-refused");
         click_button(frame_->pause_button());  // resume
         next(Phase::IrmaEnd);
