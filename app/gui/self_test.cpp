@@ -127,6 +127,21 @@ void SelfTest::screenshot(const std::string& name) {
   save(window.IsOk() ? wxBitmap(window) : wxBitmap(), "window-" + name);
 }
 
+std::optional<StartRequest> SelfTest::sequence_request(const std::string& store_name, bool realtime) {
+  const auto dir = s::demo_recording_dir(s::GameKind::Irma);
+  check(dir.has_value(), "the Irma demo recording is there");
+  if (!dir) return std::nullopt;
+  StartRequest request;
+  request.kind = s::GameKind::Irma;
+  request.source = SourceKind::File;
+  request.spec = (std::filesystem::path(*dir) / "%04d.jpg").string();
+  request.players = s::make_demo(s::GameKind::Irma).players;
+  request.realtime = realtime;
+  request.store_path = (out_dir_ + wxFileName::GetPathSeparator() + wxString::FromUTF8(store_name)).ToStdString(wxConvUTF8);
+  std::filesystem::remove(request.store_path);
+  return request;
+}
+
 void SelfTest::write_timing(const std::string& game) {
   const FrameStats& stats = frame_->stats();
   const auto quantiles = [](std::vector<double> v) {
@@ -428,27 +443,18 @@ void SelfTest::step() {
       // The Irma recording opened as a camera (an image sequence): the game starts with the
       // calibration the store holds for that source string, and the live view draws the camera
       // source's own pictures.
-      const auto dir = s::demo_recording_dir(s::GameKind::Irma);
-      check(dir.has_value(), "the Irma demo recording is there");
-      if (!dir) {
+      std::optional<StartRequest> request = sequence_request("sequence-store.db", false);
+      if (!request) {
         next(Phase::Finished);
         break;
       }
-      StartRequest request;
-      request.kind = s::GameKind::Irma;
-      request.source = SourceKind::File;
-      request.spec = (std::filesystem::path(*dir) / "%04d.jpg").string();
-      request.players = s::make_demo(s::GameKind::Irma).players;
-      request.realtime = false;
-      request.store_path = (out_dir_ + wxFileName::GetPathSeparator() + "sequence-store.db").ToStdString(wxConvUTF8);
-      std::filesystem::remove(request.store_path);
       {
-        auto store = data::store::Store::open(request.store_path);
+        auto store = data::store::Store::open(request->store_path);
         vision::ColourCalibration colours;  // red, orange, green, white (L, a, b)
         colours.colour = {{{48, 62, 42}, {66, 36, 64}, {56, -44, 32}, {95, 0, 2}}};
-        store.save_calibration(request.spec, s::kColoursCalibration, s::colours_to_json(colours));
+        store.save_calibration(request->spec, s::kColoursCalibration, s::colours_to_json(colours));
       }
-      check(frame_->start(request), "the Irma recording starts as an image sequence");
+      check(frame_->start(*request), "the Irma recording starts as an image sequence");
       next(Phase::SequenceEnd);
       break;
     }
@@ -482,21 +488,8 @@ void SelfTest::step() {
       // The same recording opened as an image sequence, as the window opens a camera: the camera
       // source decodes each frame once and hands it to the live view (CameraOptions::pictures),
       // and capture to overlay starts at the picture's captured_ms.
-      const auto dir = s::demo_recording_dir(s::GameKind::Irma);
-      check(dir.has_value(), "the Irma demo recording is there");
-      if (!dir) {
-        next(Phase::Finished);
-        break;
-      }
-      StartRequest request;
-      request.kind = s::GameKind::Irma;
-      request.source = SourceKind::File;
-      request.spec = (std::filesystem::path(*dir) / "%04d.jpg").string();
-      request.players = s::make_demo(s::GameKind::Irma).players;
-      request.realtime = true;
-      request.store_path = (out_dir_ + wxFileName::GetPathSeparator() + "timing-store.db").ToStdString(wxConvUTF8);
-      std::filesystem::remove(request.store_path);
-      check(frame_->start(request), "the Irma recording starts as an image sequence");
+      const std::optional<StartRequest> request = sequence_request("timing-store.db", true);
+      check(request && frame_->start(*request), "the Irma recording starts as an image sequence");
       next(Phase::TimingCameraEnd);
       break;
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <wx/bitmap.h>
@@ -17,6 +18,7 @@
 namespace arbitre::gui {
 
 class MainFrame;
+struct StartRequest;
 
 class SelfTest : public wxEvtHandler {
  public:
@@ -35,6 +37,10 @@ class SelfTest : public wxEvtHandler {
   void fail(const std::string& why);
   void check(bool ok, const std::string& what);
   void screenshot(const std::string& name);
+  // The Irma demo recording opened as an image sequence (the camera path), with the demo's
+  // players, into a fresh store `store_name` in the output folder; none if the recording is
+  // missing (a failed check).
+  std::optional<StartRequest> sequence_request(const std::string& store_name, bool realtime);
   void click_button(wxButton* button);
   // A left click at `at` (client coordinates) through the window's own mouse handler.
   void click_at(wxWindow* window, const wxPoint& at);
