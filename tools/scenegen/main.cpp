@@ -135,16 +135,11 @@ int main(int argc, char** argv) {
   if (!yams_record.empty()) {
     try {
       const auto record = arbitre::data::yams::load_record(yams_record);
-      YamsSequenceOptions yams;
-      yams.fps = irma.fps;
-      yams.quality = irma.quality;
-      yams.noise_sigma = irma.noise_sigma;
-      yams.max_shots = irma.max_shots;
       settings.antialias = "+A0.3 +R2";  // as d10 scenes
       const auto started = std::chrono::steady_clock::now();
       const IrmaSequence sequence =
-          make_yams_sequence(record, seed, settings.width, settings.height, yams);
-      const int frames = render_yams_sequence(sequence, out, settings, seed, yams);
+          make_yams_sequence(record, seed, settings.width, settings.height, irma);
+      const int frames = render_irma_sequence(sequence, out, settings, seed, irma);
       if (frames < 0) return 1;
       std::fprintf(stderr, "%d frames (%zu pictures) in %s, %.0f s\n", frames,
                    sequence.shots.size(), out.c_str(),

@@ -245,15 +245,4 @@ IrmaSequence make_yams_sequence(const data::yams::GameRecord& record, std::uint6
   return sequence;
 }
 
-int render_yams_sequence(const IrmaSequence& sequence, const std::filesystem::path& dir,
-                         const RenderSettings& settings, std::uint64_t seed,
-                         const YamsSequenceOptions& options) {
-  IrmaSequenceOptions render;
-  render.fps = options.fps;
-  render.quality = options.quality;
-  render.noise_sigma = options.noise_sigma;
-  render.max_shots = options.max_shots;
-  return render_irma_sequence(sequence, dir, settings, seed, render);
-}
-
 }  // namespace arbitre::tools::scenegen

@@ -22,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 
 #include "common.h"
 #include "data/yams/record_json.h"
@@ -30,15 +29,11 @@
 
 namespace arbitre::tools::scenegen {
 
-struct YamsSequenceOptions {
-  double fps = 2;            // the clock the frames are meant for (truth.json "fps")
-  int empty_frames = 3;      // the empty table at the start
-  int hand_frames = 1;       // a hand over the tray before each roll
-  int settle_frames = 3;     // each settled state (the session needs 0.8 s and 3 frames)
-  int quality = 80;          // JPEG quality
-  double noise_sigma = 1.5;  // sensor noise (fixed per picture: identical frames stay identical)
-  int max_shots = 0;         // render only the first pictures (a preview); 0: all
-};
+// The frames' clock and counts, JPEG quality, sensor noise and preview length are the Irma
+// recording's (irma_sequence.h; its tiles and size_share do not apply): empty_frames of the
+// empty table, hand_frames of a hand over the tray before each roll, settle_frames of each
+// settled state (the session needs 0.8 s and 3 frames: 3 at 2 fps).
+using YamsSequenceOptions = IrmaSequenceOptions;
 
 // The pictures (Shot: irma_sequence.h) and the truth: fps, players, "scores" (a list of
 // {player, score}: the record replayed through the referee and the sheet), "zones" (the tray's
@@ -50,10 +45,6 @@ struct YamsSequenceOptions {
 IrmaSequence make_yams_sequence(const data::yams::GameRecord& record, std::uint64_t seed, int width,
                                 int height, const YamsSequenceOptions& options);
 
-// Renders the shots (render_irma_sequence: DIR/NNNN.jpg, one file per frame, and
-// DIR/truth.json). Returns the number of frames written, -1 when POV-Ray failed.
-int render_yams_sequence(const IrmaSequence& sequence, const std::filesystem::path& dir,
-                         const RenderSettings& settings, std::uint64_t seed,
-                         const YamsSequenceOptions& options);
+// Rendered by render_irma_sequence: DIR/NNNN.jpg, one file per frame, and DIR/truth.json.
 
 }  // namespace arbitre::tools::scenegen
