@@ -153,6 +153,9 @@ void MainFrame::build() {
   best_box_ = new wxButton(yams_box->GetStaticBox(), wxID_ANY, _("Fill the best box"));
   // TRANSLATORS: button: the dice as they lie are a new roll (e.g. every die was kept).
   rolled_ = new wxButton(yams_box->GetStaticBox(), wxID_ANY, _("Count as a roll"));
+  // TRANSLATORS: button: the advisor's choice for the dice on the table (which to keep).
+  yams_advice_ = new wxButton(yams_box->GetStaticBox(), wxID_ANY, _("Advise a keep"));
+  yams_box->Add(yams_advice_, wxSizerFlags().Expand().Border(wxALL, 2));
   yams_box->Add(best_box_, wxSizerFlags().Expand().Border(wxALL, 2));
   yams_box->Add(rolled_, wxSizerFlags().Expand().Border(wxALL, 2));
   auto* declare_hint = new wxStaticText(yams_box->GetStaticBox(), wxID_ANY,
@@ -229,6 +232,7 @@ void MainFrame::build() {
   best_box_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("box"); });
   advice_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { log(irma_panel_->advise()); });
   rolled_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("roll"); });
+  yams_advice_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { log(yams_panel_->advise()); });
   test_url_->Bind(wxEVT_BUTTON, &MainFrame::on_test_url, this);
   browse_->Bind(wxEVT_BUTTON, &MainFrame::on_browse, this);
   source_->Bind(wxEVT_CHOICE, [this](wxCommandEvent&) { on_source_changed(); });
@@ -664,6 +668,7 @@ void MainFrame::update_buttons() {
   best_box_->Enable(yams);
   advice_->Enable(running && book_->GetSelection() == 0);
   rolled_->Enable(yams);
+  yams_advice_->Enable(yams);
   game_->Enable(!running && !resume_game_);
   source_->Enable(!running);
 }

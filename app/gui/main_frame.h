@@ -92,6 +92,7 @@ class MainFrame : public wxFrame {
   wxButton* undo_button() const { return undo_; }
   wxButton* pause_button() const { return pause_; }
   wxButton* advice_button() const { return advice_; }
+  wxButton* yams_advice_button() const { return yams_advice_; }
   Runner* runner() const { return runner_.get(); }
   const FrameStats& stats() const { return stats_; }
   // At start-up: when the store holds an unfinished game, asks whether to resume it (Start then
@@ -161,6 +162,7 @@ class MainFrame : public wxFrame {
   wxButton* best_box_ = nullptr;
   wxButton* advice_ = nullptr;
   wxButton* rolled_ = nullptr;
+  wxButton* yams_advice_ = nullptr;
   LiveView* live_view_ = nullptr;
   wxSimplebook* book_ = nullptr;
   IrmaPanel* irma_panel_ = nullptr;

@@ -365,6 +365,17 @@ void SelfTest::step() {
         break;
       }
       saved_ = s::ry::to_text(game->yams->turn.dice);
+      if (die_ == 0) {
+        // The advisor's choice for the dice on the table: a keep of these ten dice, or an empty
+        // box of the player to move.
+        click_button(frame_->yams_advice_button());
+        const auto& advice = frame_->yams_panel()->advice();
+        const s::ry::Sheet& sheet = game->yams->sheets[game->yams->player];
+        check(advice.has_value() && (advice->action == scoring::yams::Action::Fill
+                                         ? !sheet.filled(advice->box)
+                                         : advice->keep < (1u << s::ry::kDiceCount)),
+              "the Yams advice is a keep of the dice on the table or an empty box of the player to move");
+      }
       corrections_ = stats.corrections;
       refusals_ = stats.command_refusals;
       const int value = game->yams->turn.dice[die_].value;

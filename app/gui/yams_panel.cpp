@@ -7,12 +7,14 @@
 
 #include "app/gui/paint.h"
 #include "referee/yams/boxes.h"
+#include "scoring/yams/advisor.h"
 #include "scoring/yams/sheet.h"
 
 namespace arbitre::gui {
 
 namespace {
 namespace ry = referee::yams;
+namespace sy = scoring::yams;
 wxString utf8(std::string_view text) { return wxString::FromUTF8(text.data(), text.size()); }
 }  // namespace
 
@@ -63,6 +65,39 @@ wxString YamsPanel::total_name(Total total) {
       return _("Grand total");
   }
   return {};
+}
+
+wxString YamsPanel::advise() {
+  if (!game_ || !game_->yams || game_->over) return _("No Yams game is running.");
+  const ry::State& state = *game_->yams;
+  if (state.turn.rolls == 0) return _("Advice: roll the ten dice first.");
+  // The same seed for the same turn: asking twice gives the same advice.
+  scoring::Rng rng(0x5eed0000ULL + static_cast<std::uint64_t>(state.sheets[state.player].filled_count()) * 8 +
+                   static_cast<std::uint64_t>(state.turn.rolls));
+  const sy::Advice advice = sy::advise(state, {}, rng);
+  advice_ = advice.best;
+  advised_turn_ = state.turn;
+  advised_player_ = state.player;
+  Refresh(false);
+  wxString kept;
+  for (int i = 0; i < ry::kDiceCount; ++i) {
+    if ((advice.best.keep >> i) & 1u) kept += wxString::Format("%s%d", kept.empty() ? "" : " ", state.turn.dice[i].value);
+  }
+  // TRANSLATORS: the dice to keep, when the advice is to keep none.
+  if (kept.empty()) kept = _("no die");
+  const wxString box = utf8(ry::display_name(advice.best.box));
+  switch (advice.best.action) {
+    case sy::Action::Fill:
+      return wxString::Format(_("Advice: fill %s for %d points (expected final total %.0f)"), box, advice.best.points,
+                              advice.best.expected);
+    case sy::Action::Declare:
+      return wxString::Format(_("Advice: declare a sixth roll for %s, keeping %s (expected final total %.0f ± %.0f)"),
+                              box, kept, advice.best.expected, advice.best.std_error);
+    case sy::Action::Roll:
+      break;
+  }
+  return wxString::Format(_("Advice: keep %s and roll again (expected final total %.0f ± %.0f)"), kept,
+                          advice.best.expected, advice.best.std_error);
 }
 
 void YamsPanel::show_game(std::shared_ptr<const GameView> game) {
@@ -174,6 +209,17 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
     for (int i = 0; i < ry::kDiceCount; ++i) {
       const wxPoint c = *die_centre(i);
       draw_die(dc, c.x, c.y, l.die_side, turn.dice[i], (turn.aside >> i) & 1u);
+    }
+    // The advised keep, while the dice are those it was asked for.
+    if (advice_ && advice_->action != sy::Action::Fill && advised_turn_ == turn && advised_player_ == state.player) {
+      dc.SetPen(wxPen(wxColour(30, 90, 220), 3, wxPENSTYLE_SHORT_DASH));
+      dc.SetBrush(*wxTRANSPARENT_BRUSH);
+      const int side = l.die_side + 8;
+      for (int i = 0; i < ry::kDiceCount; ++i) {
+        if (!((advice_->keep >> i) & 1u)) continue;
+        const wxPoint c = *die_centre(i);
+        dc.DrawRoundedRectangle(c.x - side / 2, c.y - side / 2, side, side, side / 6.0);
+      }
     }
   }
 

@@ -16,6 +16,7 @@
 
 #include "app/gui/chooser.h"
 #include "app/gui/runner.h"
+#include "scoring/yams/advisor.h"
 
 namespace arbitre::gui {
 
@@ -32,6 +33,11 @@ class YamsPanel : public wxPanel {
   std::optional<wxPoint> die_centre(int die) const;
   std::optional<wxPoint> box_centre(s::ry::Box box) const;
   const GameView* game() const { return game_.get(); }
+  // The advisor's choice for the player to move (scoring::yams::advise, the same as `arbitre
+  // yams advise`): the dice to keep (outlined in blue dashes until the dice change), or the box
+  // to fill or declare. A line in words for the log.
+  wxString advise();
+  const std::optional<scoring::yams::Option>& advice() const { return advice_; }
 
   void render(wxDC& dc, const wxSize& size) const;
   void on_left_down(wxMouseEvent& event);
@@ -54,6 +60,9 @@ class YamsPanel : public wxPanel {
   std::function<void(std::string)> send_;
   Chooser chooser_ = popup_chooser;
   std::shared_ptr<const GameView> game_;
+  std::optional<scoring::yams::Option> advice_;
+  s::ry::Turn advised_turn_;  // the turn the advice was for (drawn only while it is the same)
+  int advised_player_ = -1;
   std::vector<Row> rows_;
   static wxString total_name(Total total);
 };
