@@ -90,11 +90,22 @@ void LiveView::render(wxDC& dc, const wxSize& size) const {
       dc.SetTextForeground(doubtful ? wxColour(255, 230, 0) : *wxWHITE);
       dc.DrawText(label, c.x + radius, c.y - radius);
     }
-    // A refused placement: the pion tried and the cells the referee named, in the game's frame
-    // taken back to the picture.
-    if ((refusal_.cell || !refusal_.cells.empty()) && game_ && !game_->irma.empty()) {
+    // The legal cells of the pion in hand (a dot of its colour), a refused placement (the pion
+    // tried and the cells the referee named): in the game's frame taken back to the picture.
+    const bool legal = game_ && !game_->legal_cells.empty();
+    if ((refusal_.cell || !refusal_.cells.empty() || legal) && game_ && !game_->irma.empty()) {
+      const s::IrmaGame::Player& player = game_->irma[game_->current];
       const auto fit = fit_lattice(seen.pions);
-      const auto shift = align_to_game(seen.pions, game_->irma[game_->current].state.board.pions());
+      const auto shift = align_to_game(seen.pions, player.state.board.pions());
+      const std::optional<s::ri::Colour> hand = player.in_hand ? player.in_hand : game_->expected_colour;
+      if (fit && shift && legal && hand) {
+        dc.SetPen(wxPen(wxColour(40, 140, 60), 2));
+        dc.SetBrush(wxBrush(pion_colour(*hand)));
+        for (const s::ri::Cell& cell : game_->legal_cells) {
+          const auto [x, y] = (*fit)(cell.row - shift->row, cell.col - shift->col);
+          dc.DrawCircle(at(x, y), std::max(3, radius / 3));
+        }
+      }
       if (fit && shift) {
         dc.SetBrush(*wxTRANSPARENT_BRUSH);
         dc.SetPen(wxPen(kRefused, 3));
