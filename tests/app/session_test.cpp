@@ -733,7 +733,7 @@ TEST(CameraSource, AskedForPicturesEachObservationCarriesItsFrame) {
   // frame it was read from (for a live view: the very frame whose pions it reports); without,
   // none does (no copy of every frame for the CLI).
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "arbitre-camera-pictures";
+  const fs::path dir = fs::path(::testing::TempDir()) / "arbitre-camera-pictures";
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (int i = 0; i < 2; ++i) {

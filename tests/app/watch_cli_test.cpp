@@ -369,9 +369,10 @@ TEST(StoreCli, BadArgumentsAreRefusedWithExitCodeTwo) {
   EXPECT_EQ(no_game.exit_code, 2);
   EXPECT_THAT(no_game.err, HasSubstr("--game"));
 
-  const CliRun dice = run_arbitre("watch --game yams --source 0 --db " + db + " < /dev/null");
-  EXPECT_EQ(dice.exit_code, 2);
-  EXPECT_THAT(dice.err, HasSubstr("--script"));
+  const CliRun calibration =
+      run_arbitre("watch --game yams --calibration " + db + ".zones.json --db " + db + " < /dev/null");
+  EXPECT_EQ(calibration.exit_code, 2);
+  EXPECT_THAT(calibration.err, HasSubstr(db + ".zones.json"));
 
   const std::string script = write_temp("bad.json", R"({"steps": [{"board": ["RX"]}]})");
   const CliRun bad = run_arbitre("watch --game irma --db " + db + " --script " + script + " < /dev/null");

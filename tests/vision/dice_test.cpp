@@ -333,7 +333,7 @@ TEST(DiceReader, EmptyTableHasNoDice) {
 }
 
 TEST(DiceReader, BadFileIsAnImageFileError) {
-  const fs::path path = fs::temp_directory_path() / "arbitre_dice_not_an_image.png";
+  const fs::path path = fs::path(::testing::TempDir()) / "arbitre_dice_not_an_image.png";
   std::ofstream(path) << "not a png";
   EXPECT_THROW(arbitre::vision::detect_dice_file(path.string()), arbitre::vision::ImageFileError);
   EXPECT_THROW(arbitre::vision::detect_dice_file("/nonexistent/dice.jpg"),
@@ -384,13 +384,13 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
     EXPECT_TRUE(d["cocked"].is_boolean());
     EXPECT_TRUE(d["confidence"].is_number());
   }
-  const fs::path bad = fs::temp_directory_path() / "arbitre_dice_cli_bad.jpg";
+  const fs::path bad = fs::path(::testing::TempDir()) / "arbitre_dice_cli_bad.jpg";
   std::ofstream(bad) << "\xFF\xD8\xFF garbage";
   const auto refused = arbitre::testing::run_arbitre("detect dice " + bad.string());
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find(bad.string()), std::string::npos);
   fs::remove(bad);
-  const fs::path zones = fs::temp_directory_path() / "arbitre_dice_zones.json";
+  const fs::path zones = fs::path(::testing::TempDir()) / "arbitre_dice_zones.json";
   std::ofstream(zones) << R"({"tray": [[0, 0], [1280, 0], [1280, 400], [0, 400]]})";
   const auto zoned =
       arbitre::testing::run_arbitre("detect dice " + image + " --zones " + zones.string());
