@@ -7,18 +7,18 @@
 
 namespace arbitre::vision {
 
-namespace {
-
-dice::Params params_for(const DiceDetectOptions& options) {
-  dice::Params params;
+dice::Params dice::params_for(const DiceDetectOptions& options) {
+  Params params;
   params.textures = options.textures;
   for (const auto& [x, y] : options.zones.tray) params.zones.tray.emplace_back(x, y);
   for (const auto& [x, y] : options.zones.kept) params.zones.kept.emplace_back(x, y);
   return params;
 }
 
+namespace {
+
 DiceObservation run(const cv::Mat& image, const DiceDetectOptions& options) {
-  const dice::Params params = params_for(options);
+  const dice::Params params = dice::params_for(options);
   const dice::Detection detection = dice::detect(image, params);
   if (!options.overlay_png.empty() &&
       !cv::imwrite(options.overlay_png, dice::draw_overlay(image, detection, params))) {

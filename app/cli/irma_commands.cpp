@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "app/session/irma_game.h"
 #include "data/input_error.h"
 #include "scoring/irma/advisor.h"
 #include "scoring/irma/score.h"
@@ -64,16 +65,11 @@ json move_verdict_json(std::size_t index, const ri::Move& move, const ri::Verdic
 }
 
 json summary_json(const ri::State& state) {
-  return {{"score", si::score(state)},
-          {"markers", si::markers_total(state)},
-          {"bonus", si::bonus(state)},
-          {"plus", si::has_plus(state)},
-          {"completed", state.status == ri::Status::Completed},
-          {"blocked", state.status == ri::Status::Blocked},
-          {"over", ri::is_over(state)},
-          {"pions", state.board.size()},
-          {"bag", bag_json(state)},
-          {"board", board_json(state.board)}};
+  json out = app::session::irma_totals_json(state);
+  out["over"] = ri::is_over(state);
+  out["bag"] = bag_json(state);
+  out["board"] = board_json(state.board);
+  return out;
 }
 
 json check_one(const ri::Record& record, ri::State& state) {

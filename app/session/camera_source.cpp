@@ -127,11 +127,8 @@ class PionCamera : public Camera {
 
 class DiceCamera : public Camera {
  public:
-  DiceCamera(const vision::SourceSpec& spec, const CameraOptions& options) : Camera(spec, options) {
-    params_.textures = options.textures;
-    for (const auto& [x, y] : options.zones.tray) params_.zones.tray.emplace_back(x, y);
-    for (const auto& [x, y] : options.zones.kept) params_.zones.kept.emplace_back(x, y);
-  }
+  DiceCamera(const vision::SourceSpec& spec, const CameraOptions& options)
+      : Camera(spec, options), params_(vision::dice::params_for({"", options.zones, options.textures})) {}
 
  protected:
   void read(const cv::Mat& frame, SourceStep& step) override {

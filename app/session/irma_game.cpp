@@ -440,17 +440,22 @@ IrmaGame::Action IrmaGame::action_from_event(EventKind kind, const json& payload
   }
 }
 
-json irma_sheet_json(const ri::State& state) {
-  json pile = json::array();
-  for (const ri::SeriesKind kind : state.pile) pile.push_back(ri::marker_value(kind));
+json irma_totals_json(const ri::State& state) {
   return {{"score", si::score(state)},
           {"markers", si::markers_total(state)},
           {"bonus", si::bonus(state)},
           {"plus", si::has_plus(state)},
           {"completed", state.status == ri::Status::Completed},
           {"blocked", state.status == ri::Status::Blocked},
-          {"pions", state.board.size()},
-          {"pile", pile}};
+          {"pions", state.board.size()}};
+}
+
+json irma_sheet_json(const ri::State& state) {
+  json pile = json::array();
+  for (const ri::SeriesKind kind : state.pile) pile.push_back(ri::marker_value(kind));
+  json out = irma_totals_json(state);
+  out["pile"] = pile;
+  return out;
 }
 
 }  // namespace arbitre::app::session

@@ -121,7 +121,10 @@ class IrmaGame {
   std::vector<Snapshot> undo_;
 };
 
-// A player's result as the store keeps it in the scores table.
+// A state's totals: score, markers, bonus, plus, completed, blocked, pions (the CLI's
+// summaries and the store's sheets start from them).
+nlohmann::json irma_totals_json(const ri::State& state);
+// A player's result as the store keeps it in the scores table: the totals and the marker pile.
 nlohmann::json irma_sheet_json(const ri::State& state);
 
 }  // namespace arbitre::app::session

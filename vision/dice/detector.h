@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/dice.h"
 #include "vision/observation.h"
 
 namespace arbitre::vision::dice {
@@ -134,6 +135,9 @@ struct Detection {
   double die_radius = 0;              // the common radius (median), image pixels
   Timing timing;
 };
+
+// The reader's parameters for the public options (zones, textures), the rest at their defaults.
+Params params_for(const DiceDetectOptions& options);
 
 // The trained model (vision/models/dice_digits.tar.xz, embedded); empty when none is built in.
 const Model& default_model();
