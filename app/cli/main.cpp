@@ -142,6 +142,13 @@ int main(int argc, char** argv) {
                     "Irma: colours from 'calibrate pions'; Yams: dice zones (JSON polygons). Kept "
                     "in the store for this source: later sessions start calibrated");
   watch->add_flag("--textures", watch_options.textures, "Yams: the dice have textures (frosted/transparent)");
+  watch->footer(
+      "Commands, one a line on stdin while the game runs:\n"
+      "  undo                     undo the last move, refused try or correction (again and again)\n"
+      "  redo                     do again the last thing undone (a new move or correction clears it)\n"
+      "  abandon, quit            end the game without a result / stop (the game can be resumed)\n"
+      "  Irma: fix cell R C COLOUR (or empty), blocked COLOUR\n"
+      "  Yams: box ID, box (the advisor's), declare ID, roll, fix die N VALUE (7r, 10w, 3rg)");
 
   std::string db;
   std::int64_t game_id = 0;

@@ -298,6 +298,12 @@ json event_json(const s::Event& event) {
             out["score"] = e.score;
             return out;
           },
+          [](const s::Redone& e) {
+            json out = seq_player("redone", e.seq, e.player);
+            out["redid"] = e.redid;
+            out["score"] = e.score;
+            return out;
+          },
           [](const s::Rolled& e) {
             json out = seq_player("rolled", e.seq, e.player);
             out["roll"] = e.roll;

@@ -2,7 +2,7 @@
 // draw them. Nothing in app/session/ prints.
 //
 // `seq` is the number of the event in the game's log in the store, for the events that are
-// stored (accepted and refused moves, corrections, undos); they are committed before they are
+// stored (accepted and refused moves, corrections, undos, redos); they are committed before they are
 // emitted. Events about the scene, the camera and refused commands are not stored (seq 0).
 #pragma once
 
@@ -109,6 +109,15 @@ struct Undone {
   int score = 0;
 };
 
+// The last undone event carried out again (`redid` as the Undone said it). The events that
+// follow from it (PlayerOver, SheetUpdate, GameOver) come after it as they did the first time.
+struct Redone {
+  std::int64_t seq = 0;
+  std::string player;
+  std::string redid;
+  int score = 0;
+};
+
 // Yams: a roll the referee accepted.
 struct Rolled {
   std::int64_t seq = 0;
@@ -184,9 +193,9 @@ struct Stopped {
 };
 
 using Event = std::variant<Started, Unstable, Stable, BoardChanged, DiceUnreadable, CameraLost,
-                           CameraReconnected, Accepted, Refused, Corrected, Undone, Rolled,
-                           Declared, Filled, SheetUpdate, PlayerOver, GameOver, CommandRefused,
-                           Stopped>;
+                           CameraReconnected, Accepted, Refused, Corrected, Undone, Redone,
+                           Rolled, Declared, Filled, SheetUpdate, PlayerOver, GameOver,
+                           CommandRefused, Stopped>;
 
 using Listener = std::function<void(const Event&)>;
 

@@ -113,8 +113,28 @@ std::variant<IrmaGame::Plan, std::string> IrmaGame::plan(const Action& action) c
       plan.payload = {{"player", players_[undo_.back().player].name}, {"undid", undo_.back().what}};
       return plan;
     }
+    case Action::Kind::Redo:
+      return plan_redo();
   }
   return std::string("unknown action");
+}
+
+std::variant<IrmaGame::Plan, std::string> IrmaGame::plan_redo() const {
+  if (redo_.empty()) return std::string("nothing to redo");
+  const RedoEntry& entry = redo_.back();
+  auto planned = plan(entry.action);
+  if (const auto* problem = std::get_if<std::string>(&planned)) return "cannot redo " + entry.what + ": " + *problem;
+  Plan plan = std::move(std::get<Plan>(planned));
+  // The undo restored the position the action was planned on: the referee says the same again.
+  if (plan.kind != entry.kind) {
+    return "cannot redo " + entry.what + ": the referee now makes it a " +
+           std::string(data::store::to_text(plan.kind));
+  }
+  plan.redone = plan.kind;
+  plan.kind = EventKind::Redo;
+  plan.reason.clear();
+  plan.payload = {{"player", player().name}, {"redid", entry.what}};
+  return plan;
 }
 
 std::variant<IrmaGame::Plan, std::string> IrmaGame::plan_move(const Action& action) const {
@@ -255,15 +275,36 @@ std::variant<IrmaGame::Plan, std::string> IrmaGame::plan_fix(const Action& actio
   return plan;
 }
 
-void IrmaGame::push_undo(const std::string& what) {
+void IrmaGame::push_undo(Snapshot snapshot) {
+  undo_.push_back(std::move(snapshot));
+  if (!redoing_) redo_.clear();
+}
+
+void IrmaGame::push_undo(const std::string& what, const Plan& plan) {
   const Player& p = player();
-  undo_.push_back({current_, p.state, p.record.moves.size(), std::nullopt, p.in_hand, p.corrected,
-                   draws_.size(), what});
+  push_undo(Snapshot{current_, p.state, p.record.moves.size(), std::nullopt, p.in_hand, p.corrected,
+                     draws_.size(), what, plan.action, plan.kind});
 }
 
 void IrmaGame::recompute_draws() { draws_ = ri::draws(players_.front().record); }
 
-std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool /*describe*/) {
+std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool describe) {
+  if (plan.redone) {
+    // The undone action carried out again through its own plan; its first event (what it did)
+    // is reported as the redo, what follows it (a player's game over, the game over) as is.
+    assert(!redo_.empty());
+    const RedoEntry entry = std::move(redo_.back());
+    redo_.pop_back();
+    const std::size_t who = current_;
+    plan.kind = *plan.redone;
+    plan.redone.reset();
+    redoing_ = true;
+    std::vector<Event> events = commit(std::move(plan), seq, describe);
+    redoing_ = false;
+    const Player& p = players_[who];
+    events.front() = Redone{seq, p.name, entry.what, si::score(p.state)};
+    return events;
+  }
   std::vector<Event> events;
   const Action& action = plan.action;
   switch (action.kind) {
@@ -274,7 +315,7 @@ std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool /*describe
                                 ? ri::Move::place(action.colour, action.cell)
                                 : ri::Move::block_claim(action.colour);
       if (plan.kind == EventKind::Move) {
-        push_undo(ri::to_text(move));
+        push_undo(ri::to_text(move), plan);
         p.record.moves.push_back(move);
         ri::play(p.state, move);
         p.in_hand.reset();
@@ -303,7 +344,7 @@ std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool /*describe
       refused.irma = move;
       refused.reason = plan.reason;
       if (plan.message.empty()) {  // the referee's refusal: a try in the record
-        push_undo("refused " + ri::to_text(move));
+        push_undo("refused " + ri::to_text(move), plan);
         p.record.moves.push_back(move);
         p.in_hand = move.colour;
         refused.cells = plan.verdict.cells;
@@ -319,10 +360,8 @@ std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool /*describe
     case Action::Kind::Fix: {
       Player& p = players_[current_];
       const std::string colour = action.empty ? "empty" : text(action.colour);
-      Snapshot snapshot{current_,    p.state,         p.record.moves.size(), p.record.moves,
-                        p.in_hand,   p.corrected,     draws_.size(),
-                        "fix cell " + text(action.cell) + " " + colour};
-      undo_.push_back(std::move(snapshot));
+      push_undo(Snapshot{current_, p.state, p.record.moves.size(), p.record.moves, p.in_hand, p.corrected,
+                         draws_.size(), "fix cell " + text(action.cell) + " " + colour, action, plan.kind});
       p = std::move(*plan.fixed);
       if (current_ == 0) recompute_draws();
       Corrected corrected;
@@ -355,9 +394,13 @@ std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool /*describe
       p.corrected = std::move(snapshot.corrected);
       current_ = snapshot.player;
       if (current_ == 0) recompute_draws();
+      redo_.push_back({snapshot.action, snapshot.kind, snapshot.what});
       events.emplace_back(Undone{seq, p.name, snapshot.what, si::score(p.state)});
       break;
     }
+    case Action::Kind::Redo:
+      assert(false && "a redo plan carries the action redone");
+      break;
   }
   return events;
 }
@@ -435,6 +478,8 @@ IrmaGame::Action IrmaGame::action_from_event(EventKind kind, const json& payload
     }
     case EventKind::Undo:
       return Action::undo();
+    case EventKind::Redo:
+      return Action::redo();
     default:
       return fail("not an event of Le jeu d'Irma");
   }

@@ -1,5 +1,13 @@
 // Le jeu d'Irma as a live session plays it: a sequence of actions (a pion placed, a blocking
-// claim, a correction, an undo), each planned against the current game, stored, then committed.
+// claim, a correction, an undo, a redo), each planned against the current game, stored, then
+// committed.
+//
+// Undo and redo: every action that changes the game (an accepted placement or blocking, a
+// refused try kept in the record, a correction) can be undone; an undo puts the action on the
+// redo stack, and a redo plans it again on the game as the undo left it (the same plan: the
+// referee sees the same position) and carries it out. Any new action that can be undone clears
+// the redo stack; a refusal that leaves the game as it was (another pion than the one in hand)
+// does not.
 // Pure game logic over the referee: no vision, no store, nothing printed.
 //
 // Two players (RULINGS.md §1, rule 11): the players play one after the other, each on his own
@@ -27,7 +35,7 @@ namespace arbitre::app::session {
 class IrmaGame {
  public:
   struct Action {
-    enum class Kind { Place, Block, Fix, Undo };
+    enum class Kind { Place, Block, Fix, Undo, Redo };
     Kind kind = Kind::Place;
     ri::Colour colour = ri::Colour::Red;  // Place, Block, Fix (unless `empty`)
     ri::Cell cell;                        // Place, Fix
@@ -39,6 +47,7 @@ class IrmaGame {
       return {Kind::Fix, colour.value_or(ri::Colour::Red), cell, !colour};
     }
     static Action undo() { return {Kind::Undo, ri::Colour::Red, {}, false}; }
+    static Action redo() { return {Kind::Redo, ri::Colour::Red, {}, false}; }
   };
 
   // One player's game: the referee's record (refused tries included) and state, the refused
@@ -66,6 +75,9 @@ class IrmaGame {
     std::optional<Player> fixed;    // Fix: the player's corrected game
     std::string effect;             // Fix: "recoloured", "removed", "added"
     std::optional<ri::Verdict> fixed_verdict;  // Fix: the verdict of the corrected move
+    // Redo: the kind of the event redone (`action` and the fields above are its plan, made
+    // again); `kind` is then Redo.
+    std::optional<data::store::EventKind> redone;
   };
 
   IrmaGame(const ri::Options& options, std::vector<std::string> players);
@@ -94,6 +106,7 @@ class IrmaGame {
   std::vector<FinalScore> scores() const;
   std::optional<std::string> winner() const;
   bool can_undo() const { return !undo_.empty(); }
+  bool can_redo() const { return !redo_.empty(); }
 
  private:
   struct Snapshot {
@@ -105,11 +118,22 @@ class IrmaGame {
     std::set<ri::Cell> corrected;
     std::size_t draws = 0;
     std::string what;
+    Action action;                                             // what was done, for a redo
+    data::store::EventKind kind = data::store::EventKind::Move;  // and the event it stored
+  };
+  // An undone action, to be done again.
+  struct RedoEntry {
+    Action action;
+    data::store::EventKind kind = data::store::EventKind::Move;
+    std::string what;
   };
 
   std::variant<Plan, std::string> plan_move(const Action& action) const;
   std::variant<Plan, std::string> plan_fix(const Action& action) const;
-  void push_undo(const std::string& what);
+  std::variant<Plan, std::string> plan_redo() const;
+  // Keeps what an action changes, to undo it; a new action (not a redo) clears the redo stack.
+  void push_undo(Snapshot snapshot);
+  void push_undo(const std::string& what, const Plan& plan);
   void recompute_draws();
   // Moves past players who are done; the events that says so.
   void advance(std::vector<Event>& events);
@@ -119,6 +143,8 @@ class IrmaGame {
   std::size_t current_ = 0;
   std::vector<ri::Colour> draws_;
   std::vector<Snapshot> undo_;
+  std::vector<RedoEntry> redo_;
+  bool redoing_ = false;  // commit() is carrying out a redo
 };
 
 // A state's totals: score, markers, bonus, plus, completed, blocked, pions (the CLI's

@@ -155,10 +155,12 @@ bool IrmaSession::game_command(const std::vector<std::string>& words, const std:
 }
 
 std::string IrmaSession::commands() const {
-  return "fix cell ROW COL COLOUR, blocked COLOUR, undo, abandon, quit";
+  return "fix cell ROW COL COLOUR, blocked COLOUR, undo, redo, abandon, quit";
 }
 
 void IrmaSession::undo(const std::string& line) { run(IrmaGame::Action::undo(), line); }
+
+void IrmaSession::redo(const std::string& line) { run(IrmaGame::Action::redo(), line); }
 
 std::vector<data::store::PlayerResult> IrmaSession::results() const {
   std::vector<data::store::PlayerResult> out;

@@ -25,11 +25,14 @@ class IrmaSession : public Session {
 
   GameKind kind() const override { return GameKind::Irma; }
   const IrmaGame* irma() const override { return &game_; }
+  bool can_undo() const override { return game_.can_undo(); }
+  bool can_redo() const override { return game_.can_redo(); }
 
  protected:
   void observe(const SourceStep& step) override;
   bool game_command(const std::vector<std::string>& words, const std::string& line) override;
   void undo(const std::string& line) override;
+  void redo(const std::string& line) override;
   bool game_over() const override { return game_.over(); }
   std::vector<data::store::PlayerResult> results() const override;
   void replay(const std::vector<data::store::Event>& events) override;

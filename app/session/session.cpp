@@ -148,6 +148,10 @@ void Session::command(const std::string& line) {
     undo(line);
     return;
   }
+  if (words.size() == 1 && words[0] == "redo") {
+    redo(line);
+    return;
+  }
   if (words.size() == 1 && words[0] == "abandon") {
     if (store_) store_->abandon_game(game_);
     abandoned_ = true;

@@ -1,12 +1,14 @@
 // A live game at the table: observations (from a camera and a detector, or a script) go through
 // the stability filter to the referee; commands (typed on stdin, or clicked in the GUI) correct,
-// undo, choose boxes. Every accepted move, refusal, correction and undo is appended to the game
+// undo, redo, choose boxes. Every accepted move, refusal, correction, undo and redo is appended to the game
 // store and committed before the event that reports it is emitted, so a game can always be
 // resumed by replaying its log. Shared by the CLI (`arbitre watch`) and the GUI: nothing here
 // prints; events go to the listener, synchronously, on the caller's thread.
 //
 // Commands (one line each, words separated by spaces):
 //   undo                      undo the last move, refused try or correction
+//   redo                      carry out again the last thing undone (a new move or correction
+//                             clears what can be redone)
 //   abandon                   end the game without a result (it cannot be resumed)
 //   Irma:  fix cell R C COLOUR    the pion at R,C is COLOUR (red, orange, green, white), or
 //                                 `empty`: there is none; re-refereed, undoable
@@ -78,6 +80,8 @@ class Session {
   virtual GameKind kind() const = 0;
   virtual const IrmaGame* irma() const { return nullptr; }
   virtual const YamsGame* yams() const { return nullptr; }
+  virtual bool can_undo() const = 0;
+  virtual bool can_redo() const = 0;
 
  protected:
   Session(data::store::Store* store, GameId game, Listener listener);
@@ -86,6 +90,7 @@ class Session {
   // A game command; false when the command is not one of the game's.
   virtual bool game_command(const std::vector<std::string>& words, const std::string& line) = 0;
   virtual void undo(const std::string& line) = 0;
+  virtual void redo(const std::string& line) = 0;
   virtual bool game_over() const = 0;
   virtual std::vector<data::store::PlayerResult> results() const = 0;
   virtual void replay(const std::vector<data::store::Event>& events) = 0;

@@ -87,6 +87,8 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan(const Action& action) c
       plan.kind = EventKind::Undo;
       plan.payload = {{"undid", undo_.back().what}};
       return plan;
+    case Action::Kind::Redo:
+      return plan_redo();
   }
   plan.payload["player"] = to_move();
   plan.verdict = ry::check(state_, move);
@@ -146,12 +148,46 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_fix(const Action& actio
   return plan;
 }
 
-void YamsGame::push_undo(std::string what) {
+std::variant<YamsGame::Plan, std::string> YamsGame::plan_redo() const {
+  if (redo_.empty()) return std::string("nothing to redo");
+  const RedoEntry& entry = redo_.back();
+  auto planned = plan(entry.action);
+  if (const auto* problem = std::get_if<std::string>(&planned)) return "cannot redo " + entry.what + ": " + *problem;
+  Plan plan = std::move(std::get<Plan>(planned));
+  // The undo restored the position the action was planned on: the referee says the same again.
+  if (plan.kind != entry.kind) {
+    return "cannot redo " + entry.what + ": the referee now makes it a " +
+           std::string(data::store::to_text(plan.kind));
+  }
+  plan.redone = plan.kind;
+  plan.kind = EventKind::Redo;
+  plan.reason.clear();
+  plan.payload = {{"player", to_move()}, {"redid", entry.what}};
+  return plan;
+}
+
+void YamsGame::push_undo(std::string what, const Plan& plan) {
   undo_.push_back({state_.turn, state_.player, std::nullopt, moves_.size(), turn_begin_, seen_,
-                   std::nullopt, std::move(what)});
+                   std::nullopt, std::move(what), plan.action, plan.kind});
+  if (!redoing_) redo_.clear();
 }
 
 std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) {
+  if (plan.redone) {
+    // The undone action carried out again through its own plan; its first event (what it did)
+    // is reported as the redo, what follows it (the sheet, the game over) as is.
+    assert(!redo_.empty());
+    const RedoEntry entry = std::move(redo_.back());
+    redo_.pop_back();
+    const std::size_t who = static_cast<std::size_t>(state_.player);
+    plan.kind = *plan.redone;
+    plan.redone.reset();
+    redoing_ = true;
+    std::vector<Event> events = commit(std::move(plan), seq, describe);
+    redoing_ = false;
+    events.front() = Redone{seq, players_[who], entry.what, sy::totals(state_.sheets[who]).grand};
+    return events;
+  }
   std::vector<Event> events;
   const Action& action = plan.action;
   const std::string player = to_move();
@@ -171,7 +207,7 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
   }
   switch (action.kind) {
     case Action::Kind::Roll: {
-      push_undo("roll " + std::to_string(state_.turn.rolls + 1));
+      push_undo("roll " + std::to_string(state_.turn.rolls + 1), plan);
       const ry::Move move = ry::Move::roll(action.keep, action.dice);
       ry::play(state_, move);
       moves_.push_back(move);
@@ -191,13 +227,13 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
       break;
     }
     case Action::Kind::Declare:
-      push_undo("declare " + box_text(action.box));
+      push_undo("declare " + box_text(action.box), plan);
       ry::play(state_, ry::Move::declare(action.box));
       moves_.push_back(ry::Move::declare(action.box));
       events.emplace_back(Declared{seq, player, action.box});
       break;
     case Action::Kind::Fill: {
-      push_undo("box " + box_text(action.box));
+      push_undo("box " + box_text(action.box), plan);
       undo_.back().filled = action.box;
       const std::size_t filler = static_cast<std::size_t>(state_.player);
       ry::play(state_, ry::Move::fill(action.box));
@@ -212,7 +248,7 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
       break;
     }
     case Action::Kind::FixDie: {
-      push_undo("fix die " + std::to_string(action.die) + " " + ry::to_text(action.value));
+      push_undo("fix die " + std::to_string(action.die) + " " + ry::to_text(action.value), plan);
       undo_.back().replaced = std::make_pair(plan.fixed_index, moves_[plan.fixed_index]);
       moves_[plan.fixed_index] = plan.fixed_move;
       state_ = std::move(*plan.fixed_state);
@@ -238,9 +274,13 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
       moves_.resize(snapshot.moves);
       turn_begin_ = snapshot.turn_begin;
       seen_ = snapshot.seen;
+      redo_.push_back({snapshot.action, snapshot.kind, snapshot.what});
       events.emplace_back(Undone{seq, to_move(), snapshot.what, grand_total(state_)});
       break;
     }
+    case Action::Kind::Redo:
+      assert(false && "a redo plan carries the action redone");
+      break;
   }
   return events;
 }
@@ -343,6 +383,8 @@ YamsGame::Action YamsGame::action_from_event(EventKind kind, const json& payload
     }
     case EventKind::Undo:
       return Action::undo();
+    case EventKind::Redo:
+      return Action::redo();
     default:
       return fail("not an event of Le Yams impossible");
   }

@@ -1,6 +1,11 @@
 // Le Yams impossible as a live session plays it: rolls read from the table, declarations and
 // box choices given as commands, corrections of a die and undos, each planned against the
 // current game, stored, then committed. Pure game logic over the referee: no vision, no store.
+//
+// Undo and redo: a roll, a declaration, a box filled and a correction can be undone; an undo puts
+// the action on the redo stack, and a redo plans it again on the game as the undo left it and
+// carries it out. Any new action that can be undone clears the redo stack; a move the referee
+// refuses (the game unchanged) does not.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +27,7 @@ namespace arbitre::app::session {
 class YamsGame {
  public:
   struct Action {
-    enum class Kind { Roll, Declare, Fill, FixDie, Undo };
+    enum class Kind { Roll, Declare, Fill, FixDie, Undo, Redo };
     Kind kind = Kind::Roll;
     std::uint16_t keep = 0;  // Roll: dice set aside (bit i = die i)
     ry::Dice dice{};         // Roll: the ten dice as refereed
@@ -67,6 +72,11 @@ class YamsGame {
       a.kind = Kind::Undo;
       return a;
     }
+    static Action redo() {
+      Action a;
+      a.kind = Kind::Redo;
+      return a;
+    }
   };
 
   struct Plan {
@@ -79,6 +89,9 @@ class YamsGame {
     std::optional<ry::State> fixed_state;  // FixDie: the turn replayed with the die corrected
     std::size_t fixed_index = 0;
     ry::Move fixed_move;
+    // Redo: the kind of the event redone (`action` and the fields above are its plan, made
+    // again); `kind` is then Redo.
+    std::optional<data::store::EventKind> redone;
   };
 
   YamsGame(const ry::Options& options, std::vector<std::string> players);
@@ -108,6 +121,7 @@ class YamsGame {
   std::vector<FinalScore> scores() const;
   std::optional<std::string> winner() const;
   bool can_undo() const { return !undo_.empty(); }
+  bool can_redo() const { return !redo_.empty(); }
 
  private:
   // What a move changes, to undo it: the turn, whose turn it is, and a box filled (on the
@@ -121,9 +135,19 @@ class YamsGame {
     ry::Dice seen{};
     std::optional<std::pair<std::size_t, ry::Move>> replaced;  // a corrected roll
     std::string what;
+    Action action;  // what was done, for a redo
+    data::store::EventKind kind = data::store::EventKind::Roll;  // and the event it stored
+  };
+  // An undone action, to be done again.
+  struct RedoEntry {
+    Action action;
+    data::store::EventKind kind = data::store::EventKind::Roll;
+    std::string what;
   };
   std::variant<Plan, std::string> plan_fix(const Action& action) const;
-  void push_undo(std::string what);
+  std::variant<Plan, std::string> plan_redo() const;
+  // Keeps what an action changes, to undo it; a new action (not a redo) clears the redo stack.
+  void push_undo(std::string what, const Plan& plan);
 
   ry::Options options_;
   std::vector<std::string> players_;
@@ -132,6 +156,8 @@ class YamsGame {
   std::size_t turn_begin_ = 0;   // index in moves_ of the current turn's first move
   ry::Dice seen_{};
   std::vector<Snapshot> undo_;
+  std::vector<RedoEntry> redo_;
+  bool redoing_ = false;  // commit() is carrying out a redo
 };
 
 // A sheet as the store keeps it in the scores table: every box (null when empty) and the totals.

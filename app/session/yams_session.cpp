@@ -226,10 +226,12 @@ bool YamsSession::game_command(const std::vector<std::string>& words, const std:
 }
 
 std::string YamsSession::commands() const {
-  return "box ID, box, declare ID, roll, fix die N VALUE, undo, abandon, quit";
+  return "box ID, box, declare ID, roll, fix die N VALUE, undo, redo, abandon, quit";
 }
 
 void YamsSession::undo(const std::string& line) { act(game_, YamsGame::Action::undo(), line); }
+
+void YamsSession::redo(const std::string& line) { act(game_, YamsGame::Action::redo(), line); }
 
 std::vector<data::store::PlayerResult> YamsSession::results() const {
   std::vector<data::store::PlayerResult> out;

@@ -102,10 +102,16 @@ CREATE INDEX game_players_by_player ON game_players (player);
 CREATE INDEX games_running ON games (id) WHERE status = 'running';
 )sql";
 
+// Version 4: the redo event (an undone event carried out again), one row of event_kinds.
+constexpr std::string_view kVersion4 = R"sql(
+INSERT INTO event_kinds (name) VALUES ('redo');
+)sql";
+
 constexpr std::array kMigrations = {
     Migration{1, "players, games, event log and score sheets", kVersion1},
     Migration{2, "camera calibrations", kVersion2},
     Migration{3, "indexes for records and resuming", kVersion3},
+    Migration{4, "the redo event", kVersion4},
 };
 static_assert(kMigrations.size() == kSchemaVersion);
 

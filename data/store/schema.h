@@ -11,7 +11,7 @@
 namespace arbitre::data::store {
 
 // The newest version this build knows; a file with a newer one is refused, not downgraded.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // PRAGMA application_id of every Arbitre store ("ARBT"), set by the first migration: it tells
 // an Arbitre store from another program's SQLite file without guessing from table names.

@@ -27,8 +27,8 @@ namespace {
 
 constexpr std::array<std::string_view, 2> kGameKindText = {"irma", "yams"};
 constexpr std::array<std::string_view, 3> kGameStatusText = {"running", "finished", "abandoned"};
-constexpr std::array<std::string_view, 7> kEventKindText = {
-    "move", "roll", "box", "declare", "refusal", "correction", "undo"};
+constexpr std::array<std::string_view, 8> kEventKindText = {
+    "move", "roll", "box", "declare", "refusal", "correction", "undo", "redo"};
 
 template <typename Enum, std::size_t N>
 std::optional<Enum> from_text(const std::array<std::string_view, N>& words, std::string_view text) {

@@ -39,8 +39,9 @@ class Connection;
 enum class GameKind { Irma, Yams };
 enum class GameStatus { Running, Finished, Abandoned };
 // What an event records: a move accepted by the referee, a die roll, a Yams box chosen or a
-// declaration, a move the referee refused, a correction of an earlier observation, an undo.
-enum class EventKind { Move, Roll, Box, Declare, Refusal, Correction, Undo };
+// declaration, a move the referee refused, a correction of an earlier observation, an undo, a
+// redo (the last undone event carried out again).
+enum class EventKind { Move, Roll, Box, Declare, Refusal, Correction, Undo, Redo };
 
 // The words stored in the database ("irma", "running", "move"); from_text gives nullopt for
 // any other word.

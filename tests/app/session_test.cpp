@@ -21,6 +21,7 @@
 #include "app/session/yams_session.h"
 #include "data/irma/record_json.h"
 #include "scoring/irma/advisor.h"
+#include "scoring/irma/score.h"
 #include "scoring/yams/advisor.h"
 
 namespace s = arbitre::app::session;
@@ -223,6 +224,88 @@ TEST(IrmaSession, ACorrectionIsReRefereedStoredAndUndoable) {
               ElementsAre(ds::EventKind::Move, ds::EventKind::Move, ds::EventKind::Move,
                           ds::EventKind::Correction, ds::EventKind::Move, ds::EventKind::Undo,
                           ds::EventKind::Undo));
+}
+
+TEST(IrmaSession, RedoCarriesOutAgainWhatUndoUndidAndResumeReplaysIt) {
+  const std::string db = temp_db("game");
+  ds::GameId game = 0;
+  s::IrmaGame::Player done;  // after a placement, a refused try and a correction
+  {
+    ds::Store store = ds::Store::open(db);
+    Recorder recorder;
+    auto session = s::Session::start(&store, irma_options(), recorder.listener());
+    play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}, {"board": ["ROG.G"]}])");
+    ASSERT_EQ(recorder.count<s::Refused>(), 1);  // the green pion at 0,4 is in hand
+    session->command("fix cell 0 0 orange");
+    ASSERT_EQ(recorder.count<s::Corrected>(), 1);
+    done = session->irma()->player();
+    const int score = arbitre::scoring::irma::score(done.state);
+    EXPECT_FALSE(session->can_redo());
+    session->command("redo");  // nothing undone yet
+    ASSERT_EQ(recorder.count<s::CommandRefused>(), 1);
+    EXPECT_EQ(recorder.all<s::CommandRefused>()[0].message, "nothing to redo");
+
+    for (int i = 0; i < 3; ++i) session->command("undo");  // the correction, the try, the green pion
+    EXPECT_EQ(session->irma()->player().state.board.size(), 2);
+    EXPECT_FALSE(session->irma()->player().in_hand);
+    EXPECT_TRUE(session->can_redo());
+    for (int i = 0; i < 3; ++i) session->command("redo");
+    const auto redone = recorder.all<s::Redone>();
+    ASSERT_EQ(redone.size(), 3u);
+    EXPECT_EQ(redone[0].redid, "green 0,2");
+    EXPECT_EQ(redone[0].score, 4);  // the suite R O G again
+    EXPECT_EQ(redone[1].redid, "refused green 0,4");
+    EXPECT_EQ(redone[2].redid, "fix cell 0,0 orange");
+    EXPECT_EQ(redone[2].score, score);
+    EXPECT_EQ(redone[2].player, "Anna");
+    EXPECT_GT(redone[2].seq, redone[1].seq);
+    // Record, state, pion in hand and corrected cells: exactly as before the undos.
+    EXPECT_EQ(session->irma()->player(), done);
+    EXPECT_FALSE(session->can_redo());
+    EXPECT_TRUE(session->can_undo());
+
+    // Undo the correction again and leave it undone: a redo is pending when the process ends.
+    session->command("undo");
+    EXPECT_TRUE(session->can_redo());
+    game = session->game();
+  }
+  EXPECT_THAT(stored_kinds(db, game),
+              ElementsAre(ds::EventKind::Move, ds::EventKind::Move, ds::EventKind::Move,
+                          ds::EventKind::Refusal, ds::EventKind::Correction, ds::EventKind::Undo,
+                          ds::EventKind::Undo, ds::EventKind::Undo, ds::EventKind::Redo,
+                          ds::EventKind::Redo, ds::EventKind::Redo, ds::EventKind::Undo));
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  auto session = s::Session::resume(store, game, irma_options(), recorder.listener());
+  EXPECT_TRUE(session->can_redo());  // the replay rebuilt the redo stack too
+  session->command("redo");
+  ASSERT_EQ(recorder.count<s::Redone>(), 1);
+  EXPECT_EQ(session->irma()->player(), done);
+  // The resumed log, redo included, replays to the same game in `arbitre show`'s path.
+  const s::ReplayedGame replayed = s::replay_game(store, game);
+  EXPECT_EQ(replayed.irma->player(), done);
+}
+
+TEST(IrmaSession, ANewMoveOrCorrectionClearsWhatCouldBeRedone) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, irma_options(), recorder.listener());
+  play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}])");
+  session->command("undo");  // the green pion
+  ASSERT_TRUE(session->can_redo());
+  // The camera still sees the green pion: a placement again, a new move: nothing to redo.
+  play_at(*session, R"([{"board": ["RO"], "frames": 12}, {"board": ["ROW"]}])", 10);
+  ASSERT_EQ(recorder.count<s::Accepted>(), 4);
+  EXPECT_FALSE(session->can_redo());
+  session->command("redo");
+  ASSERT_EQ(recorder.count<s::CommandRefused>(), 1);
+  EXPECT_EQ(recorder.all<s::CommandRefused>()[0].message, "nothing to redo");
+  // A correction clears it as well.
+  session->command("undo");
+  ASSERT_TRUE(session->can_redo());
+  session->command("fix cell 0 1 green");
+  ASSERT_EQ(recorder.count<s::Corrected>(), 1);
+  EXPECT_FALSE(session->can_redo());
+  EXPECT_EQ(recorder.count<s::Redone>(), 0);
 }
 
 TEST(IrmaSession, CorrectionsAddAMissedPionAndRemoveAPhantom) {
@@ -550,6 +633,85 @@ TEST(YamsSession, FixingADieIsRefereedStoredUndoableAndSurvivesAResume) {
   ASSERT_EQ(rolled.size(), 1u);
   EXPECT_EQ(rolled[0].roll, 3);
   EXPECT_EQ(rolled[0].dice[0], (ry::Die{6, ry::DieColour::Red, ry::Texture::None}));
+}
+
+TEST(YamsSession, RedoRestoresTheExactSheetAndResumeReplaysIt) {
+  const std::string db = temp_db("game");
+  ds::GameId game = 0;
+  ry::State filled_state;
+  std::vector<ry::Move> filled_moves;
+  ry::Dice filled_seen{};
+  {
+    ds::Store store = ds::Store::open(db);
+    Recorder recorder;
+    auto session = s::Session::start(&store, yams_options(false, {"Anna", "Bruno"}), recorder.listener());
+    play(*session, steps({dice("7r 7r 3r 4r 5r 7w 2w 3w 4w 5w", {}, 0)}));
+    session->command("fix die 2 7r");
+    session->command("box chiffre-7");
+    ASSERT_EQ(recorder.count<s::Filled>(), 1);
+    EXPECT_EQ(recorder.all<s::Filled>()[0].points, 28);
+    filled_state = session->yams()->state();
+    filled_moves = session->yams()->moves();
+    filled_seen = session->yams()->seen();
+    EXPECT_EQ(filled_state.player, 1);  // Bruno's turn
+
+    for (int i = 0; i < 3; ++i) session->command("undo");  // the box, the correction, the roll
+    EXPECT_EQ(session->yams()->state().turn.rolls, 0);
+    EXPECT_EQ(session->yams()->state().player, 0);
+    EXPECT_FALSE(session->yams()->state().sheets[0].filled(ry::Box::Chiffre7));
+    recorder.clear();
+    for (int i = 0; i < 3; ++i) session->command("redo");
+    const auto redone = recorder.all<s::Redone>();
+    ASSERT_EQ(redone.size(), 3u);
+    EXPECT_EQ(redone[0].redid, "roll 1");
+    EXPECT_EQ(redone[1].redid, "fix die 2 7r");
+    EXPECT_EQ(redone[2].redid, "box chiffre-7");
+    EXPECT_EQ(redone[2].player, "Anna");
+    EXPECT_EQ(redone[2].score, 28);
+    // The box's redo brings its sheet and the next player, as the first time.
+    ASSERT_EQ(recorder.count<s::SheetUpdate>(), 1);
+    EXPECT_EQ(recorder.all<s::SheetUpdate>()[0].next, "Bruno");
+    EXPECT_EQ(recorder.all<s::SheetUpdate>()[0].totals.grand, 28);
+    EXPECT_EQ(session->yams()->state(), filled_state);
+    EXPECT_EQ(session->yams()->moves(), filled_moves);
+    EXPECT_EQ(session->yams()->seen(), filled_seen);
+    EXPECT_FALSE(session->can_redo());
+    session->command("undo");  // the box, left undone: a redo pending at the end
+    game = session->game();
+  }
+  EXPECT_THAT(stored_kinds(db, game),
+              ElementsAre(ds::EventKind::Roll, ds::EventKind::Correction, ds::EventKind::Box,
+                          ds::EventKind::Undo, ds::EventKind::Undo, ds::EventKind::Undo,
+                          ds::EventKind::Redo, ds::EventKind::Redo, ds::EventKind::Redo,
+                          ds::EventKind::Undo));
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  auto session = s::Session::resume(store, game, yams_options(false), recorder.listener());
+  EXPECT_TRUE(session->can_redo());
+  session->command("redo");
+  ASSERT_EQ(recorder.count<s::Redone>(), 1);
+  EXPECT_EQ(session->yams()->state(), filled_state);
+  EXPECT_EQ(session->yams()->moves(), filled_moves);
+}
+
+TEST(YamsSession, ANewRollOrBoxClearsWhatCouldBeRedoneButARefusalDoesNot) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  play(*session, steps({dice("7r 7r 3r 4r 5r 7w 2w 3w 4w 5w", {}, 0)}));
+  session->command("box chiffre-7");
+  session->command("undo");
+  ASSERT_TRUE(session->can_redo());
+  session->command("declare chiffre-7");  // refused by the referee: the game is unchanged
+  ASSERT_EQ(recorder.count<s::Refused>(), 1);
+  EXPECT_TRUE(session->can_redo());
+  session->command("box chiffre-3");  // another box: a new move
+  ASSERT_EQ(recorder.count<s::Filled>(), 2);
+  EXPECT_FALSE(session->can_redo());
+  session->command("redo");
+  ASSERT_EQ(recorder.count<s::CommandRefused>(), 1);
+  EXPECT_EQ(recorder.all<s::CommandRefused>()[0].message, "nothing to redo");
+  EXPECT_TRUE(session->yams()->state().sheets[0].filled(ry::Box::Chiffre3));
+  EXPECT_FALSE(session->yams()->state().sheets[0].filled(ry::Box::Chiffre7));
 }
 
 TEST(YamsSession, BoxesAndDeclarationsComeAsCommands) {

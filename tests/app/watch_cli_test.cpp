@@ -114,6 +114,44 @@ TEST(WatchCli, CommandsOnStdinCorrectAndUndoAfterTheScript) {
       "resumable": true})"));
 }
 
+TEST(WatchCli, RedoOnStdinIsPrintedStoredAndResumedInANewProcess) {
+  const std::string db = temp_db("watch.db");
+  const std::string script = write_temp("script.json", kIrmaScript);
+  // The last pion (green 1,2) undone, redone, undone again and left so; then one redo too many.
+  const std::string commands = write_temp("commands.txt", "undo\nredo\nundo\nquit\n");
+  const CliRun run = run_arbitre("watch --game irma --db " + db + " --script " + script + " < " + commands);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::vector<json> events = lines(run.out);
+  ASSERT_GE(events.size(), 4u);
+  events.erase(events.begin(), events.end() - 4);
+  EXPECT_EQ(events[0]["event"], "undone");
+  EXPECT_EQ(events[0]["score"], 4);
+  EXPECT_EQ(events[1], json::parse(R"({"event": "redone", "seq": 7, "player": "player",
+      "redid": "green 1,2", "score": 5})"));
+  EXPECT_EQ(events[2]["event"], "undone");
+  EXPECT_EQ(events[2]["seq"], 8);
+
+  // A new process: the redo still pending after the replay, then nothing more to redo.
+  const std::string more = write_temp("more.txt", "redo\nredo\nquit\n");
+  const std::string empty = write_temp("empty.json", R"({"steps": []})");
+  const CliRun two = run_arbitre("watch --resume --db " + db + " --script " + empty + " < " + more);
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  const std::vector<json> resumed = lines(two.out);
+  ASSERT_EQ(resumed.size(), 4u) << two.out;
+  EXPECT_EQ(resumed[0]["replayed"], 8);
+  EXPECT_EQ(resumed[0]["score"], 4);
+  EXPECT_EQ(resumed[1]["event"], "redone");
+  EXPECT_EQ(resumed[1]["seq"], 9);
+  EXPECT_EQ(resumed[1]["score"], 5);
+  EXPECT_EQ(resumed[2]["event"], "command-refused");
+  EXPECT_EQ(resumed[2]["message"], "nothing to redo");
+  const CliRun show = run_arbitre("show 1 --db " + db);
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_EQ(json::parse(show.out)["players"][0]["score"], 5);  // the log read back, redo included
+  const CliRun help = run_arbitre("watch --help");
+  EXPECT_THAT(help.out, HasSubstr("redo"));
+}
+
 TEST(WatchCli, ResumesTheGameInANewProcessAndGoesOnExactly) {
   const std::string db = temp_db("watch.db");
   const std::string first = write_temp("first.json", R"({"steps": [
