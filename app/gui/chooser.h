@@ -5,10 +5,14 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 #include <wx/arrstr.h>
 #include <wx/string.h>
 #include <wx/window.h>
+
+#include "referee/irma/irma.h"
+#include "referee/yams/dice.h"
 
 namespace arbitre::gui {
 
@@ -18,5 +22,11 @@ using Chooser = std::function<std::optional<int>(wxWindow* parent, const wxStrin
 
 // The default: a popup menu at the mouse.
 std::optional<int> popup_chooser(wxWindow* parent, const wxString& title, const wxArrayString& choices);
+
+// The correction menus, the same from the game panels and from the live view: what is at an Irma
+// cell (a colour or no pion), what a die shows. The session command to send (`fix cell R C
+// COLOUR`, `fix die N VALUE`), or nullopt when the user chose nothing.
+std::optional<std::string> ask_cell_fix(wxWindow* parent, const Chooser& chooser, referee::irma::Cell cell);
+std::optional<std::string> ask_die_fix(wxWindow* parent, const Chooser& chooser, int die, referee::yams::Die now);
 
 }  // namespace arbitre::gui

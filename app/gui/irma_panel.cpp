@@ -81,10 +81,10 @@ void IrmaPanel::on_paint(wxPaintEvent&) {
 }
 
 void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
-  dc.SetBackground(wxBrush(GetBackgroundColour()));
+  dc.SetBackground(wxBrush(to_wx(palette_.background)));
   dc.Clear();
   dc.SetFont(GetFont());
-  dc.SetTextForeground(GetForegroundColour());
+  dc.SetTextForeground(to_wx(palette_.text));
   const int line = GetCharHeight() + 4;
   if (!game_ || game_->irma.empty()) {
     dc.DrawText(_("Le jeu d'Irma: no game yet"), 8, 8);
@@ -144,7 +144,7 @@ void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
     dc.SetBrush(wxBrush(pion_colour(colour)));
     dc.DrawCircle(centre(cell), radius);
     if (player.corrected.count(cell)) {
-      dc.SetPen(wxPen(wxColour(30, 90, 220), 2));
+      dc.SetPen(wxPen(wxColour(30, 90, 220), 2));  // on the board's own light colour
       dc.SetBrush(*wxTRANSPARENT_BRUSH);
       dc.DrawRectangle(centre(cell).x - l.cell / 2 + 2, centre(cell).y - l.cell / 2 + 2, l.cell - 4, l.cell - 4);
     }
@@ -180,7 +180,7 @@ void IrmaPanel::render(wxDC& dc, const wxSize& size) const {
   // The marker pile, bottom to top, left to right.
   int x = 8;
   y = l.top + l.rows * l.cell + 8;
-  dc.SetTextForeground(GetForegroundColour());
+  dc.SetTextForeground(to_wx(palette_.text));
   dc.DrawText(wxString::Format(_("Markers: %d"), scoring::irma::markers_total(state)), x, y);
   y += line;
   const int token = std::max(10, line - 2);
@@ -219,6 +219,18 @@ wxString IrmaPanel::advise() {
                           cell_text(cells.front().cell), cells.front().expected, cells.front().std_error);
 }
 
+std::optional<std::string> ask_cell_fix(wxWindow* parent, const Chooser& chooser, s::ri::Cell cell) {
+  wxArrayString choices;
+  for (const s::ri::Colour colour : s::ri::kAllColours) choices.Add(colour_name(colour));
+  // TRANSLATORS: a choice in the correction menu of a cell: there is no pion there.
+  choices.Add(_("no pion"));
+  const auto choice = chooser(parent, wxString::Format(_("What is at %s?"), cell_text(cell)), choices);
+  if (!choice) return std::nullopt;
+  const std::string what =
+      *choice < s::ri::kColourCount ? std::string(s::ri::to_string(s::ri::kAllColours[*choice])) : "empty";
+  return "fix cell " + std::to_string(cell.row) + " " + std::to_string(cell.col) + " " + what;
+}
+
 void IrmaPanel::on_left_down(wxMouseEvent& event) {
   if (!game_ || game_->irma.empty() || game_->over) return;
   const Layout l = layout(GetClientSize());
@@ -226,16 +238,7 @@ void IrmaPanel::on_left_down(wxMouseEvent& event) {
   if (p.x < l.left || p.y < l.top) return;
   const int c = (p.x - l.left) / l.cell, r = (p.y - l.top) / l.cell;
   if (r >= l.rows || c >= l.cols) return;
-  const s::ri::Cell cell{l.row0 + r, l.col0 + c};
-  wxArrayString choices;
-  for (const s::ri::Colour colour : s::ri::kAllColours) choices.Add(colour_name(colour));
-  // TRANSLATORS: a choice in the correction menu of a cell: there is no pion there.
-  choices.Add(_("no pion"));
-  const auto choice = chooser_(this, wxString::Format(_("What is at %s?"), cell_text(cell)), choices);
-  if (!choice) return;
-  const std::string what =
-      *choice < s::ri::kColourCount ? std::string(s::ri::to_string(s::ri::kAllColours[*choice])) : "empty";
-  send_("fix cell " + std::to_string(cell.row) + " " + std::to_string(cell.col) + " " + what);
+  if (const auto line = ask_cell_fix(this, chooser_, {l.row0 + r, l.col0 + c})) send_(*line);
 }
 
 }  // namespace arbitre::gui

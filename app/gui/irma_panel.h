@@ -14,6 +14,7 @@
 
 #include "app/gui/chooser.h"
 #include "app/gui/overlay.h"
+#include "app/gui/preferences.h"
 #include "app/gui/runner.h"
 
 namespace arbitre::gui {
@@ -29,6 +30,11 @@ class IrmaPanel : public wxPanel {
     Refresh(false);
   }
   void set_chooser(Chooser chooser) { chooser_ = std::move(chooser); }
+  // The colours to paint with (the light or the dark appearance).
+  void set_palette(const Palette& palette) {
+    palette_ = palette;
+    Refresh(false);
+  }
   // The advisor's cell for the pion to place (its colour asked when the game does not know it),
   // drawn in blue until the next move; a line in words for the log, empty when there is none.
   wxString advise();
@@ -54,6 +60,7 @@ class IrmaPanel : public wxPanel {
 
   std::function<void(std::string)> send_;
   Chooser chooser_ = popup_chooser;
+  Palette palette_ = palette(false);
   std::shared_ptr<const GameView> game_;
   Refusal refusal_;
   std::optional<s::ri::Cell> advice_;

@@ -22,10 +22,70 @@ void draw_die(wxDC& dc, int x, int y, int side, const referee::yams::Die& die, b
   dc.DrawText(text, x - extent.x / 2, y - extent.y / 2);
 }
 
-LiveView::LiveView(wxWindow* parent) : wxPanel(parent, wxID_ANY) {
+namespace {
+// The side of a die as the view draws it, in view pixels.
+int die_side(double scale) { return std::max(14, static_cast<int>(56 * scale)); }
+}  // namespace
+
+LiveView::LiveView(wxWindow* parent, std::function<void(std::string)> send)
+    : wxPanel(parent, wxID_ANY), send_(std::move(send)) {
   SetBackgroundStyle(wxBG_STYLE_PAINT);
   SetMinSize(FromDIP(wxSize(480, 270)));
   Bind(wxEVT_PAINT, &LiveView::on_paint, this);
+  Bind(wxEVT_LEFT_DOWN, &LiveView::on_left_down, this);
+}
+
+ViewFit LiveView::fit(const wxSize& size) const {
+  int width = 1280, height = 720;
+  if (step_ && step_->pions && step_->pions->width > 0) {
+    width = step_->pions->width;
+    height = step_->pions->height;
+  } else if (step_ && step_->dice && step_->dice->width > 0) {
+    width = step_->dice->width;
+    height = step_->dice->height;
+  } else if (image_.IsOk()) {
+    width = image_.GetWidth();
+    height = image_.GetHeight();
+  }
+  return fit_view(size.x, size.y, width, height);
+}
+
+std::optional<wxPoint> LiveView::pion_point(std::size_t index) const {
+  if (!step_ || !step_->pions || index >= step_->pions->pions.size()) return std::nullopt;
+  const auto [x, y] = fit(GetClientSize()).to_view(step_->pions->pions[index].x, step_->pions->pions[index].y);
+  return wxPoint(x, y);
+}
+
+std::optional<wxPoint> LiveView::die_point(std::size_t index) const {
+  if (!step_ || !step_->dice || index >= step_->dice->dice.size()) return std::nullopt;
+  const auto [x, y] = fit(GetClientSize()).to_view(step_->dice->dice[index].x, step_->dice->dice[index].y);
+  return wxPoint(x, y);
+}
+
+void LiveView::on_left_down(wxMouseEvent& event) {
+  if (!step_ || !game_ || game_->over) return;
+  const ViewFit f = fit(GetClientSize());
+  const wxPoint p = event.GetPosition();
+  if (!f.inside(p.x, p.y)) return;
+  const auto [x, y] = f.to_frame(p.x, p.y);
+  if (step_->pions && !game_->irma.empty()) {
+    const vision::PionObservation& seen = *step_->pions;
+    // The radius drawn (at least 6 view pixels), in frame pixels.
+    const auto index = pion_at(seen, x, y, 6 / f.scale);
+    if (!index) return;
+    const auto cell = game_cell(seen, *index, game_->irma[game_->current].state.board.pions());
+    if (!cell) return;
+    if (const auto line = ask_cell_fix(this, chooser_, *cell)) send_(*line);
+    return;
+  }
+  if (step_->dice && game_->yams && game_->yams->turn.rolls > 0) {
+    const auto index = die_at(*step_->dice, x, y, die_side(f.scale) / f.scale);
+    if (!index) return;
+    const s::ry::Turn& turn = game_->yams->turn;
+    const auto die = die_number(step_->dice->dice[*index], game_->seen, turn.aside);
+    if (!die) return;
+    if (const auto line = ask_die_fix(this, chooser_, *die, turn.dice[static_cast<std::size_t>(*die)])) send_(*line);
+  }
 }
 
 void LiveView::show_frame(const wxImage& image, const s::SourceStep& step) {
@@ -43,22 +103,13 @@ void LiveView::on_paint(wxPaintEvent&) {
 void LiveView::render(wxDC& dc, const wxSize& size) const {
   dc.SetBackground(wxBrush(wxColour(30, 30, 30)));
   dc.Clear();
-  int width = 1280, height = 720;
-  if (step_ && step_->pions && step_->pions->width > 0) {
-    width = step_->pions->width;
-    height = step_->pions->height;
-  } else if (step_ && step_->dice && step_->dice->width > 0) {
-    width = step_->dice->width;
-    height = step_->dice->height;
-  } else if (image_.IsOk()) {
-    width = image_.GetWidth();
-    height = image_.GetHeight();
-  }
-  const double scale = std::min(static_cast<double>(size.x) / width, static_cast<double>(size.y) / height);
-  const int w = static_cast<int>(width * scale), h = static_cast<int>(height * scale);
-  const int ox = (size.x - w) / 2, oy = (size.y - h) / 2;
+  // The frame scaled to fit, centred: the same fit as the click handler's.
+  const ViewFit f = fit(size);
+  const double scale = f.scale;
+  const int w = f.w, h = f.h, ox = f.ox, oy = f.oy;
   const auto at = [&](double x, double y) {
-    return wxPoint(ox + static_cast<int>(std::lround(x * scale)), oy + static_cast<int>(std::lround(y * scale)));
+    const auto [vx, vy] = f.to_view(x, y);
+    return wxPoint(vx, vy);
   };
   if (image_.IsOk()) {
     if (!scaled_.IsOk() || scaled_size_ != wxSize(w, h)) {
@@ -124,7 +175,7 @@ void LiveView::render(wxDC& dc, const wxSize& size) const {
     }
   }
   if (step_ && step_->dice) {
-    const int side = std::max(14, static_cast<int>(56 * scale));
+    const int side = die_side(scale);
     for (std::size_t i = 0; i < step_->dice->dice.size(); ++i) {
       const vision::DieSighting& d = step_->dice->dice[i];
       referee::yams::Die die;

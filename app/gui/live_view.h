@@ -1,17 +1,23 @@
 // The live view: the last frame the session saw (the picture, when the source is a sequence of
 // image files; a felt table otherwise) with what the reader recognised drawn on top: each pion
 // or die outlined and labelled, the low-confidence ones dashed with a "?", a refused Irma
-// placement in red with the offending cells.
+// placement in red with the offending cells. A click on a recognised pion or die opens the same
+// correction menu as the game panels and sends the same `fix` command: the click is taken back
+// through the view's scaling to the frame's pixels (ViewFit), to the sighting drawn there, and
+// to the game's cell (align_to_game) or die number (die_number).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <wx/bitmap.h>
 #include <wx/image.h>
 #include <wx/panel.h>
 
+#include "app/gui/chooser.h"
 #include "app/gui/overlay.h"
 #include "app/gui/runner.h"
 
@@ -19,7 +25,7 @@ namespace arbitre::gui {
 
 class LiveView : public wxPanel {
  public:
-  explicit LiveView(wxWindow* parent);
+  LiveView(wxWindow* parent, std::function<void(std::string)> send);
 
   // A frame and what was read in it (the image may be invalid: no picture).
   void show_frame(const wxImage& image, const s::SourceStep& step);
@@ -34,8 +40,18 @@ class LiveView : public wxPanel {
   // Draws the view into any DC (the window's, or a bitmap's for a screenshot).
   void render(wxDC& dc, const wxSize& size) const;
 
+  void set_chooser(Chooser chooser) { chooser_ = std::move(chooser); }
+  // The click handler: the pion or die under the mouse, corrected through the menu.
+  void on_left_down(wxMouseEvent& event);
+  // The frame shown and where its sighting i is drawn (client coordinates), for the test.
+  const std::optional<s::SourceStep>& step() const { return step_; }
+  std::optional<wxPoint> pion_point(std::size_t index) const;
+  std::optional<wxPoint> die_point(std::size_t index) const;
+  const GameView* game() const { return game_.get(); }
+
  private:
   void on_paint(wxPaintEvent& event);
+  ViewFit fit(const wxSize& size) const;
 
   wxImage image_;
   mutable wxBitmap scaled_;  // image_ at the size last drawn
@@ -44,6 +60,8 @@ class LiveView : public wxPanel {
   std::shared_ptr<const GameView> game_;
   Refusal refusal_;
   wxString message_;
+  std::function<void(std::string)> send_;
+  Chooser chooser_ = popup_chooser;
 };
 
 // Pion confidence under which the live view marks a sighting as doubtful.

@@ -10,6 +10,7 @@
 #include <wx/intl.h>
 #include <wx/listbox.h>
 #include <wx/log.h>
+#include <wx/accel.h>
 #include <wx/menu.h>
 #include <wx/msgdlg.h>
 #include <wx/simplebook.h>
@@ -18,6 +19,7 @@
 #include <wx/statbox.h>
 #include <wx/stattext.h>
 #include <wx/statusbr.h>
+#include <wx/settings.h>
 #include <wx/stdpaths.h>
 #include <wx/textctrl.h>
 #include <wx/utils.h>
@@ -26,6 +28,7 @@
 #include "app/gui/companion/history.h"
 #include "app/gui/irma_panel.h"
 #include "app/gui/live_view.h"
+#include "app/gui/preferences_dialog.h"
 #include "app/gui/words.h"
 #include "app/gui/yams_panel.h"
 #include "app/session/calibration.h"
@@ -51,6 +54,27 @@ std::vector<int> detect_webcams() {
     if (fs::exists("/dev/video" + std::to_string(i), error)) found.push_back(i);
   }
   return found;
+}
+
+// What the live view draws of a frame: the camera source's picture, or the recording's image
+// file, at most 800 x 450 (any thread).
+wxImage frame_image(const FrameSeen& frame) {
+  wxImage image;
+  if (const auto& picture = frame.step.picture; picture && picture->width > 0 && picture->height > 0) {
+    // The frame the camera source decoded, scaled to what the view shows.
+    const wxImage full(picture->width, picture->height, const_cast<unsigned char*>(picture->rgb.data()), true);
+    const double scale = std::min({1.0, 800.0 / picture->width, 450.0 / picture->height});
+    image = scale < 1.0 ? full.Scale(std::max(1, static_cast<int>(picture->width * scale)),
+                                     std::max(1, static_cast<int>(picture->height * scale)), wxIMAGE_QUALITY_BILINEAR)
+                        : full.Copy();
+  } else if (!frame.image_path.empty()) {
+    wxLogNull quiet;
+    // The JPEG decoder scales down while decoding (much cheaper than decoding whole).
+    image.SetOption(wxIMAGE_OPTION_MAX_WIDTH, 800);
+    image.SetOption(wxIMAGE_OPTION_MAX_HEIGHT, 450);
+    if (!image.LoadFile(frame.image_path)) image = wxImage();
+  }
+  return image;
 }
 
 std::vector<std::string> split_players(const wxString& text) {
@@ -140,7 +164,11 @@ void MainFrame::build() {
   pause_ = new wxButton(root, wxID_ANY, _("Pause"));
   stop_ = new wxButton(root, wxID_ANY, _("Stop"));
   undo_ = new wxButton(root, wxID_ANY, _("Undo"));  // not wxID_UNDO: GTK would put its own label
-  for (wxButton* b : {start_, pause_, stop_, undo_}) buttons->Add(b, wxSizerFlags().Expand());
+  // TRANSLATORS: button: carry out again what Undo undid.
+  redo_ = new wxButton(root, wxID_ANY, _("Redo"));
+  undo_->SetToolTip(_("Undo the last move, refused try or correction (Ctrl+Z)"));
+  redo_->SetToolTip(_("Do again what was undone last (Ctrl+Shift+Z or Ctrl+Y)"));
+  for (wxButton* b : {start_, pause_, stop_, undo_, redo_}) buttons->Add(b, wxSizerFlags().Expand());
   controls->Add(buttons, wxSizerFlags().Expand().Border(wxALL, 4));
 
   // TRANSLATORS: button: the advisor's cell for the Irma pion to place.
@@ -164,22 +192,9 @@ void MainFrame::build() {
   yams_box->Add(declare_hint, wxSizerFlags().Border(wxALL, 2));
   controls->Add(yams_box, wxSizerFlags().Expand().Border(wxALL, 4));
 
-  auto* language_row = new wxBoxSizer(wxHORIZONTAL);
-  language_row->Add(new wxStaticText(root, wxID_ANY, _("Language:")), wxSizerFlags().CentreVertical());
-  language_ = new wxChoice(root, wxID_ANY);
-  // TRANSLATORS: the language preference: follow the system's locale.
-  language_->Append(_("System"));
-  language_->Append("English");
-  language_->Append(wxString::FromUTF8("Français"));
-  language_->Append("Deutsch");
-  const wxString saved = wxConfigBase::Get()->Read("language", "");
-  language_->SetSelection(saved == "en" ? 1 : saved == "fr" ? 2 : saved == "de" ? 3 : 0);
-  language_row->Add(language_, wxSizerFlags(1).Border(wxLEFT, 4));
-  controls->Add(language_row, wxSizerFlags().Expand().Border(wxALL, 4));
-
-  live_view_ = new LiveView(root);
-  book_ = new wxSimplebook(root);
   const auto sender = [this](std::string line) { send(std::move(line)); };
+  live_view_ = new LiveView(root, sender);
+  book_ = new wxSimplebook(root);
   irma_panel_ = new IrmaPanel(book_, sender);
   yams_panel_ = new YamsPanel(book_, sender);
   book_->AddPage(irma_panel_, _("Irma"));
@@ -213,7 +228,16 @@ void MainFrame::build() {
   add(history_menu, _("&Print sheet…"), [this] { print_sheet(); });
   auto* tools_menu = new wxMenu;
   add(tools_menu, _("&Calibration assistant…"), [this] { open_calibration(); });
+  // Edit: undo and redo (the buttons' commands) with their usual shortcuts.
+  auto* edit_menu = new wxMenu;
+  undo_item_ = edit_menu->Append(wxID_ANY, _("&Undo") + "\tCtrl+Z");
+  redo_item_ = edit_menu->Append(wxID_ANY, _("&Redo") + "\tCtrl+Y");
+  edit_menu->AppendSeparator();
+  add(edit_menu, _("&Preferences…"), [this] { open_preferences(); });
+  Bind(wxEVT_MENU, &MainFrame::on_undo, this, undo_item_->GetId());
+  Bind(wxEVT_MENU, &MainFrame::on_redo, this, redo_item_->GetId());
   auto* menus = new wxMenuBar;
+  menus->Append(edit_menu, _("&Edit"));
   menus->Append(history_menu, _("&History"));
   menus->Append(tools_menu, _("&Tools"));
   SetMenuBar(menus);
@@ -229,6 +253,10 @@ void MainFrame::build() {
   pause_->Bind(wxEVT_BUTTON, &MainFrame::on_pause, this);
   stop_->Bind(wxEVT_BUTTON, &MainFrame::on_stop, this);
   undo_->Bind(wxEVT_BUTTON, &MainFrame::on_undo, this);
+  redo_->Bind(wxEVT_BUTTON, &MainFrame::on_redo, this);
+  // Ctrl+Shift+Z, the other usual key for redo (a menu item shows one shortcut).
+  wxAcceleratorEntry keys[] = {{wxACCEL_CTRL | wxACCEL_SHIFT, 'Z', redo_item_->GetId()}};
+  SetAcceleratorTable(wxAcceleratorTable(1, keys));
   best_box_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("box"); });
   advice_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { log(irma_panel_->advise()); });
   rolled_->Bind(wxEVT_BUTTON, [this](wxCommandEvent&) { send("roll"); });
@@ -236,7 +264,18 @@ void MainFrame::build() {
   test_url_->Bind(wxEVT_BUTTON, &MainFrame::on_test_url, this);
   browse_->Bind(wxEVT_BUTTON, &MainFrame::on_browse, this);
   source_->Bind(wxEVT_CHOICE, [this](wxCommandEvent&) { on_source_changed(); });
-  language_->Bind(wxEVT_CHOICE, &MainFrame::on_language, this);
+  Bind(wxEVT_SYS_COLOUR_CHANGED, [this](wxSysColourChangedEvent& event) {
+    apply_appearance();  // the desktop switched between dark and light
+    event.Skip();
+  });
+  {
+    std::vector<std::string> problems;
+    prefs_ = load_preferences(*wxConfigBase::Get(), &problems);
+    for (const std::string& problem : problems)
+      log(wxString::Format(_("Preferences: %s"), wxString::FromUTF8(problem)));
+  }
+  apply_appearance();
+  show_default_source();
   on_source_changed();
   SetClientSize(FromDIP(wxSize(1400, 860)));
 }
@@ -250,11 +289,48 @@ void MainFrame::on_source_changed() {
   browse_->Enable(source == 3);
 }
 
-void MainFrame::on_language(wxCommandEvent&) {
-  static const char* const codes[] = {"", "en", "fr", "de"};
-  wxConfigBase::Get()->Write("language", codes[std::max(0, language_->GetSelection())]);
-  wxConfigBase::Get()->Flush();
-  log(_("The language changes the next time Arbitre starts."));
+void MainFrame::open_preferences() {
+  PreferencesDialog dialog(this, prefs_);
+  if (dialog.ShowModal() == wxID_OK) set_preferences(dialog.value());
+}
+
+void MainFrame::set_preferences(const Preferences& preferences) {
+  const bool language_changed = preferences.language != prefs_.language;
+  prefs_ = preferences;
+  save_preferences(*wxConfigBase::Get(), prefs_);
+  apply_appearance();
+  if (!runner_ || runner_->finished()) {
+    show_default_source();
+    on_source_changed();
+  }
+  log(_("Preferences saved: the rule variants apply to the next game started."));
+  if (language_changed) log(_("The language changes the next time Arbitre starts."));
+}
+
+void MainFrame::apply_appearance() {
+  const bool dark = dark_appearance(prefs_.appearance, wxSystemSettings::GetAppearance().IsDark());
+  irma_panel_->set_palette(palette(dark));
+  yams_panel_->set_palette(palette(dark));
+}
+
+void MainFrame::show_default_source() {
+  const std::string& source = prefs_.source;
+  const wxString spec = wxString::FromUTF8(prefs_.source_spec);
+  if (source == "webcam") {
+    source_->SetSelection(1);
+    const std::vector<int> cams = detect_webcams();
+    for (std::size_t i = 0; i < cams.size(); ++i) {
+      if (std::to_string(cams[i]) == prefs_.source_spec) webcam_->SetSelection(static_cast<int>(i));
+    }
+  } else if (source == "url") {
+    source_->SetSelection(2);
+    url_->SetValue(spec);
+  } else if (source == "file") {
+    source_->SetSelection(3);
+    file_->SetValue(spec);
+  } else {
+    source_->SetSelection(0);
+  }
 }
 
 void MainFrame::offer_resume() {
@@ -329,6 +405,7 @@ bool MainFrame::start(const StartRequest& request) {
   runner_.reset();
   remove_store();
   stats_ = FrameStats{};
+  can_undo_ = can_redo_ = false;
   stats_.start_pressed = std::chrono::steady_clock::now();
   RunnerSetup setup;
   setup.options.kind = request.kind;
@@ -359,6 +436,7 @@ bool MainFrame::start(const StartRequest& request) {
         return false;
       }
       setup.options.players = request.players.empty() ? std::vector<std::string>{"player"} : request.players;
+      prefs_.apply(setup.options);  // the rule variants of the preferences
       setup.store_path = camera_store_path(request);
       fs::create_directories(fs::path(setup.store_path).parent_path());
       // The camera's calibration as `arbitre watch` reads it: the latest the store holds for
@@ -374,6 +452,7 @@ bool MainFrame::start(const StartRequest& request) {
           log(wxString::Format(_("Calibration of this camera saved %s."), wxString::FromUTF8(calibration.saved_at)));
       }
       camera.pictures = true;  // the live view shows the very frame the reader read
+      camera.textures = prefs_.yams.textures;
       setup.source = s::open_camera(request.spec, request.kind, camera);
       setup.resume = resume_game_;
     }
@@ -425,24 +504,18 @@ bool MainFrame::start(const StartRequest& request) {
     // At most one frame waits for the GUI, and at most 60 a second are drawn: a source faster
     // than that (a script, a recording played flat out) would keep the GUI thread painting.
     const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    if (now - last_frame_posted_ms_ < 1000.0 / 60) return;
-    if (frame_pending_.exchange(true)) return;  // the GUI has not drawn the last one yet: drop
-    last_frame_posted_ms_ = now;
-    wxImage image;
-    if (const auto& picture = frame.step.picture; picture && picture->width > 0 && picture->height > 0) {
-      // The frame the camera source decoded, scaled here (worker thread) to what the view shows.
-      const wxImage full(picture->width, picture->height, const_cast<unsigned char*>(picture->rgb.data()), true);
-      const double scale = std::min({1.0, 800.0 / picture->width, 450.0 / picture->height});
-      image = scale < 1.0 ? full.Scale(std::max(1, static_cast<int>(picture->width * scale)),
-                                       std::max(1, static_cast<int>(picture->height * scale)), wxIMAGE_QUALITY_BILINEAR)
-                          : full.Copy();
-    } else if (!frame.image_path.empty()) {
-      wxLogNull quiet;
-      // The JPEG decoder scales down while decoding (much cheaper than decoding whole).
-      image.SetOption(wxIMAGE_OPTION_MAX_WIDTH, 800);
-      image.SetOption(wxIMAGE_OPTION_MAX_HEIGHT, 450);
-      if (!image.LoadFile(frame.image_path)) image = wxImage();
+    const auto drop = [&] {
+      std::lock_guard lock(dropped_mutex_);
+      dropped_.emplace(generation, std::move(frame));
+    };
+    if (now - last_frame_posted_ms_ < 1000.0 / 60) return drop();
+    if (frame_pending_.exchange(true)) return drop();  // the GUI has not drawn the last one yet
+    {
+      std::lock_guard lock(dropped_mutex_);
+      dropped_.reset();
     }
+    last_frame_posted_ms_ = now;
+    wxImage image = frame_image(frame);
     CallAfter([this, generation, frame = std::move(frame), image] {
       if (generation == generation_) handle_frame(frame, image);
     });
@@ -574,7 +647,16 @@ void MainFrame::on_pause(wxCommandEvent&) {
 
 void MainFrame::on_stop(wxCommandEvent&) { stop(); }
 
-void MainFrame::on_undo(wxCommandEvent&) { send("undo"); }
+int MainFrame::undo_menu_id() const { return undo_item_->GetId(); }
+int MainFrame::redo_menu_id() const { return redo_item_->GetId(); }
+
+void MainFrame::on_undo(wxCommandEvent&) {
+  if (can_undo_) send("undo");
+}
+
+void MainFrame::on_redo(wxCommandEvent&) {
+  if (can_redo_) send("redo");
+}
 
 void MainFrame::on_browse(wxCommandEvent&) {
   wxFileDialog dialog(this, _("A video or one image of a sequence"), "", "",
@@ -664,6 +746,9 @@ void MainFrame::update_buttons() {
   if (pause_->GetLabel() != pause) pause_->SetLabel(pause);
   stop_->Enable(running);
   undo_->Enable(running && can_undo_);
+  redo_->Enable(running && can_redo_);
+  undo_item_->Enable(running && can_undo_);
+  redo_item_->Enable(running && can_redo_);
   const bool yams = running && book_->GetSelection() == 1;
   best_box_->Enable(yams);
   advice_->Enable(running && book_->GetSelection() == 0);
@@ -688,12 +773,27 @@ void MainFrame::drain_events() {
   else
     yams_panel_->show_game(view);
   live_view_->show_game(view);
+  if (runner_ && runner_->paused()) show_dropped_frame();
   update_buttons();  // once per burst (a hold shows as "Resume")
+}
+
+void MainFrame::show_dropped_frame() {
+  std::optional<std::pair<int, FrameSeen>> dropped;
+  {
+    std::lock_guard lock(dropped_mutex_);
+    dropped.swap(dropped_);
+  }
+  if (!dropped || dropped->first != generation_) return;
+  const FrameSeen& frame = dropped->second;
+  if (frame.step.picture) last_picture_ = frame.step.picture;
+  if (!frame.image_path.empty()) last_image_path_ = frame.image_path;
+  live_view_->show_frame(frame_image(frame), frame.step);
 }
 
 void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const GameView>& view) {
   log(describe(event));
   can_undo_ = view->can_undo;
+  can_redo_ = view->can_redo;
   if (std::holds_alternative<s::Unstable>(event)) set_recognition(_("moving"));
   if (std::holds_alternative<s::Stable>(event)) set_recognition(_("stable"));
   if (const auto* lost = std::get_if<s::CameraLost>(&event)) {
@@ -720,6 +820,11 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
     set_recognition(_("stable"));
   }
   if (std::holds_alternative<s::Corrected>(event)) ++stats_.corrections;
+  if (std::holds_alternative<s::Redone>(event)) {
+    ++stats_.redos;
+    irma_panel_->show_refusal({});
+    live_view_->show_refusal({});
+  }
   if (std::holds_alternative<s::Undone>(event)) {
     ++stats_.undos;
     irma_panel_->show_refusal({});

@@ -18,11 +18,13 @@
 #include <wx/timer.h>
 #include <wx/weakref.h>
 
+#include "app/gui/preferences.h"
 #include "app/gui/runner.h"
 #include "app/session/events.h"
 
 class wxButton;
 class wxChoice;
+class wxMenuItem;
 class wxSimplebook;
 class wxTextCtrl;
 
@@ -54,6 +56,7 @@ struct StartRequest {
 struct FrameStats {
   int corrections = 0;
   int undos = 0;
+  int redos = 0;
   int refusals = 0;
   int command_refusals = 0;
   std::string last_command_refusal;
@@ -90,6 +93,9 @@ class MainFrame : public wxFrame {
   YamsPanel* yams_panel() const { return yams_panel_; }
   LiveView* live_view() const { return live_view_; }
   wxButton* undo_button() const { return undo_; }
+  wxButton* redo_button() const { return redo_; }
+  int undo_menu_id() const;
+  int redo_menu_id() const;
   wxButton* pause_button() const { return pause_; }
   wxButton* advice_button() const { return advice_; }
   wxButton* yams_advice_button() const { return yams_advice_; }
@@ -119,6 +125,12 @@ class MainFrame : public wxFrame {
   void open_calibration();
   // The last frame the live view showed, at the source's full size (invalid before any).
   wxImage last_frame() const;
+  // Edit > Preferences: the dialog, then set_preferences with what it says on OK.
+  void open_preferences();
+  // Keeps the preferences (wxConfig), shows the panels in their appearance and the default source
+  // in the source controls (when no game runs); the rule variants apply to the next game.
+  void set_preferences(const Preferences& preferences);
+  const Preferences& preferences() const { return prefs_; }
 
  private:
   void build();
@@ -127,12 +139,14 @@ class MainFrame : public wxFrame {
   void on_pause(wxCommandEvent&);
   void on_stop(wxCommandEvent&);
   void on_undo(wxCommandEvent&);
+  void on_redo(wxCommandEvent&);
   void on_test_url(wxCommandEvent&);
   void on_browse(wxCommandEvent&);
   void on_source_changed();
   void on_close(wxCloseEvent& event);
   void on_timer(wxTimerEvent&);
-  void on_language(wxCommandEvent&);
+  void apply_appearance();
+  void show_default_source();
 
   // Called on the GUI thread with what the worker reported.
   void drain_events();
@@ -154,11 +168,13 @@ class MainFrame : public wxFrame {
   wxButton* test_url_ = nullptr;
   wxTextCtrl* file_ = nullptr;
   wxButton* browse_ = nullptr;
-  wxChoice* language_ = nullptr;
   wxButton* start_ = nullptr;
   wxButton* pause_ = nullptr;
   wxButton* stop_ = nullptr;
   wxButton* undo_ = nullptr;
+  wxButton* redo_ = nullptr;
+  wxMenuItem* undo_item_ = nullptr;  // Edit menu
+  wxMenuItem* redo_item_ = nullptr;
   wxButton* best_box_ = nullptr;
   wxButton* advice_ = nullptr;
   wxButton* rolled_ = nullptr;
@@ -184,15 +200,22 @@ class MainFrame : public wxFrame {
   bool drain_posted_ = false;                                                // guarded
   int generation_ = 0;  // of the game started last (GUI thread)
   std::atomic<bool> frame_pending_{false};
+  // The newest frame not offered to the GUI (dropped above), shown when the game is held so that
+  // the live view shows the frame the game stopped at.
+  std::mutex dropped_mutex_;
+  std::optional<std::pair<int, FrameSeen>> dropped_;  // guarded; with its game's generation
+  void show_dropped_frame();
   double last_frame_posted_ms_ = 0;  // worker thread only
   std::atomic<int> frames_{0};
   std::shared_ptr<std::atomic<int>> url_test_generation_ = std::make_shared<std::atomic<int>>(0);
   std::thread url_test_;
   bool can_undo_ = false;
+  bool can_redo_ = false;
   std::optional<s::GameId> resume_game_;
   wxString pending_log_;
   int pending_lines_ = 0;
   FrameStats stats_;
+  Preferences prefs_;
   std::chrono::steady_clock::time_point launched_;
 };
 

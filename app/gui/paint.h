@@ -4,6 +4,7 @@
 #include <wx/colour.h>
 #include <wx/dc.h>
 
+#include "app/gui/preferences.h"
 #include "referee/irma/irma.h"
 #include "referee/yams/dice.h"
 
@@ -30,6 +31,8 @@ inline wxColour die_colour(referee::yams::DieColour colour) {
 inline wxColour die_text_colour(referee::yams::DieColour colour) {
   return colour == referee::yams::DieColour::Red ? *wxWHITE : *wxBLACK;
 }
+
+inline wxColour to_wx(Rgb c) { return {c.r, c.g, c.b}; }
 
 inline const wxColour kFelt(28, 92, 60);
 inline const wxColour kRefused(230, 20, 20);

@@ -127,6 +127,8 @@ std::shared_ptr<const GameView> Runner::view() const {
   view->players = setup_.options.players;
   if (!session_) return view;
   view->over = session_->over();
+  view->can_undo = session_->can_undo();
+  view->can_redo = session_->can_redo();
   if (const s::IrmaGame* irma = session_->irma()) {
     view->irma = irma->players();
     view->current = irma->current();
@@ -136,7 +138,6 @@ std::shared_ptr<const GameView> Runner::view() const {
       const std::optional<s::ri::Colour> hand = player.in_hand ? player.in_hand : view->expected_colour;
       if (hand) view->legal_cells = s::ri::legal_cells(player.state, *hand);
     }
-    view->can_undo = irma->can_undo();
     view->players.clear();
     for (const auto& player : irma->players()) view->players.push_back(player.name);
   }
@@ -144,7 +145,6 @@ std::shared_ptr<const GameView> Runner::view() const {
     view->yams = yams->state();
     view->seen = yams->seen();
     view->yams_rolled = yams->state().turn.rolls > 0;
-    view->can_undo = yams->can_undo();
     view->players = yams->players();
   }
   return view;

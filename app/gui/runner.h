@@ -42,6 +42,7 @@ struct GameView {
   s::ry::Dice seen{};
   bool yams_rolled = false;  // the current turn has a roll on the table
   bool can_undo = false;
+  bool can_redo = false;
   bool over = false;
 };
 

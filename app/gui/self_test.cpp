@@ -9,12 +9,14 @@
 #include <wx/button.h>
 #include <wx/dcmemory.h>
 #include <wx/filename.h>
+#include <wx/menu.h>
 #include <wx/evtloop.h>
 #include <wx/time.h>
 #include <wx/utils.h>
 
 #include "app/gui/irma_panel.h"
 #include "app/gui/live_view.h"
+#include "app/gui/overlay.h"
 #include "app/gui/screen_grab.h"
 #include "app/gui/main_frame.h"
 #include "app/gui/yams_panel.h"
@@ -78,6 +80,15 @@ void SelfTest::click_button(wxButton* button) {
   wxCommandEvent click(wxEVT_BUTTON, button->GetId());
   click.SetEventObject(button);
   button->ProcessWindowEvent(click);
+}
+
+void SelfTest::click_menu(int id) {
+  wxMenuItem* item = frame_->GetMenuBar()->FindItem(id);
+  check(item && item->IsEnabled(), "the menu item \"" + (item ? item->GetItemLabelText().ToStdString(wxConvUTF8) : std::string("?")) +
+                                       "\" can be chosen");
+  wxCommandEvent choose(wxEVT_MENU, id);
+  choose.SetEventObject(frame_);
+  frame_->ProcessWindowEvent(choose);
 }
 
 void SelfTest::click_at(wxWindow* window, const wxPoint& at) {
@@ -229,6 +240,7 @@ void SelfTest::step() {
       const s::ri::Cell cell = *stats.last_accepted;
       const s::ri::Colour colour = *player->state.board.at(cell);
       const int other = colour == s::ri::Colour::Red ? 1 : 0;  // orange for red, else red
+      other_ = other;
       saved_ = board_text(player->state.board);
       corrections_ = stats.corrections;
       refusals_ = stats.command_refusals;
@@ -259,6 +271,8 @@ void SelfTest::step() {
       } else if (stats.corrections > corrections_) {
         const s::IrmaGame::Player* player = irma_player(*frame_);
         check(player && board_text(player->state.board) != saved_, "the correction changed the pion on the panel");
+        fixed_ = player ? board_text(player->state.board) : std::string();
+        check(!frame_->redo_button()->IsEnabled(), "Redo is disabled: nothing was undone");
         screenshot("irma-corrected");
         click_button(frame_->undo_button());
         next(Phase::IrmaUndone);
@@ -269,6 +283,72 @@ void SelfTest::step() {
       if (stats.undos == 0) break;
       const s::IrmaGame::Player* player = irma_player(*frame_);
       check(player && board_text(player->state.board) == saved_, "Undo restored the Irma board");
+      click_button(frame_->redo_button());  // enabled now: the correction can be redone
+      next(Phase::IrmaRedone);
+      break;
+    }
+    case Phase::IrmaRedone: {
+      if (stats.redos == 0) break;
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      check(player && board_text(player->state.board) == fixed_, "Redo carried the Irma correction out again");
+      check(!frame_->redo_button()->IsEnabled(), "Redo is disabled again once redone");
+      click_menu(frame_->undo_menu_id());  // Edit > Undo (Ctrl+Z)
+      next(Phase::IrmaUndoneAgain);
+      break;
+    }
+    case Phase::IrmaUndoneAgain: {
+      if (stats.undos < 2) break;
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      check(player && board_text(player->state.board) == saved_, "Edit > Undo restored the Irma board again");
+      next(Phase::IrmaLive);
+      break;
+    }
+    case Phase::IrmaLive: {
+      // The same pion corrected by clicking it on the live view: the frame the game is held at
+      // shows it; its sighting's cell, through the view's scaling and the board's alignment.
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      const auto& step = frame_->live_view()->step();
+      std::optional<std::size_t> sighting;
+      if (player && step && step->pions) {
+        for (std::size_t i = 0; i < step->pions->pions.size(); ++i) {
+          if (game_cell(*step->pions, i, player->state.board.pions()) == stats.last_accepted) sighting = i;
+        }
+      }
+      check(sighting.has_value(), "the live view shows the last pion placed");
+      const auto at = sighting ? frame_->live_view()->pion_point(*sighting) : std::nullopt;
+      if (!at) {
+        corrections_ = stats.corrections;  // no correction to wait for
+        next(Phase::IrmaLiveUndone);
+        break;
+      }
+      corrections_ = stats.corrections;
+      refusals_ = stats.command_refusals;
+      const int other = other_;
+      frame_->live_view()->set_chooser([other](wxWindow*, const wxString&, const wxArrayString& choices) {
+        return std::optional<int>(choices.size() > 4 ? other : 0);
+      });
+      click_at(frame_->live_view(), *at);
+      next(Phase::IrmaLiveCorrected);
+      break;
+    }
+    case Phase::IrmaLiveCorrected: {
+      if (stats.command_refusals > refusals_) {
+        fail("the session refused the live view's correction: " + stats.last_command_refusal);
+        next(Phase::IrmaLiveUndone);
+      } else if (stats.corrections > corrections_) {
+        const s::IrmaGame::Player* player = irma_player(*frame_);
+        check(player && board_text(player->state.board) == fixed_,
+              "the click on the live view made the same correction as the panel's");
+        screenshot("irma-live-corrected");
+        click_button(frame_->undo_button());
+        next(Phase::IrmaLiveUndone);
+      }
+      break;
+    }
+    case Phase::IrmaLiveUndone: {
+      if (stats.undos < 3 && stats.corrections > corrections_) break;  // the live correction's undo
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      check(player && board_text(player->state.board) == saved_, "Undo restored the Irma board after the live view's correction");
       // Hold the game again at the next refused placement, to show it.
       frame_->runner()->pause_when([](const s::Event& event, const GameView&) {
         const auto* refused = std::get_if<s::Refused>(&event);
@@ -397,6 +477,7 @@ void SelfTest::step() {
         const GameView* game = frame_->yams_panel()->game();
         check(game && game->yams && s::ry::to_text(game->yams->turn.dice) != saved_,
               "the correction changed die " + std::to_string(die_) + " on the Yams panel");
+        fixed_ = game && game->yams ? s::ry::to_text(game->yams->turn.dice) : std::string();
         screenshot("yams-corrected");
         click_button(frame_->undo_button());
         next(Phase::YamsUndone);
@@ -407,6 +488,22 @@ void SelfTest::step() {
       if (stats.undos == 0) break;
       const GameView* game = frame_->yams_panel()->game();
       check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_, "Undo restored the Yams dice");
+      click_menu(frame_->redo_menu_id());  // Edit > Redo (Ctrl+Y, Ctrl+Shift+Z)
+      next(Phase::YamsRedone);
+      break;
+    }
+    case Phase::YamsRedone: {
+      if (stats.redos == 0) break;
+      const GameView* game = frame_->yams_panel()->game();
+      check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == fixed_, "Edit > Redo carried the die's correction out again");
+      click_button(frame_->undo_button());
+      next(Phase::YamsUndoneAgain);
+      break;
+    }
+    case Phase::YamsUndoneAgain: {
+      if (stats.undos < 2) break;
+      const GameView* game = frame_->yams_panel()->game();
+      check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_, "Undo restored the Yams dice again");
       click_button(frame_->pause_button());  // resume
       next(Phase::YamsEnd);
       break;

@@ -1,6 +1,8 @@
 // The GUI test (`arbitre-gui --self-test DIR`): plays both bundled demos through the window as a
 // user would, corrects a pion and a die by clicking the panels (the click handlers run, a test
-// chooser answers in place of the popup menu), undoes each with the Undo button, checks that the
+// chooser answers in place of the popup menu), undoes each with the Undo button, redoes it (the
+// Redo button, the Edit menu) and undoes it again, corrects a pion by clicking it on the live
+// view, checks that the
 // final Irma score and the Yams sheets shown equal the demos' ground truth, and saves
 // screenshots of the window and of each panel into DIR. Exit status 0 only when all holds.
 #pragma once
@@ -29,8 +31,9 @@ class SelfTest : public wxEvtHandler {
 
  private:
   enum class Phase {
-    StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRefused, IrmaEnd,
-    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsEnd, History, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd, Finished
+    StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRedone, IrmaUndoneAgain, IrmaLive,
+    IrmaLiveCorrected, IrmaLiveUndone, IrmaRefused, IrmaEnd,
+    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsRedone, YamsUndoneAgain, YamsEnd, History, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd, Finished
   };
   void tick(wxTimerEvent&);
   void step();
@@ -42,6 +45,8 @@ class SelfTest : public wxEvtHandler {
   // missing (a failed check).
   std::optional<StartRequest> sequence_request(const std::string& store_name, bool realtime);
   void click_button(wxButton* button);
+  // An Edit menu item (Undo, Redo: the command their keyboard shortcuts send).
+  void click_menu(int id);
   // A left click at `at` (client coordinates) through the window's own mouse handler.
   void click_at(wxWindow* window, const wxPoint& at);
   void check_played_to_the_end(const std::string& game);
@@ -58,6 +63,8 @@ class SelfTest : public wxEvtHandler {
   int corrections_ = 0;   // counters when the phase began
   int refusals_ = 0;
   std::string saved_;     // the board or dice before the correction, as text
+  std::string fixed_;     // and after it
+  int other_ = 0;         // the colour the Irma correction chooses (index in kAllColours)
   int failures_ = 0;
   long started_ms_ = 0;
 };

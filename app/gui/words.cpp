@@ -139,6 +139,10 @@ wxString describe(const s::Event& event) {
           [](const s::Undone& e) -> wxString {
             return wxString::Format(_("Undone: %s"), from_utf8(e.undid));
           },
+          [](const s::Redone& e) -> wxString {
+            // TRANSLATORS: the log line of a redo; %s is what was done again ("red 2,3", "box brelan").
+            return wxString::Format(_("Redone: %s"), from_utf8(e.redid));
+          },
           [](const s::Rolled& e) -> wxString {
             wxString line = wxString::Format(_("%s: roll %d: %s"), from_utf8(e.player), e.roll,
                                              from_utf8(s::ry::to_text(e.dice)));

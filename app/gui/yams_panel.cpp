@@ -167,10 +167,10 @@ void YamsPanel::on_paint(wxPaintEvent&) {
 }
 
 void YamsPanel::render(wxDC& dc, const wxSize& size) const {
-  dc.SetBackground(wxBrush(GetBackgroundColour()));
+  dc.SetBackground(wxBrush(to_wx(palette_.background)));
   dc.Clear();
   dc.SetFont(GetFont());
-  dc.SetTextForeground(GetForegroundColour());
+  dc.SetTextForeground(to_wx(palette_.text));
   if (!game_ || !game_->yams) {
     dc.DrawText(_("Le Yams impossible: no game yet"), 8, 8);
     return;
@@ -212,7 +212,7 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
     }
     // The advised keep, while the dice are those it was asked for.
     if (advice_ && advice_->action != sy::Action::Fill && advised_turn_ == turn && advised_player_ == state.player) {
-      dc.SetPen(wxPen(wxColour(30, 90, 220), 3, wxPENSTYLE_SHORT_DASH));
+      dc.SetPen(wxPen(to_wx(palette_.highlight), 3, wxPENSTYLE_SHORT_DASH));
       dc.SetBrush(*wxTRANSPARENT_BRUSH);
       const int side = l.die_side + 8;
       for (int i = 0; i < ry::kDiceCount; ++i) {
@@ -246,16 +246,16 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
     const bool is_total = std::holds_alternative<Total>(rows_[r]);
     if (is_total) {
       dc.SetPen(*wxTRANSPARENT_PEN);
-      dc.SetBrush(wxBrush(wxColour(225, 225, 235)));
+      dc.SetBrush(wxBrush(to_wx(palette_.total_row)));
       dc.DrawRectangle(x_names, y, x_cols + (now_col + 1) * l.column_width - x_names, l.row_height);
     } else if (!game_->over) {  // the column of the player to move
       dc.SetPen(*wxTRANSPARENT_PEN);
-      dc.SetBrush(wxBrush(wxColour(250, 244, 200)));
+      dc.SetBrush(wxBrush(to_wx(palette_.current_column)));
       dc.DrawRectangle(x_cols + state.player * l.column_width, y, l.column_width, l.row_height);
     }
-    dc.SetPen(wxPen(wxColour(210, 210, 210)));
+    dc.SetPen(wxPen(to_wx(palette_.line)));
     dc.DrawLine(x_names, y, x_cols + (now_col + 1) * l.column_width, y);
-    dc.SetTextForeground(GetForegroundColour());
+    dc.SetTextForeground(to_wx(palette_.text));
     const int text_y = y + (l.row_height - dc.GetCharHeight()) / 2;
     if (const auto* box = std::get_if<ry::Box>(&rows_[r])) {
       dc.DrawText(utf8(ry::display_name(*box)), x_names + 4, text_y);
@@ -264,7 +264,7 @@ void YamsPanel::render(wxDC& dc, const wxSize& size) const {
         if (entry) dc.DrawText(wxString::Format("%d", entry->score), x_cols + static_cast<int>(p) * l.column_width + 4, text_y);
       }
       if (rolled && !state.sheets[state.player].filled(*box)) {
-        dc.SetTextForeground(wxColour(110, 110, 110));
+        dc.SetTextForeground(to_wx(palette_.dim_text));
         dc.DrawText(wxString::Format("%d", now[ry::index(*box)]), x_cols + now_col * l.column_width + 4, text_y);
       }
     } else {
@@ -308,6 +308,15 @@ void YamsPanel::on_right_down(wxMouseEvent& event) {
   if (const auto box = box_at(event.GetPosition())) send_("declare " + std::string(ry::id(*box)));
 }
 
+std::optional<std::string> ask_die_fix(wxWindow* parent, const Chooser& chooser, int die, ry::Die now) {
+  wxArrayString choices;
+  for (int v = 1; v <= ry::kFaces; ++v) choices.Add(wxString::Format("%d", v));
+  const auto choice = chooser(parent, wxString::Format(_("Die %d shows:"), die + 1), choices);
+  if (!choice) return std::nullopt;
+  now.value = static_cast<std::uint8_t>(*choice + 1);
+  return "fix die " + std::to_string(die) + " " + ry::to_text(now);
+}
+
 void YamsPanel::on_left_down(wxMouseEvent& event) {
   if (!game_ || !game_->yams || game_->over) return;
   const ry::State& state = *game_->yams;
@@ -317,14 +326,7 @@ void YamsPanel::on_left_down(wxMouseEvent& event) {
     for (int i = 0; i < ry::kDiceCount; ++i) {
       const wxPoint c = *die_centre(i);
       if (std::abs(p.x - c.x) > l.die_side / 2 || std::abs(p.y - c.y) > l.die_side / 2) continue;
-      const ry::Die die = state.turn.dice[i];
-      wxArrayString choices;
-      for (int v = 1; v <= ry::kFaces; ++v) choices.Add(wxString::Format("%d", v));
-      const auto choice = chooser_(this, wxString::Format(_("Die %d shows:"), i + 1), choices);
-      if (!choice) return;
-      ry::Die fixed = die;
-      fixed.value = static_cast<std::uint8_t>(*choice + 1);
-      send_("fix die " + std::to_string(i) + " " + ry::to_text(fixed));
+      if (const auto line = ask_die_fix(this, chooser_, i, state.turn.dice[i])) send_(*line);
       return;
     }
   }

@@ -15,6 +15,7 @@
 #include <wx/panel.h>
 
 #include "app/gui/chooser.h"
+#include "app/gui/preferences.h"
 #include "app/gui/runner.h"
 #include "scoring/yams/advisor.h"
 
@@ -26,6 +27,11 @@ class YamsPanel : public wxPanel {
 
   void show_game(std::shared_ptr<const GameView> game);
   void set_chooser(Chooser chooser) { chooser_ = std::move(chooser); }
+  // The colours to paint with (the light or the dark appearance).
+  void set_palette(const Palette& palette) {
+    palette_ = palette;
+    Refresh(false);
+  }
 
   // The grand total shown for each player (for the test).
   std::vector<int> shown_totals() const;
@@ -59,6 +65,7 @@ class YamsPanel : public wxPanel {
 
   std::function<void(std::string)> send_;
   Chooser chooser_ = popup_chooser;
+  Palette palette_ = palette(false);
   std::shared_ptr<const GameView> game_;
   std::optional<scoring::yams::Option> advice_;
   s::ry::Turn advised_turn_;  // the turn the advice was for (drawn only while it is the same)

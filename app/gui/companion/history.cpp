@@ -35,6 +35,7 @@ wxString event_word(ds::EventKind kind) {
     case ds::EventKind::Refusal: return _("refused");
     case ds::EventKind::Correction: return _("correction");
     case ds::EventKind::Undo: return _("undo");
+    case ds::EventKind::Redo: return _("redo");
   }
   return {};
 }
@@ -55,7 +56,8 @@ wxString event_words(const ds::Game& game, const ds::Event& event) {
         case s::IrmaGame::Action::Kind::Fix:
           what = wxString::Format(_("the cell %d,%d corrected"), action.cell.row, action.cell.col);
           break;
-        case s::IrmaGame::Action::Kind::Undo: break;
+        case s::IrmaGame::Action::Kind::Undo:
+        case s::IrmaGame::Action::Kind::Redo: what = utf8(event.payload.value(event.kind == ds::EventKind::Undo ? "undid" : "redid", std::string())); break;
       }
     } else {
       const s::YamsGame::Action action = s::YamsGame::action_from_event(event.kind, event.payload);
@@ -66,7 +68,8 @@ wxString event_words(const ds::Game& game, const ds::Event& event) {
         case s::YamsGame::Action::Kind::FixDie:
           what = wxString::Format(_("die %d corrected to %s"), action.die, utf8(referee::yams::to_text(action.value)));
           break;
-        case s::YamsGame::Action::Kind::Undo: break;
+        case s::YamsGame::Action::Kind::Undo:
+        case s::YamsGame::Action::Kind::Redo: what = utf8(event.payload.value(event.kind == ds::EventKind::Undo ? "undid" : "redid", std::string())); break;
       }
     }
   } catch (const std::exception&) {
