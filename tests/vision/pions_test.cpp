@@ -4,11 +4,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "tests/support/pion_scoring.h"
 #include "vision/pions.h"
+#include "vision/pions/detector.h"
 
 namespace fs = std::filesystem;
 
@@ -63,4 +67,91 @@ TEST(PionReader, ReportsCellsFromZeroAndConfidences) {
   EXPECT_EQ(min_col, 0);
   EXPECT_EQ(seen.width, 1280);
   EXPECT_EQ(seen.height, 720);
+}
+
+namespace {
+
+// A table seen from above: a two-tone checkered cloth (squares of 80 pixels) and three pions,
+// each pixel's true colour; `light` multiplies every channel by its own smooth field.
+struct LitTable {
+  cv::Mat truth, seen;
+};
+
+LitTable lit_table(bool uneven) {
+  LitTable t;
+  t.truth.create(360, 640, CV_8UC3);
+  for (int y = 0; y < t.truth.rows; ++y) {
+    for (int x = 0; x < t.truth.cols; ++x) {
+      const bool dark = ((x / 80) + (y / 80)) % 2 == 0;
+      t.truth.at<cv::Vec3b>(y, x) = dark ? cv::Vec3b(60, 110, 50) : cv::Vec3b(120, 170, 110);
+    }
+  }
+  cv::circle(t.truth, {300, 170}, 14, cv::Scalar(30, 40, 200), cv::FILLED);   // red
+  cv::circle(t.truth, {330, 170}, 14, cv::Scalar(30, 120, 230), cv::FILLED);  // orange
+  cv::circle(t.truth, {300, 200}, 14, cv::Scalar(140, 145, 150), cv::FILLED);  // white, in shade
+  t.seen = t.truth.clone();
+  if (!uneven) return t;
+  // A warm lamp toward the upper left: up to 1.5x brighter in red, 1.25x in blue.
+  for (int y = 0; y < t.seen.rows; ++y) {
+    for (int x = 0; x < t.seen.cols; ++x) {
+      const double spot = std::exp(-(std::pow(x - 250.0, 2) + std::pow(y - 150.0, 2)) / (2 * 220.0 * 220.0));
+      const double gain[3] = {1 + 0.25 * spot, 1 + 0.4 * spot, 1 + 0.5 * spot};
+      auto& p = t.seen.at<cv::Vec3b>(y, x);
+      for (int c = 0; c < 3; ++c) p[c] = cv::saturate_cast<unsigned char>(p[c] * gain[c]);
+    }
+  }
+  return t;
+}
+
+// How far the light under the lamp is from the light over the border band (where the reader
+// samples the table's colours): the largest relative difference, over the three channels,
+// between a dark square in the middle and the dark squares in the border band.
+double unevenness(const cv::Mat& image) {
+  const cv::Scalar middle = cv::mean(image(cv::Rect(170, 170, 60, 60)));
+  const cv::Scalar border = (cv::mean(image(cv::Rect(5, 5, 70, 20))) + cv::mean(image(cv::Rect(5, 335, 70, 20))) +
+                             cv::mean(image(cv::Rect(485, 335, 70, 20)))) / 3;
+  double worst = 0;
+  for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(middle[c] / border[c] - 1));
+  return worst;
+}
+
+}  // namespace
+
+TEST(PionLight, AHotspotIsDividedOutOfTheTable) {
+  LitTable t = lit_table(true);
+  const double before = unevenness(t.seen);
+  arbitre::vision::pions::flatten_light(t.seen);
+  const double after = unevenness(t.seen);
+  EXPECT_GT(before, 0.15);
+  // A quadratic does not follow a lamp's bell exactly: most of the unevenness, not all, goes.
+  EXPECT_LT(after, 0.35 * before) << "before " << before << ", after " << after;
+  // The pions under the lamp lose its extra warm cast too: the white pion's red against its
+  // blue, as it would be under the light of the border band.
+  const auto red_on_blue = [](const cv::Mat& image) {
+    const cv::Vec3b p = image.at<cv::Vec3b>(200, 300);
+    return static_cast<double>(p[2]) / p[0];
+  };
+  const cv::Rect band(5, 5, 70, 20);
+  const cv::Scalar lit = cv::mean(lit_table(true).seen(band)), plain = cv::mean(t.truth(band));
+  const double expected = red_on_blue(t.truth) * (lit[2] / plain[2]) / (lit[0] / plain[0]);
+  const double cast_before = std::abs(red_on_blue(lit_table(true).seen) - expected);
+  const double cast_after = std::abs(red_on_blue(t.seen) - expected);
+  EXPECT_GT(cast_before, 0.07);
+  EXPECT_LT(cast_after, 0.4 * cast_before) << "before " << cast_before << ", after " << cast_after;
+}
+
+TEST(PionLight, AnEvenlyLitTableIsLeftAsItIs) {
+  LitTable t = lit_table(false);
+  const cv::Mat before = t.seen.clone();
+  arbitre::vision::pions::flatten_light(t.seen);
+  EXPECT_EQ(cv::norm(t.seen, before, cv::NORM_INF), 0.0);
+}
+
+TEST(PionLight, ZeroGainThresholdTurnsItOff) {
+  LitTable t = lit_table(true);
+  const cv::Mat before = t.seen.clone();
+  arbitre::vision::pions::Params params;
+  params.flatten_gain = 0;
+  arbitre::vision::pions::flatten_light(t.seen, params);
+  EXPECT_EQ(cv::norm(t.seen, before, cv::NORM_INF), 0.0);
 }

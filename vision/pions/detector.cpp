@@ -49,6 +49,7 @@ Working normalise(const cv::Mat& input, const Params& params) {
   } else {
     w.bgr = input.clone();
   }
+  flatten_light(w.bgr, params);
   // 8-bit Lab is a table lookup in OpenCV; rescale it to L 0..100 and a, b about 0.
   // (Scaling down by area already averages away the sensor noise: no further blur.)
   cv::Mat lab8;
@@ -419,6 +420,145 @@ int rule_label(const CellFeatures& f) {
 }
 
 }  // namespace
+
+// flatten_light: see detector.h.
+void flatten_light(cv::Mat& bgr, const Params& params) {
+  if (params.flatten_gain <= 0 || bgr.cols < 32 || bgr.rows < 32) return;
+  const int band_x = std::max(2, static_cast<int>(bgr.cols * params.border_band));
+  const int band_y = std::max(2, static_cast<int>(bgr.rows * params.border_band));
+  struct Sample {
+    std::array<double, 6> basis;
+    cv::Vec3f log;
+    bool border;
+  };
+  std::vector<Sample> samples;
+  cv::Mat border_logs(0, 3, CV_32F);
+  const double half_w = bgr.cols / 2.0, half_h = bgr.rows / 2.0;
+  const auto basis_at = [&](double x, double y) {
+    const double u = (x - half_w) / half_w, v = (y - half_h) / half_h;
+    return std::array<double, 6>{1, u, v, u * u, u * v, v * v};
+  };
+  for (int y = 2; y < bgr.rows; y += 6) {
+    const auto* row = bgr.ptr<cv::Vec3b>(y);
+    for (int x = 2; x < bgr.cols; x += 6) {
+      const cv::Vec3b p = row[x];
+      if (p[0] < 12 || p[1] < 12 || p[2] < 12 || p[0] > 250 || p[1] > 250 || p[2] > 250) continue;
+      const cv::Vec3f lg(std::log(static_cast<float>(p[0])), std::log(static_cast<float>(p[1])),
+                         std::log(static_cast<float>(p[2])));
+      const bool border = x < band_x || x >= bgr.cols - band_x || y < band_y || y >= bgr.rows - band_y;
+      samples.push_back({basis_at(x, y), lg, border});
+      if (border) border_logs.push_back(cv::Mat(1, 3, CV_32F, const_cast<float*>(&lg[0])).clone());
+    }
+  }
+  if (border_logs.rows < 60 || samples.size() < 200) return;
+  cv::Mat labels, centres;
+  cv::theRNG().state = 0x2468ace;
+  cv::kmeans(border_logs, std::min(params.table_clusters, border_logs.rows), labels,
+             cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.01), 1, cv::KMEANS_PP_CENTERS, centres);
+  std::vector<cv::Vec3f> table;
+  for (int c = 0; c < centres.rows; ++c) table.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
+  const auto nearest = [&](const cv::Vec3f& lg, cv::Vec3f& centre) {
+    double best = 1e18;
+    for (const cv::Vec3f& c : table) {
+      const double d = cv::norm(lg - c, cv::NORM_L2SQR);
+      if (d < best) best = d, centre = c;
+    }
+    return std::sqrt(best);
+  };
+  // How far the border's own pixels lie from their colours: the tolerance for "looks like table".
+  std::vector<double> spread;
+  for (int r = 0; r < border_logs.rows; ++r) {
+    cv::Vec3f centre;
+    spread.push_back(nearest(cv::Vec3f(border_logs.at<float>(r, 0), border_logs.at<float>(r, 1), border_logs.at<float>(r, 2)), centre));
+  }
+  const double tolerance = std::max(0.08, 1.5 * percentile(spread, 0.9));
+
+  cv::Mat coef = cv::Mat::zeros(6, 3, CV_64F);  // log gain = basis . coef, per channel
+  const auto model_at = [&](const std::array<double, 6>& b, int ch) {
+    double g = 0;
+    for (int k = 0; k < 6; ++k) g += b[static_cast<std::size_t>(k)] * coef.at<double>(k, ch);
+    return g;
+  };
+  for (int round = 0; round < 3; ++round) {
+    std::vector<const Sample*> used;
+    std::vector<cv::Vec3f> targets;
+    for (const Sample& s : samples) {
+      const cv::Vec3f flat(static_cast<float>(s.log[0] - model_at(s.basis, 0)), static_cast<float>(s.log[1] - model_at(s.basis, 1)),
+                           static_cast<float>(s.log[2] - model_at(s.basis, 2)));
+      cv::Vec3f centre;
+      // Widen the net in the first round: the hotspot's table is then still far from the border's.
+      if (nearest(flat, centre) > (round == 0 ? 2.5 : 1.0) * tolerance) continue;
+      used.push_back(&s);
+      targets.push_back(s.log - centre);
+    }
+    if (used.size() < 100) return;
+    // Least squares by the normal equations (6 unknowns per channel, the same matrix for all three).
+    const auto solve = [&](const std::vector<bool>& keep) {
+      cv::Matx<double, 6, 6> ata = cv::Matx<double, 6, 6>::zeros();
+      cv::Matx<double, 6, 3> atb = cv::Matx<double, 6, 3>::zeros();
+      int n = 0;
+      for (std::size_t i = 0; i < used.size(); ++i) {
+        if (!keep[i]) continue;
+        const auto& b = used[i]->basis;
+        for (int r = 0; r < 6; ++r) {
+          for (int c = 0; c < 6; ++c) ata(r, c) += b[static_cast<std::size_t>(r)] * b[static_cast<std::size_t>(c)];
+          for (int ch = 0; ch < 3; ++ch) atb(r, ch) += b[static_cast<std::size_t>(r)] * targets[i][ch];
+        }
+        ++n;
+      }
+      if (n < 50) return false;
+      cv::Mat solution;
+      if (!cv::solve(cv::Mat(ata), cv::Mat(atb), solution, cv::DECOMP_CHOLESKY)) return false;
+      solution.copyTo(coef);
+      return true;
+    };
+    std::vector<bool> keep(used.size(), true);
+    if (!solve(keep)) return;
+    // Leave out the worst residuals (pions the table's colour, shadows) and solve again.
+    std::vector<double> residuals(used.size());
+    for (std::size_t i = 0; i < used.size(); ++i) {
+      double r = 0;
+      for (int ch = 0; ch < 3; ++ch) r += std::abs(targets[i][ch] - model_at(used[i]->basis, ch));
+      residuals[i] = r;
+    }
+    const double cut = 2.5 * std::max(0.01, median(residuals));
+    for (std::size_t i = 0; i < used.size(); ++i) keep[i] = residuals[i] <= cut;
+    if (!solve(keep)) return;
+  }
+  // The field is 1 on average over the border band: the border's colours stay as they are.
+  for (int ch = 0; ch < 3; ++ch) {
+    double sum = 0;
+    int n = 0;
+    for (const Sample& s : samples) {
+      if (s.border) sum += model_at(s.basis, ch), ++n;
+    }
+    if (n > 0) coef.at<double>(0, ch) -= sum / n;
+  }
+  // The gain over a coarse grid: divide it out only when the light is uneven enough to matter.
+  const int gw = 64, gh = std::max(2, static_cast<int>(std::lround(64.0 * bgr.rows / bgr.cols)));
+  cv::Mat gain(gh, gw, CV_32FC3);
+  double lo = 1e9, hi = -1e9;
+  for (int gy = 0; gy < gh; ++gy) {
+    for (int gx = 0; gx < gw; ++gx) {
+      const auto b = basis_at((gx + 0.5) * bgr.cols / gw, (gy + 0.5) * bgr.rows / gh);
+      cv::Vec3f g;
+      for (int ch = 0; ch < 3; ++ch) {
+        const double lg = model_at(b, ch);
+        lo = std::min(lo, lg);
+        hi = std::max(hi, lg);
+        g[ch] = static_cast<float>(std::exp(-lg));
+      }
+      gain.at<cv::Vec3f>(gy, gx) = g;
+    }
+  }
+  if (hi - lo < std::log1p(params.flatten_gain)) return;
+  cv::resize(gain, gain, bgr.size(), 0, 0, cv::INTER_LINEAR);
+  cv::Mat f;
+  bgr.convertTo(f, CV_32FC3);
+  f = f.mul(gain);
+  f.convertTo(bgr, CV_8UC3);
+}
+
 
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};

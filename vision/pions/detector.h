@@ -1,5 +1,5 @@
 // Reading Irma pions in a table image — the stages (internal to vision/):
-//   normalise      scale the frame to a working width, Lab colour
+//   normalise      scale the frame to a working width, divide out uneven light, Lab colour
 //   table_model    the table's colours, from the image border
 //   find_candidates  blobs that differ from the table, merged blobs split by size
 //   fit_lattice    (vision/common/lattice.h) the cells of the candidates, in perspective
@@ -25,6 +25,7 @@ struct Params {
   double border_band = 0.08;       // share of each side sampled for the table's colours
   int table_clusters = 4;          // colours of the table (k-means)
   double lightness_weight = 0.5;   // of L against a and b in colour distances (shadows)
+  double flatten_gain = 0.08;      // uneven light whose gain varies more than this is divided out (0: never)
   double min_distance = 10;        // Lab distance from the table that makes a pixel foreground
   double seam_gradient = 4.0;      // x the median gradient: pixels on stronger edges are seams
   double core_share = 0.45;        // of a pion's radius: the distance-transform level of cores
@@ -92,6 +93,18 @@ std::array<double, 3> calibration_descriptor(const CellFeatures& features);
 // The trained cell classifier (vision/models/pion_cells.yml, embedded), or a null pointer when
 // no model is built in.
 cv::Ptr<cv::ml::RTrees> default_cell_model();
+
+// The light over a table is rarely even: a lamp's hotspot, a window on one side, vignetting.
+// The table's colour then drifts across the frame, and the colours sampled in the border band
+// no longer describe its middle (a hotspot on green felt becomes "foreground" the size of ten
+// pions). flatten_light models each channel's gain over the frame as a smooth field, the
+// exponential of a quadratic in x and y (in the log of a channel a multiplicative light is
+// additive), fitted to the pixels that look like one of the border's colours once the current
+// field is divided out (three rounds; far pixels and the worst residuals are left out: pions,
+// cups and shadows are not table), and divides it out of the 8-bit BGR image in place when it
+// varies by more than `params.flatten_gain` over the frame. The field is 1 on average over the
+// border band, so the border's colours are unchanged. The first stage of detect().
+void flatten_light(cv::Mat& bgr, const Params& params = {});
 
 // Runs every stage on a BGR image. With a null `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
