@@ -155,3 +155,55 @@ TEST(PionLight, ZeroGainThresholdTurnsItOff) {
   arbitre::vision::pions::flatten_light(t.seen, params);
   EXPECT_EQ(cv::norm(t.seen, before, cv::NORM_INF), 0.0);
 }
+
+namespace {
+
+// A red tile and, beside it in the same row, a white tile on a light table (too pale to be a
+// candidate): the board turned by `degrees` in the image.
+cv::Mat red_beside_white(double degrees) {
+  cv::Mat image(720, 1280, CV_8UC3, cv::Scalar(95, 130, 150));
+  const double t = degrees * CV_PI / 180, pitch = 60;
+  const cv::Point2d first(600, 360), step(pitch * std::cos(t), pitch * std::sin(t));
+  const cv::Scalar colours[] = {cv::Scalar(40, 40, 200), cv::Scalar(205, 215, 225)};
+  for (int k = 0; k < 2; ++k) {
+    cv::Point2f corners[4];
+    cv::RotatedRect(first + step * k, cv::Size2f(50, 50), static_cast<float>(degrees)).points(corners);
+    std::vector<cv::Point> tile, shadow;
+    for (const cv::Point2f& c : corners) {
+      tile.emplace_back(c);
+      shadow.emplace_back(c + cv::Point2f(4, 5));
+    }
+    cv::fillConvexPoly(image, shadow, cv::Scalar(60, 85, 100), cv::LINE_AA);
+    cv::fillConvexPoly(image, tile, colours[k], cv::LINE_AA);
+  }
+  cv::GaussianBlur(image, image, cv::Size(3, 3), 0);
+  cv::Mat noise(image.size(), CV_8UC3);
+  cv::RNG(7).fill(noise, cv::RNG::NORMAL, 0, 3);
+  return image + noise;
+}
+
+}  // namespace
+
+TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
+  namespace vp = arbitre::vision::pions;
+  for (const double degrees : {30.0, -25.0}) {
+    const cv::Mat image = red_beside_white(degrees);
+    const vp::Detection d = vp::detect(image);
+    ASSERT_EQ(d.lattice.inliers, 1) << "the white tile is no candidate at " << degrees << " degrees";
+    ASSERT_EQ(d.observation.pions.size(), 2u) << degrees << " degrees";
+    // Side by side in one row, red first.
+    const auto& a = d.observation.pions[0].colour == arbitre::referee::irma::Colour::Red ? d.observation.pions[0]
+                                                                                          : d.observation.pions[1];
+    const auto& b = &a == &d.observation.pions[0] ? d.observation.pions[1] : d.observation.pions[0];
+    EXPECT_EQ(b.colour, arbitre::referee::irma::Colour::White);
+    EXPECT_EQ(a.row, b.row) << degrees << " degrees";
+    EXPECT_EQ(b.col, a.col + 1) << degrees << " degrees";
+    // Without the search the lattice keeps the image's axes and the white tile is lost or
+    // put on the wrong cell.
+    vp::Params fixed;
+    fixed.single_angle_step = 0;
+    const vp::Detection f = vp::detect(image, fixed);
+    const bool side_by_side = f.observation.pions.size() == 2 && f.observation.pions[0].row == f.observation.pions[1].row;
+    EXPECT_FALSE(side_by_side) << degrees << " degrees";
+  }
+}

@@ -67,7 +67,9 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   fit.inlier.assign(n, false);
   if (n == 0) return fit;
 
-  double pitch = n >= 2 ? estimate_pitch(points) : pitch_hint;
+  // One point says nothing of the pitch: the likeliest one for the pion's size (pions leave
+  // small gaps if any), not the size itself.
+  double pitch = n >= 2 ? estimate_pitch(points) : params.expected_pitch_share * pitch_hint;
   double angle = n >= 2 ? estimate_angle(points, pitch) : 0.0;
   // How well the lattice (a, p, t) explains the points near `a`: two for every node holding a
   // point (within a fifth of a pitch; a node counts once), minus one for every point between

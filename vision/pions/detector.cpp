@@ -668,36 +668,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       }
       if (n > 0) pale = sum / n;
     }
-    // Examine the cells around the candidates on the lattice, and around every cell found to
-    // hold a pion, until no new pion turns up (a pion the candidates missed is found next to
-    // its neighbours).
-    std::vector<cv::Point> queued;
-    std::queue<cv::Point> todo;
-    const auto enqueue_around = [&](cv::Point centre) {
-      for (int dj = -1; dj <= 1; ++dj) {
-        for (int di = -1; di <= 1; ++di) {
-          const cv::Point cell = centre + cv::Point(di, dj);
-          if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
-          queued.push_back(cell);
-          todo.push(cell);
-        }
-      }
-    };
-    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-      if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
-    }
-    while (!todo.empty() && d.cells.size() < static_cast<std::size_t>(params.max_cells)) {
-      const cv::Point at = todo.front();
-      todo.pop();
-      const int i = at.x, j = at.y;
-      const cv::Point2d c = d.lattice.to_image(i, j);
-      const double p = 0.5 * (cv::norm(d.lattice.to_image(i + 1, j) - c) + cv::norm(d.lattice.to_image(i, j + 1) - c));
-      if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) continue;
-      Detection::Cell cell;
+    // One cell of the lattice, examined: its features and the classifier's verdict.
+    const auto examine = [&](const LatticeFit& lattice, int i, int j, Detection::Cell& cell) {
+      const cv::Point2d c = lattice.to_image(i, j);
+      const double p = 0.5 * (cv::norm(lattice.to_image(i + 1, j) - c) + cv::norm(lattice.to_image(i, j + 1) - c));
+      if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) return false;
       cell.lattice = {i, j};
       cell.centre = c;
       cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale);
-      shape_features(w, table, d.lattice, i, j, cell.features.data() + kColourFeatures);
+      shape_features(w, table, lattice, i, j, cell.features.data() + kColourFeatures);
       if (model && model->isTrained()) {
         cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
         cv::Mat votes;
@@ -723,6 +702,71 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
         cell.label = rule_label(cell.features);
         cell.confidence = 1;
       }
+      return true;
+    };
+    // One candidate alone says nothing of the lattice's angle (and the fit takes the image's
+    // axes): a board of two or three pions whose other pions were not candidates (a white pion
+    // on a light table) would be looked for in the wrong places. Turn the lattice about that
+    // pion and keep the angle at which a neighbouring cell most surely holds a pion.
+    if (d.lattice.inliers == 1 && params.single_angle_step > 0) {
+      std::size_t alone = 0;
+      while (alone < d.candidates.size() && !d.lattice.inlier[alone]) ++alone;
+      const cv::Point at = d.lattice.cells[alone];
+      const cv::Point2d c = d.candidates[alone].centre;
+      const double p = d.lattice.pitch;
+      double best_presence = 0, best_angle = 0;
+      bool improved = false;
+      // Angles within 45 degrees of the image's axes: columns run closest to the right, rows down.
+      for (double deg = -45; deg < 45; deg += params.single_angle_step) {
+        const double t = deg * CV_PI / 180, ct = std::cos(t), st = std::sin(t);
+        LatticeFit turned = d.lattice;
+        // (i, j) -> c + p * R(t) * (i - at.x, j - at.y)
+        turned.homography = cv::Matx33d(p * ct, -p * st, c.x - p * (ct * at.x - st * at.y),  //
+                                        p * st, p * ct, c.y - p * (st * at.x + ct * at.y),    //
+                                        0, 0, 1);
+        for (int dj = -1; dj <= 1; ++dj) {
+          for (int di = -1; di <= 1; ++di) {
+            if (di == 0 && dj == 0) continue;
+            Detection::Cell cell;
+            if (!examine(turned, at.x + di, at.y + dj, cell) || cell.label == 0) continue;
+            if (cell.confidence > best_presence + 1e-9) {
+              best_presence = cell.confidence;
+              best_angle = t;
+              improved = true;
+            }
+          }
+        }
+      }
+      if (improved) {
+        const double ct = std::cos(best_angle), st = std::sin(best_angle);
+        d.lattice.homography = cv::Matx33d(p * ct, -p * st, c.x - p * (ct * at.x - st * at.y),  //
+                                           p * st, p * ct, c.y - p * (st * at.x + ct * at.y),    //
+                                           0, 0, 1);
+      }
+    }
+    // Examine the cells around the candidates on the lattice, and around every cell found to
+    // hold a pion, until no new pion turns up (a pion the candidates missed is found next to
+    // its neighbours).
+    std::vector<cv::Point> queued;
+    std::queue<cv::Point> todo;
+    const auto enqueue_around = [&](cv::Point centre) {
+      for (int dj = -1; dj <= 1; ++dj) {
+        for (int di = -1; di <= 1; ++di) {
+          const cv::Point cell = centre + cv::Point(di, dj);
+          if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
+          queued.push_back(cell);
+          todo.push(cell);
+        }
+      }
+    };
+    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+      if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
+    }
+    while (!todo.empty() && d.cells.size() < static_cast<std::size_t>(params.max_cells)) {
+      const cv::Point at = todo.front();
+      todo.pop();
+      Detection::Cell cell;
+      if (!examine(d.lattice, at.x, at.y, cell)) continue;
       // Grow only from pions that stand out from the table's colours (a felt the colour of the
       // green pions must not spread the board over the whole table).
       if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
