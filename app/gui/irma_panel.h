@@ -35,6 +35,7 @@ class IrmaPanel : public wxPanel {
     palette_ = palette;
     Refresh(false);
   }
+  const Palette& colours() const { return palette_; }
   // The advisor's cell for the pion to place (its colour asked when the game does not know it),
   // drawn in blue until the next move; a line in words for the log, empty when there is none.
   wxString advise();

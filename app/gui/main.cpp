@@ -4,6 +4,7 @@
 //                       over; what ./run.sh opens on a machine with a display)
 //   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
 //   --timing DIR        the timing harness: the Irma demo at its own pace, figures into DIR
+//   --camera-test SCRIPT  with --self-test: the network camera lost and back (self_test.h)
 #include <chrono>
 #include <clocale>
 #include <cstdio>
@@ -58,7 +59,7 @@ class App : public wxApp {
             exit_code_ = status;
             CallAfter([this] { frame_->Close(true); });
           },
-          timing_);
+          timing_, camera_test_);
     } else if (!demo_.empty()) {
       StartRequest request;
       request.kind = demo_ == "yams" ? s::GameKind::Yams : s::GameKind::Irma;
@@ -95,6 +96,7 @@ class App : public wxApp {
     parser.AddOption("", "demo", _("start the bundled demo: irma, yams or both (Irma, then Yams)"));
     parser.AddOption("", "self-test", _("run the GUI test, screenshots into this folder"));
     parser.AddOption("", "timing", _("measure start-up and overlay latency on the demo, figures into this folder"));
+    parser.AddOption("", "camera-test", _("with --self-test: the network-camera test, served by this script"));
   }
 
   bool OnCmdLineParsed(wxCmdLineParser& parser) override {
@@ -103,6 +105,7 @@ class App : public wxApp {
     parser.Found("demo", &demo_);
     parser.Found("self-test", &test_dir_);
     if (parser.Found("timing", &test_dir_)) timing_ = true;
+    parser.Found("camera-test", &camera_test_);
     if (!lang_.empty() && lang_ != "fr" && lang_ != "de" && lang_ != "en") {
       wxLogError("--lang: expected fr, de or en, not %s", lang_);
       return false;
@@ -139,6 +142,7 @@ class App : public wxApp {
   wxString lang_;
   wxString demo_;
   wxString test_dir_;
+  wxString camera_test_;
   bool timing_ = false;
   MainFrame* frame_ = nullptr;
   std::unique_ptr<SelfTest> test_;

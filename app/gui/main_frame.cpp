@@ -35,6 +35,7 @@
 #include "app/session/camera_source.h"
 #include "app/session/demo.h"
 #include "data/store/store.h"
+#include "scoring/irma/score.h"
 
 namespace arbitre::gui {
 
@@ -75,6 +76,16 @@ wxImage frame_image(const FrameSeen& frame) {
     if (!image.LoadFile(frame.image_path)) image = wxImage();
   }
   return image;
+}
+
+FrameStats::IrmaSnapshot irma_snapshot(const GameView& view) {
+  FrameStats::IrmaSnapshot out;
+  if (view.irma.empty()) return out;
+  const s::IrmaGame::Player& player = view.irma[view.current];
+  out.score = scoring::irma::score(player.state);
+  out.pions = player.state.board.size();
+  out.moves = player.record.moves.size();
+  return out;
 }
 
 std::vector<std::string> split_players(const wxString& text) {
@@ -798,10 +809,13 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
   if (std::holds_alternative<s::Stable>(event)) set_recognition(_("stable"));
   if (const auto* lost = std::get_if<s::CameraLost>(&event)) {
     ++stats_.camera_lost;
+    stats_.at_lost.push_back(irma_snapshot(*view));
     set_recognition(_("camera lost"));
     live_view_->set_message(wxString::Format(_("Camera lost: %s"), wxString::FromUTF8(lost->error)));
   }
   if (std::holds_alternative<s::CameraReconnected>(event)) {
+    ++stats_.camera_back;
+    stats_.at_back.push_back(irma_snapshot(*view));
     set_recognition(_("camera back"));
     live_view_->set_message({});
   }

@@ -61,6 +61,16 @@ struct FrameStats {
   int command_refusals = 0;
   std::string last_command_refusal;
   int camera_lost = 0;
+  int camera_back = 0;
+  // The Irma game right after each CameraLost and CameraReconnected (the player at the table):
+  // what the source's loss kept.
+  struct IrmaSnapshot {
+    int score = 0;
+    int pions = 0;
+    std::size_t moves = 0;
+    bool operator==(const IrmaSnapshot&) const = default;
+  };
+  std::vector<IrmaSnapshot> at_lost, at_back;
   std::optional<s::ri::Cell> last_accepted;
   std::optional<s::ri::Cell> last_refused;  // the cell of the last refused Irma placement
   std::vector<s::FinalScore> expected;  // the demo's ground truth
@@ -131,6 +141,8 @@ class MainFrame : public wxFrame {
   // in the source controls (when no game runs); the rule variants apply to the next game.
   void set_preferences(const Preferences& preferences);
   const Preferences& preferences() const { return prefs_; }
+  // The store of the game started last (empty before any).
+  const std::string& runner_store_path() const { return store_path_; }
 
  private:
   void build();

@@ -55,6 +55,7 @@ struct Palette {
   Rgb total_row;       // the background of the totals rows
   Rgb current_column;  // the background of the player to move's column
   Rgb highlight;       // advice, corrected cells
+  bool operator==(const Palette&) const = default;
 };
 Palette palette(bool dark);
 // Whether the panels are dark: `appearance` "dark", or "system" and the system is dark.

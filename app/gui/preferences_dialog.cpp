@@ -2,6 +2,8 @@
 
 #include <wx/button.h>
 #include <wx/checkbox.h>
+#include <wx/filename.h>
+#include <wx/stdpaths.h>
 #include <wx/choice.h>
 #include <wx/intl.h>
 #include <wx/msgdlg.h>
@@ -48,6 +50,10 @@ Preferences load_preferences(wxConfigBase& config, std::vector<std::string>* pro
 }
 
 void save_preferences(wxConfigBase& config, const Preferences& preferences) {
+  // The config folder may not exist yet (a fresh account, or the tests' own XDG_CONFIG_HOME):
+  // wxFileConfig writes its file there but does not make the folder.
+  const wxString folder = wxStandardPaths::Get().GetUserConfigDir();
+  if (!wxFileName::DirExists(folder)) wxFileName::Mkdir(folder, wxS_DIR_DEFAULT, wxPATH_MKDIR_FULL);
   for (const auto& [key, value] : preferences.entries()) config.Write(utf8(key), utf8(value));
   config.Flush();
 }

@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include <wx/bitmap.h>
 #include <wx/button.h>
+#include <wx/choice.h>
+#include <wx/spinctrl.h>
 #include <wx/dcmemory.h>
 #include <wx/filename.h>
 #include <wx/menu.h>
+#include <wx/statusbr.h>
 #include <wx/evtloop.h>
 #include <wx/time.h>
 #include <wx/utils.h>
@@ -17,6 +21,7 @@
 #include "app/gui/irma_panel.h"
 #include "app/gui/live_view.h"
 #include "app/gui/overlay.h"
+#include "app/gui/preferences_dialog.h"
 #include "app/gui/screen_grab.h"
 #include "app/gui/main_frame.h"
 #include "app/gui/yams_panel.h"
@@ -24,6 +29,7 @@
 #include "app/session/calibration.h"
 #include "app/session/demo.h"
 #include "data/store/store.h"
+#include <nlohmann/json.hpp>
 #include "referee/yams/dice.h"
 #include "scoring/irma/score.h"
 
@@ -42,6 +48,35 @@ std::string board_text(const s::ri::Board& board) {
   return text;
 }
 
+// The placements of a recording's truth.json, in order: the last frame of each placement's
+// shot, the score after it and the pions on the board (refused tries add none).
+struct Placement {
+  long frame = 0;
+  int move = 0;
+  bool accepted = false;
+  int score = 0;
+  int pions = 0;
+};
+std::vector<Placement> truth_placements(const std::string& dir) {
+  std::vector<Placement> out;
+  std::ifstream in(std::filesystem::path(dir) / "truth.json");
+  const nlohmann::json truth = nlohmann::json::parse(in, nullptr, false);
+  if (!truth.is_object() || !truth.contains("shots")) return out;
+  int pions = 0;
+  for (const nlohmann::json& shot : truth["shots"]) {
+    if (shot.value("kind", "") != "placed") continue;
+    Placement p;
+    p.frame = shot["frames"][1].get<long>();
+    p.move = shot.value("move", 0);
+    p.accepted = shot.value("verdict", "") == "accepted";
+    p.score = shot.value("score", 0);
+    if (p.accepted) ++pions;
+    p.pions = pions;
+    out.push_back(p);
+  }
+  return out;
+}
+
 const s::IrmaGame::Player* irma_player(const MainFrame& frame) {
   const GameView* game = frame.irma_panel()->game();
   if (!game || game->irma.empty()) return nullptr;
@@ -50,13 +85,22 @@ const s::IrmaGame::Player* irma_player(const MainFrame& frame) {
 
 }  // namespace
 
-SelfTest::SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done, bool timing_only)
-    : frame_(frame), out_dir_(out_dir), done_(std::move(done)), timer_(this) {
+SelfTest::SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done, bool timing_only,
+                   const wxString& camera_server)
+    : frame_(frame), out_dir_(out_dir), done_(std::move(done)), timer_(this), camera_server_(camera_server) {
   if (timing_only) phase_ = Phase::TimingStart;
+  if (!camera_server_.empty()) phase_ = Phase::CameraStart;
   wxFileName::Mkdir(out_dir_, wxS_DIR_DEFAULT, wxPATH_MKDIR_FULL);
   started_ms_ = static_cast<long>(wxGetLocalTimeMillis().GetValue());
   Bind(wxEVT_TIMER, &SelfTest::tick, this);
   timer_.Start(kTickMs);
+}
+
+SelfTest::~SelfTest() {
+  if (server_ && server_running_) {
+    server_->Detach();
+    wxProcess::Kill(server_->GetPid(), wxSIGTERM);  // the server this test started
+  }
 }
 
 void SelfTest::fail(const std::string& why) {
@@ -544,6 +588,31 @@ void SelfTest::step() {
         }
         history->Close(true);
       }
+      next(Phase::Preferences);
+      break;
+    }
+    case Phase::Preferences: {
+      // Edit > Preferences as a user fills it in: a rule variant for each game and the dark
+      // panels; kept with wxConfig (in the test's own XDG_CONFIG_HOME), read back, and the Irma
+      // variant reaches the next game (the image sequence below: its options in the store).
+      PreferencesDialog dialog(frame_, frame_->preferences());
+      dialog.repeat_rule()->SetSelection(1);  // previous turn
+      dialog.keep_rule()->SetSelection(1);    // locked
+      dialog.appearance()->SetSelection(2);   // dark
+      dialog.bag(static_cast<int>(s::ri::Colour::White))->SetValue(11);
+      const Preferences chosen = dialog.value();
+      check(chosen.irma.repeat_rule == s::ri::RepeatRule::PreviousTurn && chosen.yams.keep_rule == s::ry::KeepRule::Locked &&
+                chosen.appearance == "dark" && chosen.irma.bag[3] == 11,
+            "the preferences dialog gives what its controls say");
+      frame_->set_preferences(chosen);
+      std::vector<std::string> problems;
+      check(load_preferences(*wxConfigBase::Get(), &problems) == chosen && problems.empty(),
+            "the preferences read back from wxConfig are the ones saved");
+      const char* xdg = std::getenv("XDG_CONFIG_HOME");
+      check(xdg && std::filesystem::exists(std::filesystem::path(xdg) / "arbitre-gui.conf"),
+            "the preferences are kept in the test's own XDG_CONFIG_HOME/arbitre-gui.conf");
+      check(frame_->irma_panel()->colours() == palette(true) && frame_->yams_panel()->colours() == palette(true),
+            "the panels paint with the dark palette");
       next(Phase::SequenceStart);
       break;
     }
@@ -571,6 +640,14 @@ void SelfTest::step() {
       check(stats.end_error.empty(), "the image sequence played without error " + stats.end_error);
       check(stats.calibration_from == "store", "the game started with the calibration the store holds for the source");
       check(stats.pictures > 0, "the live view drew the camera source's own pictures");
+      {
+        // The game was started with the preferences' rule variants.
+        auto store = data::store::Store::open(frame_->runner_store_path());
+        const auto games = store.list_games();
+        check(games.size() == 1 && games[0].options.value("repeat_rule", "") == "previous-turn" &&
+                  games[0].options["bag"].value("white", 0) == 11,
+              "the image sequence's game has the preferences' Irma variants in the store");
+      }
       const wxImage last = frame_->last_frame();
       check(last.IsOk() && last.GetWidth() == 640 && last.GetHeight() == 480,
             "the last frame is the recording's 640x480 picture, as the source read it");
@@ -606,6 +683,119 @@ void SelfTest::step() {
       check(stats.end_error.empty(), "the image sequence played without error: " + stats.end_error);
       check(stats.pictures > 0, "the live view drew the camera source's own pictures");
       write_timing("irma-sequence");
+      next(Phase::Finished);
+      break;
+    }
+    case Phase::CameraStart: {
+      // The Irma recording from a network camera that stops answering after the placement of
+      // move 9 and comes back to show the rest up to move 20.
+      const auto dir = s::demo_recording_dir(s::GameKind::Irma);
+      check(dir.has_value(), "the Irma demo recording is there");
+      const std::vector<Placement> placements = dir ? truth_placements(*dir) : std::vector<Placement>{};
+      const auto accepted_from = [&](int move) -> std::optional<Placement> {
+        for (const Placement& p : placements) {
+          if (p.accepted && p.move >= move) return p;
+        }
+        return std::nullopt;
+      };
+      const auto drop = accepted_from(9), last = accepted_from(20);
+      check(drop && last, "the recording's truth has placements past move 20");
+      if (!dir || !drop || !last) {
+        next(Phase::Finished);
+        break;
+      }
+      drop_ = {drop->frame, drop->score, drop->pions};
+      last_ = {last->frame, last->score, last->pions};
+      const auto in_out = [&](const char* name) {
+        const std::string path = (out_dir_ + wxFileName::GetPathSeparator() + name).ToStdString(wxConvUTF8);
+        std::filesystem::remove(path);
+        return path;
+      };
+      port_file_ = in_out("camera.port");
+      resume_file_ = in_out("camera.resume");
+      camera_store_ = in_out("camera-store.db");
+      const std::string script = camera_server_.ToStdString(wxConvUTF8);
+      const std::string drop_after = std::to_string(drop_.frame + 1), last_frame = std::to_string(last_.frame);
+      const char* argv[] = {"python3", script.c_str(), "--frames", dir->c_str(), "--port-file", port_file_.c_str(),
+                            "--drop-after", drop_after.c_str(), "--last", last_frame.c_str(),
+                            "--resume-file", resume_file_.c_str(), nullptr};
+      server_ = new wxProcess(this);
+      Bind(wxEVT_END_PROCESS, [this](wxProcessEvent&) { server_running_ = false; });
+      server_running_ = wxExecute(argv, wxEXEC_ASYNC, server_) > 0;
+      check(server_running_, "the MJPEG server starts");
+      next(server_running_ ? Phase::CameraPort : Phase::Finished);
+      break;
+    }
+    case Phase::CameraPort: {
+      std::ifstream in(port_file_);
+      int port = 0;
+      if (!(in >> port) || port <= 0) break;  // not listening yet
+      StartRequest request;
+      request.kind = s::GameKind::Irma;
+      request.source = SourceKind::Url;
+      request.spec = "http://127.0.0.1:" + std::to_string(port) + "/video.mjpg";
+      request.players = {"player"};
+      request.realtime = false;
+      request.store_path = camera_store_;
+      check(frame_->start(request), "the game starts from the network camera " + request.spec);
+      next(Phase::CameraLost);
+      break;
+    }
+    case Phase::CameraLost: {
+      if (!stats.running) {
+        fail("the camera game stopped before the camera was lost: " + stats.end_reason + " " + stats.end_error);
+        next(Phase::Finished);
+        break;
+      }
+      // A camera slow to give its first frame is reported lost too, with no pion yet: wait for
+      // the loss after the placements.
+      if (stats.at_lost.empty() || stats.at_lost.back().pions == 0) break;
+      const FrameStats::IrmaSnapshot& lost = stats.at_lost.back();
+      check(lost.score == drop_.score && lost.pions == drop_.pions,
+            "when the camera stopped answering the game had the recording's score " + std::to_string(drop_.score) +
+                " and " + std::to_string(drop_.pions) + " pions (shown " + std::to_string(lost.score) + ", " +
+                std::to_string(lost.pions) + ")");
+      const wxString status = frame_->GetStatusBar()->GetStatusText(2);
+      check(status.Contains(wxGetTranslation("camera lost")),
+            "the status bar says the camera is lost: " + status.ToStdString(wxConvUTF8));
+      check(stats.running, "the game goes on waiting for the camera");
+      screenshot("camera-lost");
+      std::ofstream(resume_file_) << "back\n";  // the camera answers again
+      next(Phase::CameraBack);
+      break;
+    }
+    case Phase::CameraBack: {
+      if (stats.at_back.empty()) {
+        if (!stats.running) {
+          fail("the camera game stopped while the camera was lost: " + stats.end_reason + " " + stats.end_error);
+          next(Phase::Finished);
+        }
+        break;
+      }
+      check(stats.at_back.front() == stats.at_lost.back(),
+            "the game came back as it was when the camera was lost (same score, pions and moves)");
+      next(Phase::CameraEnd);
+      break;
+    }
+    case Phase::CameraEnd: {
+      // The server ends after its last frame: the camera is lost again, every frame read.
+      if (stats.at_lost.size() < 2 || stats.at_lost.back().pions == drop_.pions) {
+        if (!stats.running) {
+          fail("the camera game stopped before the end of the stream: " + stats.end_reason + " " + stats.end_error);
+          next(Phase::Finished);
+        }
+        break;
+      }
+      const GameView* game = frame_->irma_panel()->game();
+      const s::IrmaGame::Player* player = irma_player(*frame_);
+      check(game && player && scoring::irma::score(player->state) == last_.score &&
+                player->state.board.size() == last_.pions,
+            "after the camera came back, play went on to the recording's score " + std::to_string(last_.score) +
+                " with " + std::to_string(last_.pions) + " pions (shown " +
+                (player ? std::to_string(scoring::irma::score(player->state)) + ", " + std::to_string(player->state.board.size())
+                        : std::string("nothing")) + ")");
+      screenshot("camera-back");
+      frame_->stop();
       next(Phase::Finished);
       break;
     }

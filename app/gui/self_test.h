@@ -15,6 +15,7 @@
 #include <wx/button.h>
 #include <wx/event.h>
 #include <wx/string.h>
+#include <wx/process.h>
 #include <wx/timer.h>
 
 namespace arbitre::gui {
@@ -27,13 +28,20 @@ class SelfTest : public wxEvtHandler {
   // `done` is called once with the exit status. `timing_only`: the timing harness instead
   // (`--timing DIR`): the Irma demo played at its recording's pace, the figures written to
   // DIR/timing-irma-realtime.txt, nothing checked but that it played to the end.
-  SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done, bool timing_only = false);
+  // `camera_server`: the network-camera test instead (`--camera-test SCRIPT`): SCRIPT
+  // (tests/gui/mjpeg_server.py) serves the Irma recording as MJPEG over HTTP, stops answering
+  // mid-game and comes back when asked; the test checks that the window says the camera is lost,
+  // that the game is kept, and that play goes on to the recording's score once it is back.
+  SelfTest(MainFrame* frame, const wxString& out_dir, std::function<void(int)> done, bool timing_only = false,
+           const wxString& camera_server = {});
+  ~SelfTest() override;
 
  private:
   enum class Phase {
     StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRedone, IrmaUndoneAgain, IrmaLive,
     IrmaLiveCorrected, IrmaLiveUndone, IrmaRefused, IrmaEnd,
-    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsRedone, YamsUndoneAgain, YamsEnd, History, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd, Finished
+    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsRedone, YamsUndoneAgain, YamsEnd, History, Preferences, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd,
+    CameraStart, CameraPort, CameraLost, CameraBack, CameraEnd, Finished
   };
   void tick(wxTimerEvent&);
   void step();
@@ -67,6 +75,17 @@ class SelfTest : public wxEvtHandler {
   int other_ = 0;         // the colour the Irma correction chooses (index in kAllColours)
   int failures_ = 0;
   long started_ms_ = 0;
+  // The network-camera test.
+  wxString camera_server_;
+  wxProcess* server_ = nullptr;  // the MJPEG server (tests/gui/mjpeg_server.py)
+  bool server_running_ = false;
+  std::string port_file_, resume_file_, camera_store_;
+  struct TruthPoint {
+    long frame = 0;  // the last frame of a placement's shot
+    int score = 0;   // after it
+    int pions = 0;   // on the board after it
+  };
+  TruthPoint drop_, last_;  // the table when the camera stops answering, and at its last frame
 };
 
 }  // namespace arbitre::gui

@@ -32,6 +32,7 @@ class YamsPanel : public wxPanel {
     palette_ = palette;
     Refresh(false);
   }
+  const Palette& colours() const { return palette_; }
 
   // The grand total shown for each player (for the test).
   std::vector<int> shown_totals() const;
