@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--join-group") params.join_group = std::atoi(argv[i + 1]);
   }

@@ -129,3 +129,33 @@ TEST(Lattice, FewPointsStillGetCells) {
 }
 
 TEST(Lattice, EmptyInputFindsNothing) { EXPECT_FALSE(v::fit_lattice({}).found); }
+
+// Two tiles touching corner to corner, 50 pixels apart along the diagonal, with a size that
+// makes a lattice through them as axis neighbours (pitch 70.7, turned 45 degrees) the likelier
+// pitch: the tiles' own straight edges along the image's axes say the lattice is not turned, so
+// they are diagonal neighbours of a 50-pixel lattice.
+TEST(Lattice, SquareTilesEdgesSayWhetherNeighboursAreDiagonal) {
+  const std::vector<cv::Point2d> points{{400, 300}, {450, 350}};
+  v::LatticeParams params;
+  params.expected_pitch_share = 1.45;
+  const double hint = 48;  // likeliest pitch 69.6
+  const v::LatticeFit plain = v::fit_lattice(points, hint, params);
+  ASSERT_TRUE(plain.found);
+  EXPECT_NEAR(plain.pitch, 70.7, 3);
+  EXPECT_EQ(std::abs(plain.cells[1].x - plain.cells[0].x) + std::abs(plain.cells[1].y - plain.cells[0].y), 1);
+
+  params.edge_angle = 0;
+  params.edge_strength = 1;
+  const v::LatticeFit squares = v::fit_lattice(points, hint, params);
+  ASSERT_TRUE(squares.found);
+  EXPECT_NEAR(squares.pitch, 50, 3);
+  EXPECT_EQ(squares.cells[1] - squares.cells[0], cv::Point(1, 1));
+
+  // Edges turned 45 degrees agree with the axis neighbours.
+  params.edge_angle = CV_PI / 4;
+  EXPECT_NEAR(v::fit_lattice(points, hint, params).pitch, 70.7, 3);
+  // Discs (no straight edges) leave the choice to the pitch.
+  params.edge_strength = 0;
+  params.edge_angle = 0;
+  EXPECT_NEAR(v::fit_lattice(points, hint, params).pitch, 70.7, 3);
+}

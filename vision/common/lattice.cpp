@@ -167,7 +167,9 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     // so a pitch far from the expected one (a 45-degree lattice through diagonal neighbours)
     // must explain clearly more points.
     const auto value = [&](const Hypothesis& h) {
-      return h.score - params.pitch_prior * std::abs(std::log(h.pitch / expected));
+      const double turned = 0.5 * (1 - std::cos(4 * (h.angle - params.edge_angle)));
+      return h.score - params.pitch_prior * std::abs(std::log(h.pitch / expected)) -
+             params.edge_weight * params.edge_strength * turned;
     };
     const auto better = [&](const Hypothesis& x, const Hypothesis& y) {
       if (value(x) != value(y)) return value(x) > value(y);

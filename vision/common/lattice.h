@@ -18,6 +18,13 @@ struct LatticeParams {
   double expected_pitch_share = 1.45;  // the likeliest pitch, as a share of the hint
   int refined = 12;               // the best hypotheses refitted by least squares before the choice
   double pitch_prior = 10;        // score points a hypothesis loses per unit of |ln(pitch / expected)|
+  // The pieces' own edges, when they have straight ones (square tiles): the angle of their
+  // sides modulo 90 degrees (radians) and how clearly they show one, 0 (discs) to 1. A
+  // hypothesis turned away from it loses up to edge_weight x edge_strength points (at 45
+  // degrees: a lattice through diagonal neighbours).
+  double edge_angle = 0;
+  double edge_strength = 0;
+  double edge_weight = 8;
 };
 
 struct LatticeFit {

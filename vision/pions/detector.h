@@ -39,6 +39,7 @@ struct Params {
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
+  double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
