@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "vision/dice/turn.h"
+
 namespace arbitre::app::session {
 
 DiceStability::Signature DiceStability::signature(const vision::DiceObservation& observation) const {
@@ -37,7 +39,19 @@ DiceUpdate DiceStability::feed(const vision::DiceObservation& observation, doubl
   reported_ = true;
   unstable_ = false;
   update.scene = observation;
-  const auto& dice = observation.dice;
+  if (params_.carry_kept && observation.width > 0) {  // positions known
+    const double pixels = params_.same_place * std::max(observation.width, 1);
+    for (const auto* before : {&last_, &readable_}) {
+      if (*before) {
+        update.scene = vision::dice::carry_known_values(**before, update.scene, params_.min_confidence,
+                                                        pixels, &update.carried);
+      }
+    }
+    std::sort(update.carried.begin(), update.carried.end());
+    update.carried.erase(std::unique(update.carried.begin(), update.carried.end()), update.carried.end());
+    last_ = update.scene;
+  }
+  const auto& dice = update.scene.dice;
   for (std::size_t i = 0; i < dice.size(); ++i) {
     if (dice[i].cocked) update.dice.push_back(static_cast<int>(i));
   }
@@ -62,6 +76,7 @@ DiceUpdate DiceStability::feed(const vision::DiceObservation& observation, doubl
     return update;
   }
   update.event = DiceEvent::Settled;
+  if (params_.carry_kept && observation.width > 0) readable_ = update.scene;
   return update;
 }
 

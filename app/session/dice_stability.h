@@ -4,8 +4,16 @@
 // readable when it shows exactly ten dice, every one read with enough confidence and none
 // cocked; otherwise it is reported unreadable with the reason. Whether a settled scene is a new
 // roll is the session's question (yams_session.h), not this filter's.
+//
+// What the table's physics says fills in what the reader left unread or unsure
+// (vision::dice::carry_known_values, with `min_confidence` as "sure"): a die in the kept area
+// where a kept die lay at the last settled scene is that die, with its value; dice newly set
+// aside carry the values they showed in the tray when those tell them apart. Each settled scene
+// is completed from the last settled scene, then from the last readable one (only when the
+// observations give positions: a width above 0).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -18,6 +26,8 @@ struct DiceStabilityParams {
   double stable_seconds = 0.8;  // the scene must stay the same this long
   int min_frames = 3;           // and for at least this many frames
   double min_confidence = 0.5;  // a die read with less is unread
+  bool carry_kept = true;       // fill in kept dice from the settled scenes before
+  double same_place = 0.02;     // a kept die within this share of the image's width stayed put
 };
 
 enum class DiceEvent {
@@ -32,6 +42,7 @@ struct DiceUpdate {
   vision::DiceObservation scene;
   std::string reason;     // Unreadable: "count", "cocked" or "unread"
   std::vector<int> dice;  // Unreadable: the dice concerned (indices in the scene)
+  std::vector<int> carried;  // dice of `scene` whose values were carried, not read
 };
 
 class DiceStability {
@@ -51,6 +62,8 @@ class DiceStability {
   int frames_ = 0;
   bool unstable_ = false;
   bool reported_ = false;
+  std::optional<vision::DiceObservation> last_;      // the last settled scene, completed
+  std::optional<vision::DiceObservation> readable_;  // the last readable one
 };
 
 }  // namespace arbitre::app::session

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace arbitre::vision::dice {
 
@@ -47,7 +48,104 @@ std::string text(const DieSighting& d) {
   return (d.value == 0 ? std::string("?") : std::to_string(d.value)) + colour;
 }
 
+bool sure(const DieSighting& d, double confidence) { return read(d) && d.confidence >= confidence; }
+
 }  // namespace
+
+DiceObservation carry_known_values(const DiceObservation& before, const DiceObservation& scene,
+                                   double sure_confidence, double pixels, std::vector<int>* carried) {
+  DiceObservation out = scene;
+  const auto known = [&](const DieSighting& d) { return sure(d, sure_confidence); };
+  const auto fill = [&](std::size_t i, const DieSighting& from) {
+    DieSighting& d = out.dice[i];
+    d.value = from.value;
+    d.cocked = false;
+    d.confidence = from.confidence;
+    if (carried) carried->push_back(static_cast<int>(i));
+  };
+  // Kept dice at a kept die's place: the same die.
+  std::vector<bool> before_used(before.dice.size(), false);
+  std::vector<bool> newcomer(out.dice.size(), false);
+  for (std::size_t i = 0; i < out.dice.size(); ++i) {
+    const DieSighting& d = out.dice[i];
+    if (d.zone != DieZone::Kept) continue;
+    int at = -1;
+    double best = pixels;
+    for (std::size_t j = 0; j < before.dice.size(); ++j) {
+      const DieSighting& b = before.dice[j];
+      if (before_used[j] || b.zone != DieZone::Kept || b.colour != d.colour) continue;
+      const double distance = std::hypot(b.x - d.x, b.y - d.y);
+      if (distance <= best) best = distance, at = static_cast<int>(j);
+    }
+    if (at < 0) {
+      newcomer[i] = true;
+      continue;
+    }
+    before_used[static_cast<std::size_t>(at)] = true;
+    const DieSighting& b = before.dice[static_cast<std::size_t>(at)];
+    if (!d.cocked && !known(d) && known(b)) fill(i, b);
+  }
+  // Newcomers to the kept zone came from before's tray: the tray dice no longer at their place.
+  std::vector<bool> still(before.dice.size(), false);
+  for (const DieSighting& d : out.dice) {
+    if (d.zone == DieZone::Kept) continue;
+    for (std::size_t j = 0; j < before.dice.size(); ++j) {
+      const DieSighting& b = before.dice[j];
+      if (!still[j] && b.zone == d.zone && b.colour == d.colour &&
+          std::hypot(b.x - d.x, b.y - d.y) <= pixels) {
+        still[j] = true;
+        break;
+      }
+    }
+  }
+  for (const referee::yams::DieColour colour :
+       {referee::yams::DieColour::Red, referee::yams::DieColour::White}) {
+    // Only when both scenes show as many dice of this colour: a die missed in the tray now would
+    // pass for one that left it, a die missed before would be missing from those that left.
+    const auto of_colour = [&](const DiceObservation& o) {
+      return std::count_if(o.dice.begin(), o.dice.end(), [&](const DieSighting& d) { return d.colour == colour; });
+    };
+    if (of_colour(before) != of_colour(out)) continue;
+    std::vector<int> left;  // values of the dice of this colour that left the tray
+    bool all_known = true;
+    for (std::size_t j = 0; j < before.dice.size(); ++j) {
+      const DieSighting& b = before.dice[j];
+      if (b.zone == DieZone::Kept || b.colour != colour || still[j]) continue;
+      if (!known(b)) all_known = false;
+      left.push_back(b.value);
+    }
+    if (!all_known) continue;  // a die that left unread could be any value
+    std::vector<std::size_t> unread;
+    bool consistent = true;
+    for (std::size_t i = 0; i < out.dice.size(); ++i) {
+      const DieSighting& d = out.dice[i];
+      if (!newcomer[i] || d.colour != colour || d.cocked) continue;
+      if (!known(d)) {
+        unread.push_back(i);
+        continue;
+      }
+      const auto it = std::find(left.begin(), left.end(), d.value);
+      if (it == left.end()) {
+        consistent = false;  // a newcomer that did not come from the tray as it was
+        break;
+      }
+      left.erase(it);
+    }
+    if (!consistent || unread.empty() || left.size() < unread.size()) continue;
+    if (std::adjacent_find(left.begin(), left.end(), std::not_equal_to<>()) != left.end()) continue;
+    // The confidence carried: the least sure of the tray dice of that value that left.
+    DieSighting from;
+    from.value = left.front();
+    from.confidence = 1;
+    for (std::size_t j = 0; j < before.dice.size(); ++j) {
+      const DieSighting& b = before.dice[j];
+      if (b.zone != DieZone::Kept && b.colour == colour && !still[j] && b.value == from.value)
+        from.confidence = std::min(from.confidence, b.confidence);
+    }
+    for (const std::size_t i : unread) fill(i, from);
+  }
+  return out;
+}
 
 bool DiceTurnTracker::same_scene(const DiceObservation& a, const DiceObservation& b) const {
   if (a.dice.size() != b.dice.size()) return false;
@@ -107,6 +205,7 @@ DiceObservation DiceTurnTracker::consensus() const {
 
 void DiceTurnTracker::new_turn() {
   accepted_.reset();
+  before_.reset();
   accepted_here_ = false;
   reported_ = false;
   rolls_ = 0;
@@ -137,14 +236,22 @@ std::vector<TurnEvent> DiceTurnTracker::feed(const DiceObservation& observation,
   ++frames_;
   if (reported_) {
     // Still settled: the settled scene's readings go on gathering frames.
-    if (accepted_here_) accepted_ = consensus();
+    if (accepted_here_) {
+      accepted_ = params_.carry_kept && before_
+                      ? carry_known_values(*before_, consensus(), params_.change_confidence,
+                                           params_.move_pixels)
+                      : consensus();
+    }
     return events;
   }
   if (frames_ < params_.min_frames || seconds - since_ < params_.settle_seconds) return events;
   reported_ = true;
   moving_ = false;
 
-  const DiceObservation settled = consensus();
+  const DiceObservation settled =
+      params_.carry_kept && accepted_
+          ? carry_known_values(*accepted_, consensus(), params_.change_confidence, params_.move_pixels)
+          : consensus();
   const std::vector<DieSighting> rolled = in_zone(settled, true);
   const std::vector<DieSighting> kept = in_zone(settled, false);
   if (accepted_ && same_scene(*accepted_, settled)) return events;  // back as it was
@@ -202,6 +309,7 @@ std::vector<TurnEvent> DiceTurnTracker::feed(const DiceObservation& observation,
     keep.kept = kept;
     events.push_back(keep);
   }
+  before_ = accepted_;
   accepted_ = settled;
   accepted_here_ = true;
   return events;

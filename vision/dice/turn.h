@@ -23,11 +23,33 @@ struct TurnParams {
   // tells nothing. A kept die gone from its place is a change only when all ten dice are seen
   // (with fewer, the reader may simply have missed it).
   double change_confidence = 0.5;
+  // A settled scene's unread or unsure kept dice carry the values the last settled scene knew
+  // for them (carry_known_values, with change_confidence as "sure" and move_pixels).
+  bool carry_kept = true;
   // A scene is the same while every die stays put in its zone. Values may flicker from frame to
   // frame (a glint, a misread): a settled scene's dice carry the reading most of its frames
   // agree on (more than half of them; otherwise unread), and kept dice are compared only when
   // both settled readings are values, so a one-frame misread raises no alarm.
 };
+
+// What the table's physics says about two settled scenes of a turn, `before` (its dice with the
+// values known for them; value 0: unknown) and `scene` (as read now). Returns `scene` with
+// values filled in for dice the reader left unread or unsure (confidence below `sure`):
+//  - kept dice do not change between rolls: a die in the kept zone where a die of its colour lay
+//    in the kept zone before (within `pixels`) carries that die's value when the value was sure,
+//    unless it is read sure as another value now (then the reading stands: the "kept die
+//    changed" alarm);
+//  - setting dice aside does not change their values: the dice new in the kept zone came from
+//    before's tray (those no longer at their place there); for each colour, the values of those
+//    dice less the values read on the newcomers of that colour must all be one value for the
+//    unread newcomers to take it (one red die left the tray as a 7: the unread red newcomer is
+//    a 7); when they differ, which newcomer is which is ambiguous and the reading stands; and
+//    only when both scenes show as many dice of that colour (a die missed in the tray would pass
+//    for one that left it).
+// A die filled in takes the confidence of the reading it carries. Dice in the tray are never
+// filled in: a roll may change them. `carried`, when given, receives the indices filled in.
+DiceObservation carry_known_values(const DiceObservation& before, const DiceObservation& scene,
+                                   double sure, double pixels, std::vector<int>* carried = nullptr);
 
 enum class TurnEventKind {
   Moving,       // the scene started changing (a roll, a hand)
@@ -69,6 +91,7 @@ class DiceTurnTracker {
   TurnParams params_;
   std::optional<DiceObservation> previous_;  // the last frame
   std::optional<DiceObservation> accepted_;  // the last settled scene (its consensus)
+  std::optional<DiceObservation> before_;    // the settled scene before it (what it carries)
   DiceObservation run_;                      // the first frame of the current still run
   // Per die of run_: how many frames read it as each reading (value * 2 + red; -1 cocked;
   // 0 unread), and the number of frames in the run.
