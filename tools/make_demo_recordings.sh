@@ -5,9 +5,12 @@
 # data/demo/recordings/irma/ and data/demo/recordings/yams/ (frames NNNN.jpg and truth.json).
 # Renders are deterministic: the same seed gives the same bytes. One POV-Ray process at a time.
 #   tools/make_demo_recordings.sh [BUILD_DIR] [irma|yams]...   (default: both; Irma a few
-#   minutes on one core, Yams about half an hour: 840 pictures)
+#   minutes on one core, Yams about 20 minutes: 518 pictures, every hand shot one picture)
 # Then check them: `arbitre watch --demo --game irma` (and `--game yams`) ends with a
-# demo-verdict "ok": true.
+# demo-verdict "ok": true. How the dice reader reads the Yams one, settled roll by settled roll:
+# BUILD_DIR/tests/bench/dice_recording data/demo/recordings/yams. The Yams recording is not
+# bundled yet: the reader does not read the whole game (docs/benchmarks.md, "Vision: reading d10
+# dice"), and at quality 80 its 518 pictures weigh about 13 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}

@@ -1,6 +1,7 @@
 #include "irma_sequence.h"
 
 #include <fstream>
+#include <map>
 #include <opencv2/imgcodecs.hpp>
 #include <optional>
 #include <sstream>
@@ -316,19 +317,30 @@ int render_irma_sequence(const IrmaSequence& sequence, const fs::path& dir,
   const std::size_t count = options.max_shots > 0
                                 ? std::min(sequence.shots.size(), static_cast<std::size_t>(options.max_shots))
                                 : sequence.shots.size();
+  std::map<std::size_t, std::vector<unsigned char>> repeated;  // pictures a later shot repeats
   for (std::size_t k = 0; k < count; ++k) {
     const Shot& shot = sequence.shots[k];
-    cv::Mat image = raytrace(shot.scene.pov, dir / ("shot" + std::to_string(k)), settings);
-    if (image.empty()) return -1;
-    cv::Mat noise(image.size(), CV_16SC3);
-    cv::theRNG().state = seed * 1000003ULL + k + 1;  // the same noise on every run
-    cv::randn(noise, 0, options.noise_sigma);
-    cv::Mat noisy;
-    image.convertTo(noisy, CV_16SC3);
-    noisy += noise;
-    noisy.convertTo(image, CV_8UC3);
     std::vector<unsigned char> bytes;
-    cv::imencode(".jpg", image, bytes, {cv::IMWRITE_JPEG_QUALITY, options.quality});
+    if (shot.same_as >= 0 && repeated.count(static_cast<std::size_t>(shot.same_as))) {
+      bytes = repeated[static_cast<std::size_t>(shot.same_as)];
+    } else {
+      cv::Mat image = raytrace(shot.scene.pov, dir / ("shot" + std::to_string(k)), settings);
+      if (image.empty()) return -1;
+      cv::Mat noise(image.size(), CV_16SC3);
+      cv::theRNG().state = seed * 1000003ULL + k + 1;  // the same noise on every run
+      cv::randn(noise, 0, options.noise_sigma);
+      cv::Mat noisy;
+      image.convertTo(noisy, CV_16SC3);
+      noisy += noise;
+      noisy.convertTo(image, CV_8UC3);
+      cv::imencode(".jpg", image, bytes, {cv::IMWRITE_JPEG_QUALITY, options.quality});
+      for (std::size_t later = k + 1; later < count; ++later) {
+        if (sequence.shots[later].same_as == static_cast<int>(k)) {
+          repeated[k] = bytes;
+          break;
+        }
+      }
+    }
     nlohmann::json truth = shot.scene.truth;
     truth["frames"] = {frame, frame + shot.frames - 1};
     truth["seconds"] = std::round(frame / fps * 1000) / 1000;

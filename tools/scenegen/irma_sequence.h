@@ -45,6 +45,7 @@ struct IrmaSequenceOptions {
 struct Shot {
   Scene scene;
   int frames = 1;
+  int same_as = -1;  // an earlier shot whose picture this one repeats: its bytes, not rendered again
 };
 
 struct IrmaSequence {

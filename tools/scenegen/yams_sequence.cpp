@@ -28,6 +28,7 @@ struct Planned {
   bool hand = false;
   int frames = 1;
   json truth;
+  int same_as = -1;  // the earlier planned picture this one repeats (rendered once)
 };
 
 // A fist over the tray's middle holding the dice to roll, the forearm coming from the player's
@@ -82,9 +83,23 @@ IrmaSequence make_yams_sequence(const data::yams::GameRecord& record, std::uint6
   std::vector<Planned> planned;
   json commands = json::array();
   int frame = 0;
+  // Every hand shot is one picture, the first: the fist over the tray with the table empty (a
+  // hand passing is only "something moving" to the loop; one picture keeps the recording small).
+  int hand_picture = -1;
   const auto plan = [&](const char* kind, int frames, bool hand, json info) {
     info["kind"] = kind;
-    planned.push_back({table.snapshot(), hand, frames, std::move(info)});
+    if (hand && hand_picture >= 0) {
+      Planned again = planned[static_cast<std::size_t>(hand_picture)];
+      again.frames = frames;
+      again.same_as = hand_picture;
+      again.truth["turn"] = info["turn"];
+      again.truth["player"] = info["player"];
+      again.truth["roll"] = info["roll"];
+      planned.push_back(std::move(again));
+    } else {
+      if (hand) hand_picture = static_cast<int>(planned.size());
+      planned.push_back({table.snapshot(), hand, frames, std::move(info)});
+    }
     frame += frames;
   };
   const auto command = [&](const std::string& text) {
@@ -212,7 +227,7 @@ IrmaSequence make_yams_sequence(const data::yams::GameRecord& record, std::uint6
     truth["dice"] = std::move(dice);
     if (sequence.shots.empty()) sequence.truth["scene"] = scene.truth["scene"];
     scene.truth = std::move(truth);
-    sequence.shots.push_back({std::move(scene), p.frames});
+    sequence.shots.push_back({std::move(scene), p.frames, p.same_as});
   }
 
   const ry::State state = data::yams::replay(record);

@@ -18,7 +18,10 @@
 // within 15 mm of a die of its colour and value that lay in the tray before (the session tells a
 // roll from dice left lying by that). What the camera cannot see comes as commands at the frame
 // before which the player types them: `declare ID`, `box ID`, and `roll` for a roll with every
-// die kept. Identical frames are identical files.
+// die kept. Identical frames are identical files. Every hand shot is one picture, rendered once:
+// the game's first, the fist over the tray with the table empty (the kept row, too, is hidden
+// for that frame); the loop needs only "something moving" there, and 323 hand pictures of their
+// own made a third of the demo game's pictures.
 #pragma once
 
 #include <cstdint>
