@@ -5,7 +5,7 @@
 # data/demo/recordings/irma/ and data/demo/recordings/yams/ (frames NNNN.jpg and truth.json).
 # Renders are deterministic: the same seed gives the same bytes. One POV-Ray process at a time.
 #   tools/make_demo_recordings.sh [BUILD_DIR] [irma|yams]...   (default: both; Irma a few
-#   minutes on one core, Yams about 20 minutes: 518 pictures, every hand shot one picture)
+#   minutes on one core, Yams about 18 minutes: 518 pictures, every hand shot one picture)
 # Then check them: `arbitre watch --demo --game irma` (and `--game yams`) ends with a
 # demo-verdict "ok": true. How the dice reader reads the Yams one, settled roll by settled roll:
 # BUILD_DIR/tests/bench/dice_recording data/demo/recordings/yams. The Yams recording is not
