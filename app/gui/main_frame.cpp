@@ -493,6 +493,12 @@ bool MainFrame::start(const StartRequest& request) {
   frames_ = 0;
   frame_pending_ = false;
   last_frame_posted_ms_ = 0;
+  frame_number_ = 0;  // the last game's worker is joined
+  shown_frame_ = 0;
+  {
+    std::lock_guard lock(dropped_mutex_);
+    dropped_.reset();
+  }
   {
     std::lock_guard lock(inbox_mutex_);  // the last game's worker is joined: drop what it left
     inbox_.clear();
@@ -515,9 +521,10 @@ bool MainFrame::start(const StartRequest& request) {
     // At most one frame waits for the GUI, and at most 60 a second are drawn: a source faster
     // than that (a script, a recording played flat out) would keep the GUI thread painting.
     const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    const long number = ++frame_number_;
     const auto drop = [&] {
       std::lock_guard lock(dropped_mutex_);
-      dropped_.emplace(generation, std::move(frame));
+      dropped_ = Dropped{generation, number, std::move(frame)};
     };
     if (now - last_frame_posted_ms_ < 1000.0 / 60) return drop();
     if (frame_pending_.exchange(true)) return drop();  // the GUI has not drawn the last one yet
@@ -527,8 +534,8 @@ bool MainFrame::start(const StartRequest& request) {
     }
     last_frame_posted_ms_ = now;
     wxImage image = frame_image(frame);
-    CallAfter([this, generation, frame = std::move(frame), image] {
-      if (generation == generation_) handle_frame(frame, image);
+    CallAfter([this, generation, number, frame = std::move(frame), image] {
+      if (generation == generation_) handle_frame(frame, image, number);
     });
   };
   callbacks.on_end = [this, generation](std::string reason, std::string error) {
@@ -789,13 +796,14 @@ void MainFrame::drain_events() {
 }
 
 void MainFrame::show_dropped_frame() {
-  std::optional<std::pair<int, FrameSeen>> dropped;
+  std::optional<Dropped> dropped;
   {
     std::lock_guard lock(dropped_mutex_);
     dropped.swap(dropped_);
   }
-  if (!dropped || dropped->first != generation_) return;
-  const FrameSeen& frame = dropped->second;
+  if (!dropped || dropped->generation != generation_ || dropped->number < shown_frame_) return;
+  shown_frame_ = dropped->number;
+  const FrameSeen& frame = dropped->frame;
   if (frame.step.picture) last_picture_ = frame.step.picture;
   if (!frame.image_path.empty()) last_image_path_ = frame.image_path;
   live_view_->show_frame(frame_image(frame), frame.step);
@@ -851,7 +859,12 @@ void MainFrame::handle_event(const s::Event& event, const std::shared_ptr<const 
   if (const auto* over = std::get_if<s::GameOver>(&event)) stats_.game_over = *over;
 }
 
-void MainFrame::handle_frame(FrameSeen frame, wxImage image) {
+void MainFrame::handle_frame(FrameSeen frame, wxImage image, long number) {
+  if (number < shown_frame_) {  // older than the dropped frame shown while the game was held
+    frame_pending_ = false;
+    return;
+  }
+  shown_frame_ = number;
   if (frame.step.picture) {
     last_picture_ = frame.step.picture;
     ++stats_.pictures;

@@ -163,7 +163,7 @@ class MainFrame : public wxFrame {
   // Called on the GUI thread with what the worker reported.
   void drain_events();
   void handle_event(const s::Event& event, const std::shared_ptr<const GameView>& view);
-  void handle_frame(FrameSeen frame, wxImage image);
+  void handle_frame(FrameSeen frame, wxImage image, long number);
   void handle_end(const std::string& reason, const std::string& error);
   void log(const wxString& line);
   void set_recognition(const wxString& state);
@@ -215,8 +215,16 @@ class MainFrame : public wxFrame {
   // The newest frame not offered to the GUI (dropped above), shown when the game is held so that
   // the live view shows the frame the game stopped at.
   std::mutex dropped_mutex_;
-  std::optional<std::pair<int, FrameSeen>> dropped_;  // guarded; with its game's generation
+  struct Dropped {
+    int generation = 0;  // of its game
+    long number = 0;     // of the frame in its game
+    FrameSeen frame;
+  };
+  std::optional<Dropped> dropped_;  // guarded
   void show_dropped_frame();
+  long frame_number_ = 0;  // worker thread: frames offered in the current game
+  long shown_frame_ = 0;   // GUI thread: the number of the frame the live view shows (a frame
+                           // posted before the game was held may arrive after the dropped one)
   double last_frame_posted_ms_ = 0;  // worker thread only
   std::atomic<int> frames_{0};
   std::shared_ptr<std::atomic<int>> url_test_generation_ = std::make_shared<std::atomic<int>>(0);

@@ -504,6 +504,7 @@ void SelfTest::step() {
       refusals_ = stats.command_refusals;
       const int value = game->yams->turn.dice[die_].value;
       const int choice = value % s::ry::kFaces;  // the next face: value + 1 (10 -> 1)
+      choice_ = choice;
       frame_->yams_panel()->set_chooser([choice](wxWindow*, const wxString&, const wxArrayString&) {
         return std::optional<int>(choice);
       });
@@ -548,6 +549,54 @@ void SelfTest::step() {
       if (stats.undos < 2) break;
       const GameView* game = frame_->yams_panel()->game();
       check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_, "Undo restored the Yams dice again");
+      next(Phase::YamsLive);
+      break;
+    }
+    case Phase::YamsLive: {
+      // The same die corrected by clicking it on the live view (the frame the game is held at):
+      // the sighting the game numbers as that die, through the view's scaling.
+      const GameView* game = frame_->yams_panel()->game();
+      const auto& step = frame_->live_view()->step();
+      std::optional<std::size_t> sighting;
+      if (game && game->yams && step && step->dice) {
+        for (std::size_t i = 0; i < step->dice->dice.size() && !sighting; ++i) {
+          if (die_number(step->dice->dice[i], game->seen, game->yams->turn.aside) == die_) sighting = i;
+        }
+      }
+      check(sighting.has_value(), "the live view shows die " + std::to_string(die_) + " of the roll");
+      const auto at = sighting ? frame_->live_view()->die_point(*sighting) : std::nullopt;
+      corrections_ = stats.corrections;
+      refusals_ = stats.command_refusals;
+      if (!at) {
+        next(Phase::YamsLiveUndone);
+        break;
+      }
+      const int choice = choice_;
+      frame_->live_view()->set_chooser([choice](wxWindow*, const wxString&, const wxArrayString&) {
+        return std::optional<int>(choice);
+      });
+      click_at(frame_->live_view(), *at);
+      next(Phase::YamsLiveCorrected);
+      break;
+    }
+    case Phase::YamsLiveCorrected: {
+      if (stats.command_refusals > refusals_) {
+        fail("the session refused the live view's die correction: " + stats.last_command_refusal);
+        next(Phase::YamsLiveUndone);
+      } else if (stats.corrections > corrections_) {
+        const GameView* game = frame_->yams_panel()->game();
+        check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == fixed_,
+              "the click on the live view made the same die correction as the panel's");
+        click_button(frame_->undo_button());
+        next(Phase::YamsLiveUndone);
+      }
+      break;
+    }
+    case Phase::YamsLiveUndone: {
+      if (stats.undos < 3 && stats.corrections > corrections_) break;  // the live correction's undo
+      const GameView* game = frame_->yams_panel()->game();
+      check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_,
+            "Undo restored the Yams dice after the live view's correction");
       click_button(frame_->pause_button());  // resume
       next(Phase::YamsEnd);
       break;

@@ -1,8 +1,8 @@
 // The GUI test (`arbitre-gui --self-test DIR`): plays both bundled demos through the window as a
 // user would, corrects a pion and a die by clicking the panels (the click handlers run, a test
 // chooser answers in place of the popup menu), undoes each with the Undo button, redoes it (the
-// Redo button, the Edit menu) and undoes it again, corrects a pion by clicking it on the live
-// view, checks that the
+// Redo button, the Edit menu) and undoes it again, corrects the pion and the die once more by
+// clicking them on the live view, checks that the
 // final Irma score and the Yams sheets shown equal the demos' ground truth, and saves
 // screenshots of the window and of each panel into DIR. Exit status 0 only when all holds.
 #pragma once
@@ -40,7 +40,8 @@ class SelfTest : public wxEvtHandler {
   enum class Phase {
     StartIrma, IrmaPause, IrmaIdle, IrmaCorrected, IrmaUndone, IrmaRedone, IrmaUndoneAgain, IrmaLive,
     IrmaLiveCorrected, IrmaLiveUndone, IrmaRefused, IrmaEnd,
-    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsRedone, YamsUndoneAgain, YamsEnd, History, Preferences, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd,
+    StartYams, YamsPause, YamsIdle, YamsCorrected, YamsUndone, YamsRedone, YamsUndoneAgain, YamsLive,
+    YamsLiveCorrected, YamsLiveUndone, YamsEnd, History, Preferences, SequenceStart, SequenceEnd, TimingStart, TimingEnd, TimingCameraStart, TimingCameraEnd,
     CameraStart, CameraPort, CameraLost, CameraBack, CameraEnd, Finished
   };
   void tick(wxTimerEvent&);
@@ -73,6 +74,7 @@ class SelfTest : public wxEvtHandler {
   std::string saved_;     // the board or dice before the correction, as text
   std::string fixed_;     // and after it
   int other_ = 0;         // the colour the Irma correction chooses (index in kAllColours)
+  int choice_ = 0;        // the face the Yams correction chooses (index in 1..10)
   int failures_ = 0;
   long started_ms_ = 0;
   // The network-camera test.
