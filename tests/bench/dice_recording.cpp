@@ -7,7 +7,8 @@
 // without. For every settled scene of a rolled or set-aside picture it prints whether the filter
 // made it readable and equal to the truth (each die's value, colour and zone), and per zone and
 // colour the dice the reader left unread or unsure (confidence under the filter's 0.5), missed,
-// or read wrong: on the pictures as read, and after the physics filled values in. Prints the
+// or read wrong: on the pictures as read, and after the physics filled values in; why the rolls
+// not read exactly were not (a roll may have several causes; "only": the one cause). Prints the
 // first settled roll that the filter with the physics could not read.
 #include <algorithm>
 #include <cstdio>
@@ -54,9 +55,16 @@ struct Tally {
   }
 };
 
+// Why a settled scene is not read exactly: bit 0 a die missed or invented, 1 a tray die unread
+// or unsure, 2 a kept die unread or unsure, 3 a die read wrong (value, colour or zone).
+constexpr const char* kCauses[] = {"a die missed or invented", "a tray die unread", "a kept die unread",
+                                   "a die read wrong"};
+
 // Matches the truth's dice with `seen` (nearest within 20 pixels) and tallies them; true when
 // every die is read right and nothing else is seen.
-bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& tally) {
+bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& tally, int* causes = nullptr) {
+  int scratch = 0;
+  int& why = causes ? *causes : scratch;
   std::vector<bool> used(seen.dice.size(), false);
   bool exact = true;
   const std::string kind = shot["kind"];
@@ -73,6 +81,7 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
     if (best < 0) {
       tally.add(key, 4);
       exact = false;
+      why |= 1;
       continue;
     }
     used[static_cast<std::size_t>(best)] = true;
@@ -81,15 +90,20 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
     if (d.cocked || d.value == 0 || d.confidence < sure) {
       tally.add(key, 2);
       exact = false;
+      why |= t["zone"] == "kept" ? 4 : 2;
     } else if (d.value != t["value"].get<int>() || red != (colour == "red") ||
                zone_name(d.zone) != t["zone"].get<std::string>()) {
       tally.add(key, 3);
       exact = false;
+      why |= 8;
     } else {
       tally.add(key, 1);
     }
   }
-  for (const bool u : used) exact = exact && u;
+  for (const bool u : used) {
+    if (!u) why |= 1;
+    exact = exact && u;
+  }
   return exact;
 }
 
@@ -150,8 +164,15 @@ int main(int argc, char** argv) {
         const std::string who = u == &a ? "with the physics" : "as read";
         ++counts[kind + " settled, " + who];
         Tally scratch;
-        const bool exact = compare(shot, u->scene, sure, u == &a ? completed : scratch) &&
+        int why = 0;
+        const bool exact = compare(shot, u->scene, sure, u == &a ? completed : scratch, &why) &&
                            u->event == s::DiceEvent::Settled;
+        if (!exact && kind == "rolled") {
+          for (int c = 0; c < 4; ++c) {
+            if (why & (1 << c)) ++counts[kind + " not read, " + who + ": " + kCauses[c]];
+            if (why == (1 << c)) ++counts[kind + " not read, " + who + ": only " + kCauses[c]];
+          }
+        }
         counts[kind + " settled, " + who + ": read exactly"] += exact;
         if (u == &a && !exact && kind == "rolled" && first_failure.empty()) {
           first_failure = "turn " + std::to_string(shot["turn"].get<int>()) + " roll " +
