@@ -105,10 +105,11 @@ int main(int argc, char** argv) {
     else if (flag == "--debug-overlay")
       overlay = true;
     else if (flag == "--selftest") {
-      std::string report, layouts;
-      const bool ok = d10_self_test(report) & dice_self_test(400, layouts);
+      std::string report, layouts, yams;
+      const bool ok = d10_self_test(report) & dice_self_test(400, layouts) & yams_sequence_self_test(yams);
       std::fputs(report.c_str(), stdout);
       std::fputs(layouts.c_str(), stdout);
+      std::fputs(yams.c_str(), stdout);
       std::printf(ok ? "d10 self-test passed\n" : "d10 self-test FAILED\n");
       return ok ? 0 : 1;
     } else {

@@ -260,4 +260,35 @@ IrmaSequence make_yams_sequence(const data::yams::GameRecord& record, std::uint6
   return sequence;
 }
 
+bool yams_sequence_self_test(std::string& report) {
+  const data::yams::GameRecord record =
+      data::yams::parse_record(data::yams::demo_record_text(), "yams-demo.json");
+  const IrmaSequence sequence = make_yams_sequence(record, 3, 640, 480, YamsSequenceOptions{});
+  int hands = 0, first = -1, wrong = 0, repeats = 0;
+  for (std::size_t k = 0; k < sequence.shots.size(); ++k) {
+    const Shot& shot = sequence.shots[k];
+    if (shot.same_as >= 0) ++repeats;
+    if (shot.scene.truth["kind"] != "hand") {
+      wrong += shot.same_as >= 0;
+      continue;
+    }
+    ++hands;
+    if (first < 0) {
+      first = static_cast<int>(k);
+      wrong += shot.same_as >= 0;
+      continue;
+    }
+    const Shot& original = sequence.shots[static_cast<std::size_t>(first)];
+    wrong += shot.same_as != first || shot.scene.pov != original.scene.pov ||
+             !shot.scene.truth["dice"].empty();
+  }
+  const bool ok = hands > 1 && wrong == 0 && repeats == hands - 1;
+  std::ostringstream out;
+  out << (ok ? "ok" : "FAILED") << ": yams demo sequence: " << sequence.shots.size() << " shots, "
+      << hands << " hand shots repeating one picture, "
+      << sequence.shots.size() - static_cast<std::size_t>(repeats) << " pictures to render\n";
+  report += out.str();
+  return ok;
+}
+
 }  // namespace arbitre::tools::scenegen

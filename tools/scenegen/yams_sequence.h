@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "common.h"
 #include "data/yams/record_json.h"
@@ -49,5 +50,10 @@ IrmaSequence make_yams_sequence(const data::yams::GameRecord& record, std::uint6
                                 int height, const YamsSequenceOptions& options);
 
 // Rendered by render_irma_sequence: DIR/NNNN.jpg, one file per frame, and DIR/truth.json.
+
+// Plans the bundled demo game's sequence (no rendering) and checks that every hand shot repeats
+// the first one's picture (same_as, the same scene, no dice in its truth) and that no other shot
+// repeats one. Writes one line per check to `report`.
+bool yams_sequence_self_test(std::string& report);
 
 }  // namespace arbitre::tools::scenegen
