@@ -94,6 +94,28 @@ TEST(CarryKnownValues, AKeptDieReadSureAsAnotherValueStandsAndAnUnsureOneDoesNot
   EXPECT_EQ(text(carry("7r@100,400 k", "?r@130,400 k")), "?rk");
 }
 
+TEST(CarryKnownValues, AKeptDieTheReaderMissedIsBackAtItsPlace) {
+  const std::string before = "7r@300,400 k 2w@340,400 k 3r@140,100 5w@180,100";
+  // The 7r missed: fewer red dice seen, and the one kept red die is seen nowhere at its place.
+  std::vector<int> carried;
+  const auto out =
+      vd::carry_known_values(dice(before), dice("2w@341,400 k 3r@141,100 5w@180,101"), 0.5, 10, &carried);
+  EXPECT_EQ(text(out), "2wk 3r 5w 7rk");
+  EXPECT_DOUBLE_EQ(out.dice[3].x, 300);
+  EXPECT_EQ(carried, std::vector<int>{3});
+  // As many dice of each colour as before: nothing is added (a kept die taken back is the
+  // tracker's alarm, not a miss).
+  EXPECT_EQ(text(carry(before, "2w@341,400 k 3r@141,100 5w@180,101 4r@200,150")), "2wk 3r 5w 4r");
+  // A kept die that was never sure is not added back.
+  EXPECT_EQ(text(carry("7r@300,400~0.3 k 3r@140,100", "3r@141,100")), "3r");
+  // Two kept red dice gone from their places, one red die missing: one of them moved, which
+  // one is not known: nothing is added.
+  EXPECT_EQ(text(carry("7r@300,400 k 9r@330,400 k 3r@140,100", "?r@360,400 k 3r@141,100")),
+            "?rk 3r");
+  // No fewer dice in all: a red die read as white, say; nothing is added.
+  EXPECT_EQ(text(carry("7r@300,400 k 3r@140,100", "7w@360,400 k 3r@141,100")), "7wk 3r");
+}
+
 TEST(CarryKnownValues, DiceSetAsideCarryTheValuesTheyShowedInTheTray) {
   // The 7r and the 9r leave the tray (the others stay at their places); the 9r is read, the
   // other newcomer is unread: it is the 7r.

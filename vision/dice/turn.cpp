@@ -85,6 +85,33 @@ DiceObservation carry_known_values(const DiceObservation& before, const DiceObse
     const DieSighting& b = before.dice[static_cast<std::size_t>(at)];
     if (!d.cocked && !known(d) && known(b)) fill(i, b);
   }
+  // Kept dice do not vanish either: when fewer dice of a colour are seen than before, and exactly
+  // that many of before's kept dice of that colour, all read sure, are seen nowhere at their
+  // place, the reader missed them: they are back at their place with their values.
+  for (const referee::yams::DieColour colour :
+       {referee::yams::DieColour::Red, referee::yams::DieColour::White}) {
+    const auto of_colour = [&](const DiceObservation& o) {
+      return std::count_if(o.dice.begin(), o.dice.end(), [&](const DieSighting& d) { return d.colour == colour; });
+    };
+    const auto deficit = of_colour(before) - of_colour(out);
+    const auto missing = static_cast<long>(before.dice.size()) - static_cast<long>(out.dice.size());
+    if (deficit <= 0 || deficit > missing) continue;  // fewer dice seen in all, this colour's
+    std::vector<std::size_t> gone;
+    bool all_sure = true;
+    for (std::size_t j = 0; j < before.dice.size(); ++j) {
+      const DieSighting& b = before.dice[j];
+      if (b.zone != DieZone::Kept || b.colour != colour || before_used[j]) continue;
+      gone.push_back(j);
+      all_sure = all_sure && known(b) && !b.cocked;
+    }
+    if (!all_sure || static_cast<long>(gone.size()) != deficit) continue;
+    for (const std::size_t j : gone) {
+      before_used[j] = true;
+      out.dice.push_back(before.dice[j]);
+      newcomer.push_back(false);
+      if (carried) carried->push_back(static_cast<int>(out.dice.size() - 1));
+    }
+  }
   // Newcomers to the kept zone came from before's tray: the tray dice no longer at their place.
   std::vector<bool> still(before.dice.size(), false);
   for (const DieSighting& d : out.dice) {

@@ -39,6 +39,10 @@ struct TurnParams {
 //    in the kept zone before (within `pixels`) carries that die's value when the value was sure,
 //    unless it is read sure as another value now (then the reading stands: the "kept die
 //    changed" alarm);
+//  - kept dice do not vanish: when `scene` shows fewer dice in all, and of a colour, than
+//    `before` (at most as many fewer of the colour as in all), and exactly that many of before's
+//    kept dice of that colour, all sure, are seen nowhere at their place, the reader missed
+//    them: they are added back, at their place, with their values;
 //  - setting dice aside does not change their values: the dice new in the kept zone came from
 //    before's tray (those no longer at their place there); for each colour, the values of those
 //    dice less the values read on the newcomers of that colour must all be one value for the
@@ -46,8 +50,9 @@ struct TurnParams {
 //    a 7); when they differ, which newcomer is which is ambiguous and the reading stands; and
 //    only when both scenes show as many dice of that colour (a die missed in the tray would pass
 //    for one that left it).
-// A die filled in takes the confidence of the reading it carries. Dice in the tray are never
-// filled in: a roll may change them. `carried`, when given, receives the indices filled in.
+// A die filled in (or added back) takes the confidence of the reading it carries. Dice in the
+// tray are never filled in: a roll may change them. `carried`, when given, receives the indices
+// filled in (added dice come after the scene's own).
 DiceObservation carry_known_values(const DiceObservation& before, const DiceObservation& scene,
                                    double sure, double pixels, std::vector<int>* carried = nullptr);
 
