@@ -120,21 +120,7 @@ std::variant<IrmaGame::Plan, std::string> IrmaGame::plan(const Action& action) c
 }
 
 std::variant<IrmaGame::Plan, std::string> IrmaGame::plan_redo() const {
-  if (redo_.empty()) return std::string("nothing to redo");
-  const RedoEntry& entry = redo_.back();
-  auto planned = plan(entry.action);
-  if (const auto* problem = std::get_if<std::string>(&planned)) return "cannot redo " + entry.what + ": " + *problem;
-  Plan plan = std::move(std::get<Plan>(planned));
-  // The undo restored the position the action was planned on: the referee says the same again.
-  if (plan.kind != entry.kind) {
-    return "cannot redo " + entry.what + ": the referee now makes it a " +
-           std::string(data::store::to_text(plan.kind));
-  }
-  plan.redone = plan.kind;
-  plan.kind = EventKind::Redo;
-  plan.reason.clear();
-  plan.payload = {{"player", player().name}, {"redid", entry.what}};
-  return plan;
+  return session::plan_redo<Plan>(*this, redo_, player().name);
 }
 
 std::variant<IrmaGame::Plan, std::string> IrmaGame::plan_move(const Action& action) const {
@@ -293,7 +279,7 @@ std::vector<Event> IrmaGame::commit(Plan plan, std::int64_t seq, bool describe) 
     // The undone action carried out again through its own plan; its first event (what it did)
     // is reported as the redo, what follows it (a player's game over, the game over) as is.
     assert(!redo_.empty());
-    const RedoEntry entry = std::move(redo_.back());
+    const RedoEntry<Action> entry = std::move(redo_.back());
     redo_.pop_back();
     const std::size_t who = current_;
     plan.kind = *plan.redone;

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/session/events.h"
+#include "app/session/redo.h"
 #include "data/store/store.h"
 #include "referee/irma/record.h"
 
@@ -121,12 +122,6 @@ class IrmaGame {
     Action action;                                             // what was done, for a redo
     data::store::EventKind kind = data::store::EventKind::Move;  // and the event it stored
   };
-  // An undone action, to be done again.
-  struct RedoEntry {
-    Action action;
-    data::store::EventKind kind = data::store::EventKind::Move;
-    std::string what;
-  };
 
   std::variant<Plan, std::string> plan_move(const Action& action) const;
   std::variant<Plan, std::string> plan_fix(const Action& action) const;
@@ -143,7 +138,7 @@ class IrmaGame {
   std::size_t current_ = 0;
   std::vector<ri::Colour> draws_;
   std::vector<Snapshot> undo_;
-  std::vector<RedoEntry> redo_;
+  std::vector<RedoEntry<Action>> redo_;
   bool redoing_ = false;  // commit() is carrying out a redo
 };
 

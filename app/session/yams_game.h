@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/session/events.h"
+#include "app/session/redo.h"
 #include "data/store/store.h"
 #include "referee/yams/yams.h"
 
@@ -138,12 +139,6 @@ class YamsGame {
     Action action;  // what was done, for a redo
     data::store::EventKind kind = data::store::EventKind::Roll;  // and the event it stored
   };
-  // An undone action, to be done again.
-  struct RedoEntry {
-    Action action;
-    data::store::EventKind kind = data::store::EventKind::Roll;
-    std::string what;
-  };
   std::variant<Plan, std::string> plan_fix(const Action& action) const;
   std::variant<Plan, std::string> plan_redo() const;
   // Keeps what an action changes, to undo it; a new action (not a redo) clears the redo stack.
@@ -156,7 +151,7 @@ class YamsGame {
   std::size_t turn_begin_ = 0;   // index in moves_ of the current turn's first move
   ry::Dice seen_{};
   std::vector<Snapshot> undo_;
-  std::vector<RedoEntry> redo_;
+  std::vector<RedoEntry<Action>> redo_;
   bool redoing_ = false;  // commit() is carrying out a redo
 };
 
