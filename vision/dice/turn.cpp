@@ -85,9 +85,10 @@ DiceObservation carry_known_values(const DiceObservation& before, const DiceObse
     const DieSighting& b = before.dice[static_cast<std::size_t>(at)];
     if (!d.cocked && !known(d) && known(b)) fill(i, b);
   }
-  // Kept dice do not vanish either: when fewer dice of a colour are seen than before, and exactly
-  // that many of before's kept dice of that colour, all read sure, are seen nowhere at their
-  // place, the reader missed them: they are back at their place with their values.
+  // Kept dice do not vanish either: when fewer dice are seen than before, and fewer of a colour
+  // (by no more than in all), and exactly that many of before's kept dice of that colour, all
+  // read sure, are seen nowhere at their place, the reader missed them: they are back at their
+  // place with their values.
   for (const referee::yams::DieColour colour :
        {referee::yams::DieColour::Red, referee::yams::DieColour::White}) {
     const auto of_colour = [&](const DiceObservation& o) {
