@@ -1,5 +1,6 @@
 #include "vision/frames.h"
 
+#include <chrono>
 #include <filesystem>
 
 namespace arbitre::vision {
@@ -72,6 +73,32 @@ bool FrameSource::open() {
   return true;
 }
 
+void FrameSource::drain(cv::Mat& frame) {
+  using Clock = std::chrono::steady_clock;
+  bool skipped = false;
+  for (int k = 0; k < params_.drain_max; ++k) {
+    const auto start = Clock::now();
+    bool grabbed = false;
+    try {
+      grabbed = capture_.grab();
+    } catch (const cv::Exception&) {
+      grabbed = false;
+    }
+    // The stream ended or broke while skipping: give the newest frame decoded; the next read
+    // reports the loss.
+    if (!grabbed) break;
+    skipped = true;
+    // A frame that had to be waited for is the camera's latest: stop there.
+    if (std::chrono::duration<double, std::milli>(Clock::now() - start).count() >= params_.fresh_ms) break;
+  }
+  if (!skipped) return;
+  cv::Mat newest;
+  try {
+    if (capture_.retrieve(newest) && !newest.empty()) frame = newest;
+  } catch (const cv::Exception&) {
+  }
+}
+
 FrameStatus FrameSource::next(cv::Mat& frame, double now) {
   if (ended_) return FrameStatus::Ended;
   if (!capture_.isOpened()) {
@@ -90,11 +117,17 @@ FrameStatus FrameSource::next(cv::Mat& frame, double now) {
     }
   }
   bool got = false;
+  const auto read_start = std::chrono::steady_clock::now();
   try {
     got = capture_.read(frame) && !frame.empty();
   } catch (const cv::Exception& e) {
     error_ = spec_.text + ": " + e.msg;
   }
+  // A frame that came at once was waiting in a backlog: skip to the newest. One that had to be
+  // waited for is the camera's latest already (and skipping would wait for the one after it).
+  const double read_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - read_start).count();
+  if (got && spec_.kind == SourceSpec::Kind::Url && read_ms < params_.fresh_ms) drain(frame);
   if (got) {
     const bool back = lost_;
     lost_ = false;

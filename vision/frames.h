@@ -29,6 +29,13 @@ struct SourceParams {
   double retry_seconds = 2.0;  // between attempts to reopen a lost live source
   int width = 1280;            // asked of cameras
   int height = 720;
+  // A network stream hands over what FFmpeg has buffered (its probe reads seconds ahead when it
+  // opens a stream; a reader slower than the camera falls behind): when a frame read from a URL
+  // comes at once (within `fresh_ms`), the frames behind it that come at once too are skipped,
+  // up to `drain_max`, and the newest is given; a frame that had to be waited for is given as
+  // it is. 0: every frame, in order.
+  int drain_max = 600;
+  double fresh_ms = 15;
 };
 
 enum class FrameStatus {
@@ -49,6 +56,7 @@ class FrameSource {
 
  private:
   bool open();
+  void drain(cv::Mat& frame);
   SourceSpec spec_;
   SourceParams params_;
   cv::VideoCapture capture_;

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -159,4 +161,95 @@ TEST(FrameSources, NetworkCameraDisconnectIsReportedThenReconnected) {
   EXPECT_THAT(seen, ::testing::Contains(v::FrameStatus::Lost));
   EXPECT_EQ(seen.back(), v::FrameStatus::Reconnected);
   EXPECT_EQ(frame.size(), cv::Size(160, 120));
+}
+
+namespace {
+
+// Frame k of the burst test: grey level 4k, so that it survives JPEG.
+cv::Mat numbered(int k) { return cv::Mat(120, 160, CV_8UC3, cv::Scalar::all(4 * k)); }
+int number_of(const cv::Mat& frame) { return static_cast<int>(std::lround(cv::mean(frame)[0] / 4)); }
+
+// A network camera that has fallen behind: `burst` frames (0 .. burst-1) sent at once, as
+// FFmpeg's probe or a slow reader piles them up, then one new frame every 50 ms up to `last`.
+class BurstServer {
+ public:
+  BurstServer(int burst, int last) {
+    listener_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
+    port_ = ntohs(address.sin_port);
+    listen(listener_, 4);
+    thread_ = std::thread([this, burst, last] {
+      const int client = accept(listener_, nullptr, nullptr);
+      if (client < 0) return;
+      char request[2048];
+      (void)recv(client, request, sizeof request, 0);
+      const std::string header =
+          "HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n";
+      send(client, header.data(), header.size(), MSG_NOSIGNAL);
+      for (int k = 0; k <= last && !stop_; ++k) {
+        std::vector<unsigned char> jpeg;
+        cv::imencode(".jpg", numbered(k), jpeg);
+        const std::string part = "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " +
+                                 std::to_string(jpeg.size()) + "\r\n\r\n";
+        send(client, part.data(), part.size(), MSG_NOSIGNAL);
+        send(client, jpeg.data(), jpeg.size(), MSG_NOSIGNAL);
+        send(client, "\r\n", 2, MSG_NOSIGNAL);
+        if (k >= burst) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      close(client);
+    });
+  }
+  ~BurstServer() {
+    stop_ = true;
+    shutdown(listener_, SHUT_RDWR);
+    close(listener_);
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  int listener_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// The frame numbers a source gives for its first `reads` frames from a BurstServer.
+std::vector<int> first_frames(int drain_max, int reads) {
+  BurstServer server(40, 60);
+  v::SourceParams params;
+  params.open_timeout_ms = 3000;
+  params.read_timeout_ms = 2000;
+  params.drain_max = drain_max;
+  v::FrameSource source(*v::parse_source("http://127.0.0.1:" + std::to_string(server.port()) + "/video.mjpg"),
+                        params);
+  std::vector<int> numbers;
+  cv::Mat frame;
+  for (int step = 0; step < 100 && static_cast<int>(numbers.size()) < reads; ++step) {
+    if (source.next(frame, step) == v::FrameStatus::Frame) numbers.push_back(number_of(frame));
+  }
+  return numbers;
+}
+
+}  // namespace
+
+TEST(FrameSources, ANetworkCameraGivesItsNewestFrameNotWhatPiledUp) {
+  // 40 frames piled up, then the camera's pace: the frames given skip the pile (at once, unless
+  // the test was held up for more than fresh_ms while skipping: then within the next reads).
+  const std::vector<int> newest = first_frames(600, 3);
+  ASSERT_EQ(newest.size(), 3u);
+  EXPECT_GE(newest.back(), 39);
+  EXPECT_GT(newest[1], newest[0]);
+  EXPECT_GT(newest[2], newest[1]);
+  // Without the skipping, the pile comes first, frame by frame.
+  const std::vector<int> in_order = first_frames(0, 3);
+  ASSERT_EQ(in_order.size(), 3u);
+  EXPECT_LT(in_order[0], 39);
+  EXPECT_EQ(in_order[1], in_order[0] + 1);
 }
