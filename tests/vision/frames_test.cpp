@@ -89,39 +89,54 @@ TEST(FrameSources, UnreachableCameraIsRetriedNotFatal) {
 
 namespace {
 
+// A listening socket on the loopback address, on a free port (written to `port`).
+int listen_on_loopback(int& port) {
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  port = ntohs(address.sin_port);
+  listen(listener, 4);
+  return listener;
+}
+
+// The next client of an MJPEG stream, its request answered; -1 when the listener is closed.
+int accept_stream_client(int listener) {
+  const int client = accept(listener, nullptr, nullptr);
+  if (client < 0) return -1;
+  char request[2048];
+  (void)recv(client, request, sizeof request, 0);
+  const std::string header = "HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n";
+  send(client, header.data(), header.size(), MSG_NOSIGNAL);
+  return client;
+}
+
+// One JPEG frame of the stream.
+void send_jpeg_part(int client, const std::vector<unsigned char>& jpeg) {
+  const std::string part =
+      "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(jpeg.size()) + "\r\n\r\n";
+  send(client, part.data(), part.size(), MSG_NOSIGNAL);
+  send(client, jpeg.data(), jpeg.size(), MSG_NOSIGNAL);
+  send(client, "\r\n", 2, MSG_NOSIGNAL);
+}
+
 // A network camera on the loopback address: serves `frames` JPEG frames as MJPEG over HTTP to
 // each of `connections` clients in turn, closing the connection after each batch.
 class MjpegServer {
  public:
   MjpegServer(int frames, int connections) {
-    listener_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = 0;
-    bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
-    listen(listener_, 4);
+    listener_ = listen_on_loopback(port_);
     thread_ = std::thread([this, frames, connections] {
       std::vector<unsigned char> jpeg;
       cv::imencode(".jpg", picture(2), jpeg);
       for (int c = 0; c < connections; ++c) {
-        const int client = accept(listener_, nullptr, nullptr);
+        const int client = accept_stream_client(listener_);
         if (client < 0) return;
-        char request[2048];
-        (void)recv(client, request, sizeof request, 0);
-        const std::string header =
-            "HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n";
-        send(client, header.data(), header.size(), MSG_NOSIGNAL);
-        for (int f = 0; f < frames; ++f) {
-          const std::string part = "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " +
-                                   std::to_string(jpeg.size()) + "\r\n\r\n";
-          send(client, part.data(), part.size(), MSG_NOSIGNAL);
-          send(client, jpeg.data(), jpeg.size(), MSG_NOSIGNAL);
-          send(client, "\r\n", 2, MSG_NOSIGNAL);
-        }
+        for (int f = 0; f < frames; ++f) send_jpeg_part(client, jpeg);
         close(client);
       }
     });
@@ -174,32 +189,14 @@ int number_of(const cv::Mat& frame) { return static_cast<int>(std::lround(cv::me
 class BurstServer {
  public:
   BurstServer(int burst, int last) {
-    listener_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = 0;
-    bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
-    listen(listener_, 4);
+    listener_ = listen_on_loopback(port_);
     thread_ = std::thread([this, burst, last] {
-      const int client = accept(listener_, nullptr, nullptr);
+      const int client = accept_stream_client(listener_);
       if (client < 0) return;
-      char request[2048];
-      (void)recv(client, request, sizeof request, 0);
-      const std::string header =
-          "HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n";
-      send(client, header.data(), header.size(), MSG_NOSIGNAL);
       for (int k = 0; k <= last && !stop_; ++k) {
         std::vector<unsigned char> jpeg;
         cv::imencode(".jpg", numbered(k), jpeg);
-        const std::string part = "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " +
-                                 std::to_string(jpeg.size()) + "\r\n\r\n";
-        send(client, part.data(), part.size(), MSG_NOSIGNAL);
-        send(client, jpeg.data(), jpeg.size(), MSG_NOSIGNAL);
-        send(client, "\r\n", 2, MSG_NOSIGNAL);
+        send_jpeg_part(client, jpeg);
         if (k >= burst) std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
       close(client);
