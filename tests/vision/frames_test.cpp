@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <thread>
@@ -124,24 +125,18 @@ void send_jpeg_part(int client, const std::vector<unsigned char>& jpeg) {
   send(client, "\r\n", 2, MSG_NOSIGNAL);
 }
 
-// A network camera on the loopback address: serves `frames` JPEG frames as MJPEG over HTTP to
-// each of `connections` clients in turn, closing the connection after each batch.
-class MjpegServer {
+// A server on the loopback address: `serve` runs on its own thread with the listening socket
+// and a flag raised when the server is being destroyed.
+class LoopbackServer {
  public:
-  MjpegServer(int frames, int connections) {
+  explicit LoopbackServer(std::function<void(int listener, const std::atomic<bool>& stop)> serve) {
     listener_ = listen_on_loopback(port_);
-    thread_ = std::thread([this, frames, connections] {
-      std::vector<unsigned char> jpeg;
-      cv::imencode(".jpg", picture(2), jpeg);
-      for (int c = 0; c < connections; ++c) {
-        const int client = accept_stream_client(listener_);
-        if (client < 0) return;
-        for (int f = 0; f < frames; ++f) send_jpeg_part(client, jpeg);
-        close(client);
-      }
-    });
+    thread_ = std::thread([this, serve = std::move(serve)] { serve(listener_, stop_); });
   }
-  ~MjpegServer() {
+  LoopbackServer(const LoopbackServer&) = delete;
+  LoopbackServer& operator=(const LoopbackServer&) = delete;
+  ~LoopbackServer() {
+    stop_ = true;
     shutdown(listener_, SHUT_RDWR);
     close(listener_);
     thread_.join();
@@ -151,13 +146,29 @@ class MjpegServer {
  private:
   int listener_ = -1;
   int port_ = 0;
+  std::atomic<bool> stop_{false};
   std::thread thread_;
 };
+
+// A network camera: serves `frames` JPEG frames as MJPEG over HTTP to each of `connections`
+// clients in turn, closing the connection after each batch.
+LoopbackServer mjpeg_server(int frames, int connections) {
+  return LoopbackServer([frames, connections](int listener, const std::atomic<bool>&) {
+    std::vector<unsigned char> jpeg;
+    cv::imencode(".jpg", picture(2), jpeg);
+    for (int c = 0; c < connections; ++c) {
+      const int client = accept_stream_client(listener);
+      if (client < 0) return;
+      for (int f = 0; f < frames; ++f) send_jpeg_part(client, jpeg);
+      close(client);
+    }
+  });
+}
 
 }  // namespace
 
 TEST(FrameSources, NetworkCameraDisconnectIsReportedThenReconnected) {
-  MjpegServer server(30, 2);
+  const LoopbackServer server = mjpeg_server(30, 2);
   v::SourceParams params;
   params.retry_seconds = 0;
   params.open_timeout_ms = 3000;
@@ -186,40 +197,23 @@ int number_of(const cv::Mat& frame) { return static_cast<int>(std::lround(cv::me
 
 // A network camera that has fallen behind: `burst` frames (0 .. burst-1) sent at once, as
 // FFmpeg's probe or a slow reader piles them up, then one new frame every 50 ms up to `last`.
-class BurstServer {
- public:
-  BurstServer(int burst, int last) {
-    listener_ = listen_on_loopback(port_);
-    thread_ = std::thread([this, burst, last] {
-      const int client = accept_stream_client(listener_);
-      if (client < 0) return;
-      for (int k = 0; k <= last && !stop_; ++k) {
-        std::vector<unsigned char> jpeg;
-        cv::imencode(".jpg", numbered(k), jpeg);
-        send_jpeg_part(client, jpeg);
-        if (k >= burst) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-      close(client);
-    });
-  }
-  ~BurstServer() {
-    stop_ = true;
-    shutdown(listener_, SHUT_RDWR);
-    close(listener_);
-    thread_.join();
-  }
-  int port() const { return port_; }
+LoopbackServer burst_server(int burst, int last) {
+  return LoopbackServer([burst, last](int listener, const std::atomic<bool>& stop) {
+    const int client = accept_stream_client(listener);
+    if (client < 0) return;
+    for (int k = 0; k <= last && !stop; ++k) {
+      std::vector<unsigned char> jpeg;
+      cv::imencode(".jpg", numbered(k), jpeg);
+      send_jpeg_part(client, jpeg);
+      if (k >= burst) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    close(client);
+  });
+}
 
- private:
-  int listener_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-// The frame numbers a source gives for its first `reads` frames from a BurstServer.
+// The frame numbers a source gives for its first `reads` frames from burst_server(40, 60).
 std::vector<int> first_frames(int drain_max, int reads) {
-  BurstServer server(40, 60);
+  const LoopbackServer server = burst_server(40, 60);
   v::SourceParams params;
   params.open_timeout_ms = 3000;
   params.read_timeout_ms = 2000;

@@ -37,6 +37,7 @@ struct Working {
   cv::Mat bgr;
   cv::Mat lab;       // CV_32FC3
   cv::Mat gradient;  // CV_32F, gradient magnitude of L
+  cv::Mat gx, gy;    // CV_32F, its components (Sobel)
   cv::Mat l8;        // CV_8U, L as OpenCV's 8-bit Lab gives it (for the shape features)
   double scale = 1;
 };
@@ -57,11 +58,11 @@ Working normalise(const cv::Mat& input, const Params& params) {
   cv::extractChannel(lab8, w.l8, 0);
   lab8.convertTo(w.lab, CV_32FC3);
   w.lab = w.lab.mul(cv::Scalar(100.0 / 255.0, 1, 1)) - cv::Scalar(0, 128, 128);
-  cv::Mat l, gx, gy;
+  cv::Mat l;
   cv::extractChannel(w.lab, l, 0);
-  cv::Sobel(l, gx, CV_32F, 1, 0);
-  cv::Sobel(l, gy, CV_32F, 0, 1);
-  cv::magnitude(gx, gy, w.gradient);
+  cv::Sobel(l, w.gx, CV_32F, 1, 0);
+  cv::Sobel(l, w.gy, CV_32F, 0, 1);
+  cv::magnitude(w.gx, w.gy, w.gradient);
   return w;
 }
 
@@ -420,21 +421,17 @@ void edge_orientation(const Working& w, const std::vector<Candidate>& candidates
   if (width <= 0) return;
   const int r = std::max(3, static_cast<int>(std::lround(0.7 * width)));
   double c4 = 0, s4 = 0, total = 0;
-  cv::Mat l, gx, gy;
-  cv::extractChannel(w.lab, l, 0);
   int used = 0;
   for (std::size_t k = 0; k < candidates.size() && used < 24; ++k) {  // two dozen pieces say it well enough
     if (crowded[k]) continue;
     ++used;
     const cv::Point c(static_cast<int>(candidates[k].centre.x), static_cast<int>(candidates[k].centre.y));
-    const cv::Rect box = cv::Rect(c.x - r - 1, c.y - r - 1, 2 * r + 3, 2 * r + 3) & cv::Rect(0, 0, l.cols, l.rows);
+    const cv::Rect box = cv::Rect(c.x - r - 1, c.y - r - 1, 2 * r + 3, 2 * r + 3) & cv::Rect(0, 0, w.gx.cols, w.gx.rows);
     if (box.width < 5 || box.height < 5) continue;
-    cv::Sobel(l(box), gx, CV_32F, 1, 0);
-    cv::Sobel(l(box), gy, CV_32F, 0, 1);
-    for (int y = 1; y + 1 < box.height; ++y) {
-      for (int x = 1; x + 1 < box.width; ++x) {
-        if (std::hypot(box.x + x - c.x, box.y + y - c.y) > r) continue;
-        const double dx = gx.at<float>(y, x), dy = gy.at<float>(y, x);
+    for (int y = box.y + 1; y + 1 < box.y + box.height; ++y) {
+      for (int x = box.x + 1; x + 1 < box.x + box.width; ++x) {
+        if (std::hypot(x - c.x, y - c.y) > r) continue;
+        const double dx = w.gx.at<float>(y, x), dy = w.gy.at<float>(y, x);
         const double xx = dx * dx, yy = dy * dy, m2 = xx + yy;
         if (m2 <= 0) continue;
         // m2 (cos 4phi, sin 4phi) = (dx + i dy)^4 / m2, without trigonometry.
@@ -759,16 +756,20 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       const cv::Point at = d.lattice.cells[alone];
       const cv::Point2d c = d.candidates[alone].centre;
       const double p = d.lattice.pitch;
+      // The lattice turned by t about that pion: (i, j) -> c + p * R(t) * (i - at.x, j - at.y).
+      const auto turned_by = [&](double t) {
+        const double ct = std::cos(t), st = std::sin(t);
+        return cv::Matx33d(p * ct, -p * st, c.x - p * (ct * at.x - st * at.y),  //
+                           p * st, p * ct, c.y - p * (st * at.x + ct * at.y),    //
+                           0, 0, 1);
+      };
       double best_presence = 0, best_angle = 0;
       bool improved = false;
       // Angles within 45 degrees of the image's axes: columns run closest to the right, rows down.
       for (double deg = -45; deg < 45; deg += params.single_angle_step) {
-        const double t = deg * CV_PI / 180, ct = std::cos(t), st = std::sin(t);
+        const double t = deg * CV_PI / 180;
         LatticeFit turned = d.lattice;
-        // (i, j) -> c + p * R(t) * (i - at.x, j - at.y)
-        turned.homography = cv::Matx33d(p * ct, -p * st, c.x - p * (ct * at.x - st * at.y),  //
-                                        p * st, p * ct, c.y - p * (st * at.x + ct * at.y),    //
-                                        0, 0, 1);
+        turned.homography = turned_by(t);
         for (int dj = -1; dj <= 1; ++dj) {
           for (int di = -1; di <= 1; ++di) {
             if (di == 0 && dj == 0) continue;
@@ -782,12 +783,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
           }
         }
       }
-      if (improved) {
-        const double ct = std::cos(best_angle), st = std::sin(best_angle);
-        d.lattice.homography = cv::Matx33d(p * ct, -p * st, c.x - p * (ct * at.x - st * at.y),  //
-                                           p * st, p * ct, c.y - p * (st * at.x + ct * at.y),    //
-                                           0, 0, 1);
-      }
+      if (improved) d.lattice.homography = turned_by(best_angle);
     }
     // Examine the cells around the candidates on the lattice, and around every cell found to
     // hold a pion, until no new pion turns up (a pion the candidates missed is found next to
