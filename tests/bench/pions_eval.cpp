@@ -93,10 +93,14 @@ int main(int argc, char** argv) {
           const double dist = std::hypot(c.centre.x / d.scale - tx, c.centre.y / d.scale - ty);
           if (dist < best) best = dist, near = &c;
         }
-        std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f, contrast %.2f\n",
+        std::string why = "no candidate";
+        for (const auto& r : d.observation.rejected) {
+          if (std::hypot(r.x - tx, r.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>()) why = r.why;
+        }
+        std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f, contrast %.2f; %s\n",
                      file.stem().c_str(), t["colour"].get<std::string>().c_str(), tx, ty,
                      best / truth["scene"]["pitch_px"].get<double>(), near ? near->label : -1,
-                     near ? near->confidence : 0.0, near ? near->features[16] : 0.0f);
+                     near ? near->confidence : 0.0, near ? near->features[16] : 0.0f, why.c_str());
       }
     }
     const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);
@@ -114,6 +118,25 @@ int main(int argc, char** argv) {
                          p.x, p.y, t["colour"].get<std::string>().c_str(), std::string(ri::to_string(p.colour)).c_str(),
                          p.confidence);
           }
+        }
+      }
+    }
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "3") {
+      // Every reported pion matched to a true one: its true and read colour and its colour features.
+      for (const auto& t : truth["pions"]) {
+        for (const auto& p : d.observation.pions) {
+          if (std::hypot(p.x - t["x"].get<double>(), p.y - t["y"].get<double>()) >= 0.4 * truth["scene"]["pitch_px"].get<double>()) continue;
+          const vp::Detection::Cell* near = nullptr;
+          double best = 1e9;
+          for (const auto& c : d.cells) {
+            const double dist = std::hypot(c.centre.x / d.scale - p.x, c.centre.y / d.scale - p.y);
+            if (dist < best) best = dist, near = &c;
+          }
+          if (!near) continue;
+          std::fprintf(stderr, "F %s %s %s %.2f", file.stem().c_str(), t["colour"].get<std::string>().c_str(),
+                       std::string(ri::to_string(p.colour)).c_str(), p.confidence);
+          for (int k = 0; k < vp::kColourFeatures; ++k) std::fprintf(stderr, " %.2f", near->features[static_cast<std::size_t>(k)]);
+          std::fprintf(stderr, "\n");
         }
       }
     }

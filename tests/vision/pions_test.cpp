@@ -6,6 +6,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -205,5 +206,59 @@ TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
     const vp::Detection f = vp::detect(image, fixed);
     const bool side_by_side = f.observation.pions.size() == 2 && f.observation.pions[0].row == f.observation.pions[1].row;
     EXPECT_FALSE(side_by_side) << degrees << " degrees";
+  }
+}
+
+namespace {
+
+// Square tiles on a plain table at the given cells (column, row) of a lattice of 60 pixels
+// turned by `degrees`, each with its colour (BGR) and a shadow.
+cv::Mat tiles_at(const std::vector<std::pair<cv::Point, cv::Scalar>>& tiles, double degrees) {
+  cv::Mat image(720, 1280, CV_8UC3, cv::Scalar(95, 130, 150));
+  const double t = degrees * CV_PI / 180, pitch = 60;
+  const cv::Point2d origin(500, 300), across(pitch * std::cos(t), pitch * std::sin(t)), down(-pitch * std::sin(t), pitch * std::cos(t));
+  for (const auto& [cell, colour] : tiles) {
+    cv::Point2f corners[4];
+    cv::RotatedRect(origin + across * cell.x + down * cell.y, cv::Size2f(50, 50), static_cast<float>(degrees)).points(corners);
+    std::vector<cv::Point> tile, shadow;
+    for (const cv::Point2f& c : corners) {
+      tile.emplace_back(c);
+      shadow.emplace_back(c + cv::Point2f(4, 5));
+    }
+    cv::fillConvexPoly(image, shadow, cv::Scalar(60, 85, 100), cv::LINE_AA);
+    cv::fillConvexPoly(image, tile, colour, cv::LINE_AA);
+  }
+  cv::GaussianBlur(image, image, cv::Size(3, 3), 0);
+  cv::Mat noise(image.size(), CV_8UC3);
+  cv::RNG(11).fill(noise, cv::RNG::NORMAL, 0, 3);
+  return image + noise;
+}
+
+}  // namespace
+
+// A board seen in two groups (the pion between them missed): the smaller group joins the
+// larger inside a 5x7 window, on whichever side of it — left of it or above it too, where the
+// window's corner is a cell of the smaller group.
+TEST(PionReader, AGroupLeftOfOrAboveTheBoardJoinsIt) {
+  namespace vp = arbitre::vision::pions;
+  const cv::Scalar red(40, 40, 200), green(60, 160, 40), orange(30, 120, 230);
+  // The larger group: three tiles in a row from cell (2, 2); the lone tile two cells left of
+  // it, then two cells above it.
+  for (const cv::Point lone : {cv::Point(0, 2), cv::Point(2, 0)}) {
+    const cv::Mat image = tiles_at({{lone, red}, {{2, 2}, green}, {{3, 2}, orange}, {{4, 2}, red}}, 8);
+    const vp::Detection d = vp::detect(image);
+    ASSERT_EQ(d.observation.pions.size(), 4u) << "lone tile at " << lone;
+    // Cells from 0 at the top left: the lone tile keeps its place relative to the others.
+    std::vector<std::pair<int, int>> cells;
+    for (const auto& p : d.observation.pions) cells.emplace_back(p.col, p.row);
+    std::sort(cells.begin(), cells.end());
+    const std::vector<std::pair<int, int>> expected =
+        lone.x == 0 ? std::vector<std::pair<int, int>>{{0, 0}, {2, 0}, {3, 0}, {4, 0}}
+                    : std::vector<std::pair<int, int>>{{0, 0}, {0, 2}, {1, 2}, {2, 2}};
+    EXPECT_EQ(cells, expected) << "lone tile at " << lone;
+    // Groups apart are not joined when joining is off: only the larger one is read.
+    vp::Params alone;
+    alone.join_group = 0;
+    EXPECT_EQ(vp::detect(image, alone).observation.pions.size(), 3u) << "lone tile at " << lone;
   }
 }

@@ -878,10 +878,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   cv::Size best_window(7, 5);
   std::pair<int, int> best_count(-1, -1);
   for (const cv::Size window : {cv::Size(7, 5), cv::Size(5, 7)}) {
+    // The window's left column and top row are those of a pion that may be kept, of the
+    // largest group or of another: a group left of or above the largest one can join too.
     for (const int a : pion_cells) {
-      if (group[a] != best_group) continue;
+      if (!joins(a)) continue;
       for (const int b : pion_cells) {
-        if (group[b] != best_group) continue;
+        if (!joins(b)) continue;
         const cv::Point corner(d.cells[a].lattice.x, d.cells[b].lattice.y);
         std::pair<int, int> count(0, 0);
         for (const int k : pion_cells) {
