@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--join-group") params.join_group = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--bridge-confidence") params.bridge_confidence = std::atof(argv[i + 1]);
   }
   if (!overlays.empty()) fs::create_directories(overlays);
   std::vector<fs::path> files;

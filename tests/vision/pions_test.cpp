@@ -262,3 +262,46 @@ TEST(PionReader, AGroupLeftOfOrAboveTheBoardJoinsIt) {
     EXPECT_EQ(vp::detect(image, alone).observation.pions.size(), 3u) << "lone tile at " << lone;
   }
 }
+
+namespace {
+
+// Cells examined by the reader: pions (label, presence) and empty cells with what the trees saw.
+arbitre::vision::pions::Detection::Cell cell_at(int i, int j, int label, double presence, int likeliest) {
+  arbitre::vision::pions::Detection::Cell c;
+  c.lattice = {i, j};
+  c.label = label;
+  c.presence = presence;
+  c.likeliest = likeliest;
+  c.confidence = label > 0 ? presence : 1 - presence;
+  return c;
+}
+
+}  // namespace
+
+// Two groups of pions with one cell between them that fewer trees than usual see as a pion:
+// the board is one group, so that cell holds the pion that joins them, of its likeliest colour.
+TEST(PionReader, ACellJoiningTwoGroupsHoldsAPionOnFewerVotes) {
+  namespace vp = arbitre::vision::pions;
+  const auto cells = [] {
+    return std::vector<vp::Detection::Cell>{
+        cell_at(0, 0, 1, 0.9, 1), cell_at(1, 0, 2, 0.8, 2),   // a group of two
+        cell_at(2, 0, 0, 0.33, 3),                            // between the groups: 33% see green
+        cell_at(3, 0, 4, 0.95, 4), cell_at(3, 1, 1, 0.9, 1),  // the other group
+        cell_at(4, 2, 0, 0.35, 2),                            // beside one group only
+        cell_at(2, 1, 0, 0.2, 3),                             // touches both, too few votes
+    };
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::bridge_groups(c);
+  EXPECT_EQ(c[2].label, 3);
+  EXPECT_DOUBLE_EQ(c[2].confidence, 0.33);
+  EXPECT_EQ(c[5].label, 0) << "a cell beside one group joins nothing";
+  EXPECT_EQ(c[6].label, 0) << "20% of the trees are too few";
+  for (const std::size_t k : {0u, 1u, 3u, 4u}) EXPECT_EQ(c[k].label, cells()[k].label);
+  // Off: nothing changes.
+  vp::Params off;
+  off.bridge_confidence = 0;
+  c = cells();
+  vp::bridge_groups(c, off);
+  EXPECT_EQ(c[2].label, 0);
+}

@@ -448,6 +448,33 @@ void edge_orientation(const Working& w, const std::vector<Candidate>& candidates
   angle = std::atan2(s4, c4) / 4;
 }
 
+// The 8-connected groups of the cells `pions` (indices into `cells`): `group` per cell (-1
+// for the others), numbered from 0.
+int group_cells(const std::vector<Detection::Cell>& cells, const std::vector<int>& pions, std::vector<int>& group) {
+  group.assign(cells.size(), -1);
+  int groups = 0;
+  for (const int start : pions) {
+    if (group[static_cast<std::size_t>(start)] >= 0) continue;
+    std::queue<int> todo;
+    todo.push(start);
+    group[static_cast<std::size_t>(start)] = groups;
+    while (!todo.empty()) {
+      const int at = todo.front();
+      todo.pop();
+      for (const int other : pions) {
+        if (group[static_cast<std::size_t>(other)] >= 0) continue;
+        const cv::Point delta = cells[static_cast<std::size_t>(other)].lattice - cells[static_cast<std::size_t>(at)].lattice;
+        if (std::abs(delta.x) <= 1 && std::abs(delta.y) <= 1) {
+          group[static_cast<std::size_t>(other)] = groups;
+          todo.push(other);
+        }
+      }
+    }
+    ++groups;
+  }
+  return groups;
+}
+
 // The fixed rule used before a model is trained: foreground cells, coloured by hue.
 int rule_label(const CellFeatures& f) {
   if (f[4] < 0.5) return 0;
@@ -600,6 +627,35 @@ void flatten_light(cv::Mat& bgr, const Params& params) {
 }
 
 
+// bridge_groups: see detector.h.
+void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.bridge_confidence <= 0 || params.bridge_confidence >= params.min_confidence) return;
+  std::vector<int> pions, group;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].label > 0) pions.push_back(static_cast<int>(k));
+  }
+  group_cells(cells, pions, group);
+  std::vector<std::size_t> bridges;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Detection::Cell& cell = cells[k];
+    if (cell.label > 0 || cell.likeliest == 0 || cell.presence < params.bridge_confidence) continue;
+    int first = -1;
+    bool joins_two = false;
+    for (const int p : pions) {
+      const cv::Point delta = cells[static_cast<std::size_t>(p)].lattice - cell.lattice;
+      if (std::abs(delta.x) > 1 || std::abs(delta.y) > 1) continue;
+      const int g = group[static_cast<std::size_t>(p)];
+      if (first < 0) first = g;
+      joins_two |= g != first;
+    }
+    if (joins_two) bridges.push_back(k);
+  }
+  for (const std::size_t k : bridges) {
+    cells[k].label = cells[k].likeliest;
+    cells[k].confidence = cells[k].presence;
+  }
+}
+
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
@@ -738,6 +794,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
           }
         }
         const double presence = total > 0 ? 1.0 - empty / total : 0;
+        cell.presence = presence;
+        cell.likeliest = best >= 0 ? votes.at<int>(0, best) : 0;
         cell.label = presence >= params.min_confidence && best >= 0 ? votes.at<int>(0, best) : 0;
         cell.confidence = cell.label > 0 ? presence : 1.0 - presence;
       } else {
@@ -816,6 +874,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       d.cells.push_back(cell);
     }
   }
+  bridge_groups(d.cells, params);
   // A calibration decides the colour of every pion found: the nearest calibrated colour.
   if (params.calibration) {
     for (Detection::Cell& cell : d.cells) {
@@ -835,7 +894,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
   // constrain: pions are one 8-connected group; keep the largest.
   std::vector<int> pion_cells;
   for (std::size_t k = 0; k < d.cells.size(); ++k) {
-    if (d.cells[k].label > 0 && d.cells[k].confidence >= params.min_confidence) pion_cells.push_back(static_cast<int>(k));
+    if (d.cells[k].label > 0) pion_cells.push_back(static_cast<int>(k));  // every pion, bridges included
   }
   std::vector<int> group(d.cells.size(), -1);
   int best_group = -1, best_size = 0, groups = 0;

@@ -41,6 +41,7 @@ struct Params {
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
+  double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
@@ -83,6 +84,8 @@ struct Detection {
     CellFeatures features{};
     int label = 0;           // class
     double confidence = 0;
+    double presence = 0;     // share of the trees that see a pion, whatever its colour
+    int likeliest = 0;       // the pion class most trees see (0: no tree sees one)
   };
   std::vector<Cell> cells;  // every cell examined
   Timing timing;
@@ -107,6 +110,12 @@ cv::Ptr<cv::ml::RTrees> default_cell_model();
 // varies by more than `params.flatten_gain` over the frame. The field is 1 on average over the
 // border band, so the border's colours are unchanged. The first stage of detect().
 void flatten_light(cv::Mat& bgr, const Params& params = {});
+
+// A board is one 8-connected group of pions: a cell examined as empty that touches pions of
+// two groups (the pion between two parts of the board, pale or on a pattern) is taken as a pion
+// of its likeliest colour when at least `params.bridge_confidence` of the trees see one (less
+// than `params.min_confidence`). The step of detect() before the board's window is chosen.
+void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Runs every stage on a BGR image. With a null `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
