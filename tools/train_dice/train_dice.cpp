@@ -192,6 +192,9 @@ int match(const Scene& scene, cv::Point2d centre) {
 int main(int argc, char** argv) {
   std::string out;
   int trees = 60, depth = 16, digit_copies = 3;
+  std::string base_file;
+  arbitre::vision::MlpTraining net;
+  net.hidden.clear();
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -203,11 +206,29 @@ int main(int argc, char** argv) {
       depth = std::atoi(argv[++i]);
     else if (a == "--digit-copies" && i + 1 < argc)
       digit_copies = std::atoi(argv[++i]);
+    else if (a == "--base" && i + 1 < argc)
+      base_file = argv[++i];
+    else if (a == "--net" && i + 1 < argc) {
+      // Hidden layers' widths, e.g. 128 or 256,64.
+      net.hidden.clear();
+      for (std::string w = argv[++i]; !w.empty();) {
+        const std::size_t comma = w.find(',');
+        net.hidden.push_back(std::atoi(w.substr(0, comma).c_str()));
+        w = comma == std::string::npos ? "" : w.substr(comma + 1);
+      }
+    } else if (a == "--epochs" && i + 1 < argc)
+      net.epochs = std::atoi(argv[++i]);
+    else if (a == "--decay" && i + 1 < argc)
+      net.decay = std::atof(argv[++i]);
+    else if (a == "--rate" && i + 1 < argc)
+      net.rate = std::atof(argv[++i]);
     else
       dirs.push_back(a);
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr, "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] DIR...\n");
+    std::fprintf(stderr,
+                 "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
+                 "[--net H[,H...]] [--epochs E] [--rate R] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -217,72 +238,88 @@ int main(int argc, char** argv) {
   if (scenes.empty()) return 2;
   const vd::Params params;
   cv::RNG rng(1234);
-
-  // 1. The window detector: dice at every turn against the table, the tray, the other dice.
-  std::vector<std::vector<float>> x;
-  std::vector<int> y;
-  for (const Scene& s : scenes) {
-    const double width = s.image.cols;
-    for (const TruthDie& d : s.dice) {
-      if (d.visible < 0.25) continue;
-      for (int k = 0; k < 4; ++k) {
-        const cv::Point2d off(rng.uniform(-2.5, 2.5) * d.radius / vd::kWindowRadius,
-                              rng.uniform(-2.5, 2.5) * d.radius / vd::kWindowRadius);
-        x.push_back(window_descriptor(s.grey, d.centre + off, d.radius * rng.uniform(0.88, 1.13),
-                                      rng.uniform(0.0, 360.0)));
-        y.push_back(1);
-      }
-      // Beside the die, and the die at the wrong size.
-      const double a = rng.uniform(0.0, 2 * M_PI), r = d.radius * rng.uniform(0.75, 1.4);
-      x.push_back(window_descriptor(
-          s.grey, d.centre + cv::Point2d(r * std::cos(a), r * std::sin(a)), d.radius, 0));
-      y.push_back(-1);
-      x.push_back(
-          window_descriptor(s.grey, d.centre, d.radius * (rng.uniform(0, 2) ? 1.8 : 0.55), 0));
-      y.push_back(-1);
-      const cv::Point2d part(rng.uniform(-0.5, 0.5) * d.radius, rng.uniform(-0.5, 0.5) * d.radius);
-      x.push_back(window_descriptor(s.grey, d.centre + part, d.radius * rng.uniform(0.25, 0.5),
-                                    rng.uniform(0.0, 360.0)));
-      y.push_back(-1);
-    }
-    for (int k = 0; k < 30; ++k) {
-      const double r = width * params.min_radius *
-                       std::pow(params.max_radius / params.min_radius, rng.uniform(0.0, 1.0));
-      const cv::Point2d c(rng.uniform(0.0, width),
-                          rng.uniform(0.0, static_cast<double>(s.image.rows)));
-      const bool on_die = std::any_of(s.dice.begin(), s.dice.end(), [&](const TruthDie& d) {
-        return cv::norm(d.centre - c) < 0.7 * d.radius && r < 1.4 * d.radius && r > 0.7 * d.radius;
-      });
-      if (on_die) continue;
-      x.push_back(window_descriptor(s.grey, c, r, 0));
-      y.push_back(-1);
-    }
+  // --base: every part but the digit network is taken from that model (only the network is
+  // trained; the samples are gathered the same way, with the base's detector and locator).
+  const vd::Model base = base_file.empty() ? vd::Model{} : vd::load_model(base_file);
+  if (!base_file.empty() && (base.empty() || !base.face_x || !base.digits || !base.axis_c ||
+                             !base.cocked || !base.texture)) {
+    std::fprintf(stderr, "%s: not a complete dice model\n", base_file.c_str());
+    return 2;
   }
   vd::Model model;
-  model.window_weights = train_linear(x, y, 1e-4, 12);
-  // 2. Twice: the false detections on the training scenes become negatives.
-  for (int round = 0; round < 2; ++round) {
-    int added = 0;
-    vd::Params scan = params;
-    scan.max_candidates = 60;
+  if (!base.empty()) {
+    model = base;
+    model.digit_net = {};
+  } else {
+    // 1. The window detector: dice at every turn against the table, the tray, the other dice.
+    std::vector<std::vector<float>> x;
+    std::vector<int> y;
     for (const Scene& s : scenes) {
-      int here = 0;
-      for (const vd::Candidate& c : vd::find_candidates(s.image, scan, model)) {
-        const int m = match(s, c.centre);
-        if (m >= 0 && c.radius < 1.4 * s.dice[static_cast<std::size_t>(m)].radius &&
-            c.radius > 0.7 * s.dice[static_cast<std::size_t>(m)].radius)
-          continue;
-        x.push_back(window_descriptor(s.grey, c.centre, c.radius, 0));
+      const double width = s.image.cols;
+      for (const TruthDie& d : s.dice) {
+        if (d.visible < 0.25) continue;
+        for (int k = 0; k < 4; ++k) {
+          const cv::Point2d off(rng.uniform(-2.5, 2.5) * d.radius / vd::kWindowRadius,
+                                rng.uniform(-2.5, 2.5) * d.radius / vd::kWindowRadius);
+          x.push_back(window_descriptor(s.grey, d.centre + off, d.radius * rng.uniform(0.88, 1.13),
+                                        rng.uniform(0.0, 360.0)));
+          y.push_back(1);
+        }
+        // Beside the die, and the die at the wrong size.
+        const double a = rng.uniform(0.0, 2 * M_PI), r = d.radius * rng.uniform(0.75, 1.4);
+        x.push_back(window_descriptor(
+            s.grey, d.centre + cv::Point2d(r * std::cos(a), r * std::sin(a)), d.radius, 0));
         y.push_back(-1);
-        if (++here >= 25) break;
+        x.push_back(
+            window_descriptor(s.grey, d.centre, d.radius * (rng.uniform(0, 2) ? 1.8 : 0.55), 0));
+        y.push_back(-1);
+        const cv::Point2d part(rng.uniform(-0.5, 0.5) * d.radius,
+                               rng.uniform(-0.5, 0.5) * d.radius);
+        x.push_back(window_descriptor(s.grey, d.centre + part, d.radius * rng.uniform(0.25, 0.5),
+                                      rng.uniform(0.0, 360.0)));
+        y.push_back(-1);
       }
-      added += here;
+      for (int k = 0; k < 30; ++k) {
+        const double r = width * params.min_radius *
+                         std::pow(params.max_radius / params.min_radius, rng.uniform(0.0, 1.0));
+        const cv::Point2d c(rng.uniform(0.0, width),
+                            rng.uniform(0.0, static_cast<double>(s.image.rows)));
+        const bool on_die = std::any_of(s.dice.begin(), s.dice.end(), [&](const TruthDie& d) {
+          return cv::norm(d.centre - c) < 0.7 * d.radius && r < 1.4 * d.radius &&
+                 r > 0.7 * d.radius;
+        });
+        if (on_die) continue;
+        x.push_back(window_descriptor(s.grey, c, r, 0));
+        y.push_back(-1);
+      }
     }
-    std::fprintf(stderr, "round %d: %d hard negatives\n", round + 1, added);
     model.window_weights = train_linear(x, y, 1e-4, 12);
-  }
+    // 2. Twice: the false detections on the training scenes become negatives.
+    for (int round = 0; round < 2; ++round) {
+      int added = 0;
+      vd::Params scan = params;
+      scan.max_candidates = 60;
+      for (const Scene& s : scenes) {
+        int here = 0;
+        for (const vd::Candidate& c : vd::find_candidates(s.image, scan, model)) {
+          const int m = match(s, c.centre);
+          if (m >= 0 && c.radius < 1.4 * s.dice[static_cast<std::size_t>(m)].radius &&
+              c.radius > 0.7 * s.dice[static_cast<std::size_t>(m)].radius)
+            continue;
+          x.push_back(window_descriptor(s.grey, c.centre, c.radius, 0));
+          y.push_back(-1);
+          if (++here >= 25) break;
+        }
+        added += here;
+      }
+      std::fprintf(stderr, "round %d: %d hard negatives\n", round + 1, added);
+      model.window_weights = train_linear(x, y, 1e-4, 12);
+    }
+  }  // the window detector
 
-  // 3. The face reader, on the candidates the detector finds (and on every true die).
+  // 3. The face reader, on the candidates the detector finds (and on every true die). From here
+  // on the random draws are the same with or without --base.
+  rng = cv::RNG(4321);
   std::vector<float> samples;
   std::vector<int> labels;
   std::vector<float> row(vd::kFaceFeatures);
@@ -384,7 +421,8 @@ int main(int argc, char** argv) {
       // A window on a die at the wrong size (a face, a digit, a cluster) is not a die: the
       // presence tells the die's size apart.
       if (c.radius < 0.72 * d.radius || c.radius > 1.4 * d.radius) {
-        if (background++ < 12) add(s.image, c.centre, c.radius, rng.uniform(0.0, 360.0), vd::kNoDie);
+        if (background++ < 12)
+          add(s.image, c.centre, c.radius, rng.uniform(0.0, 360.0), vd::kNoDie);
         continue;
       }
       if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
@@ -421,7 +459,8 @@ int main(int argc, char** argv) {
       }
       add_digit(s.image, d, d.cocked ? d.centre : d.face, d.radius, digit_copies, 0.1);
       // The die at the wrong size: not a die.
-      add(s.image, d.centre, d.radius * (rng.uniform(0, 2) ? rng.uniform(0.45, 0.65) : rng.uniform(1.6, 2.2)),
+      add(s.image, d.centre,
+          d.radius * (rng.uniform(0, 2) ? rng.uniform(0.45, 0.65) : rng.uniform(1.6, 2.2)),
           rng.uniform(0.0, 360.0), vd::kNoDie);
     }
   }
@@ -429,10 +468,10 @@ int main(int argc, char** argv) {
   const cv::Mat locate_features(static_cast<int>(shift_x.size()), vd::kLocateFeatures, CV_32F,
                                 locate.data());
   cv::theRNG().state = 13;
-  const cv::Ptr<cv::ml::RTrees> face_x = regression_forest(locate_features, shift_x, 9);
-  const cv::Ptr<cv::ml::RTrees> face_y = regression_forest(locate_features, shift_y, 9);
-  model.face_x = face_x;
-  model.face_y = face_y;
+  if (base.empty()) {
+    model.face_x = regression_forest(locate_features, shift_x, 9);
+    model.face_y = regression_forest(locate_features, shift_y, 9);
+  }
 
   std::vector<float> textures, texture_row(vd::kTextureFeatures);
   std::vector<int> texture_labels;
@@ -472,8 +511,10 @@ int main(int argc, char** argv) {
   const cv::Mat axis_features(static_cast<int>(axis_c.size()), vd::kLocateFeatures, CV_32F,
                               axis.data());
   cv::theRNG().state = 23;
-  const cv::Ptr<cv::ml::RTrees> axis_cos = regression_forest(axis_features, axis_c, 10);
-  const cv::Ptr<cv::ml::RTrees> axis_sin = regression_forest(axis_features, axis_s, 10);
+  if (base.empty()) {
+    model.axis_c = regression_forest(axis_features, axis_c, 10);
+    model.axis_s = regression_forest(axis_features, axis_s, 10);
+  }
 
   const cv::Mat features(static_cast<int>(labels.size()), vd::kFaceFeatures, CV_32F,
                          samples.data());
@@ -482,84 +523,86 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "reader: %zu samples:", labels.size());
   for (int c : counts) std::fprintf(stderr, " %d", c);
   std::fprintf(stderr, "\n");
-  cv::Ptr<cv::ml::RTrees> reader = cv::ml::RTrees::create();
-  reader->setMaxDepth(depth);
-  reader->setMinSampleCount(2);
-  reader->setCalculateVarImportance(false);
-  reader->setActiveVarCount(0);
-  reader->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
-  cv::theRNG().state = 11;
-  reader->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(labels, true)));
+  if (base.empty()) {
+    cv::Ptr<cv::ml::RTrees> reader = cv::ml::RTrees::create();
+    reader->setMaxDepth(depth);
+    reader->setMinSampleCount(2);
+    reader->setCalculateVarImportance(false);
+    reader->setActiveVarCount(0);
+    reader->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
+    cv::theRNG().state = 11;
+    reader->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(labels, true)));
+    model.reader = reader;
 
-  std::fprintf(stderr, "digits: %zu samples\n", digit_labels.size());
-  cv::Ptr<cv::ml::RTrees> digits = cv::ml::RTrees::create();
-  digits->setMaxDepth(depth);
-  digits->setMinSampleCount(2);
-  digits->setActiveVarCount(0);
-  digits->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
-  cv::theRNG().state = 29;
-  digits->train(cv::ml::TrainData::create(
-      cv::Mat(static_cast<int>(digit_labels.size()), vd::kFaceFeatures, CV_32F, digit_samples.data()),
-      cv::ml::ROW_SAMPLE, cv::Mat(digit_labels, true)));
+    std::fprintf(stderr, "digits: %zu samples\n", digit_labels.size());
+    cv::Ptr<cv::ml::RTrees> digits = cv::ml::RTrees::create();
+    digits->setMaxDepth(depth);
+    digits->setMinSampleCount(2);
+    digits->setActiveVarCount(0);
+    digits->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
+    cv::theRNG().state = 29;
+    digits->train(
+        cv::ml::TrainData::create(cv::Mat(static_cast<int>(digit_labels.size()), vd::kFaceFeatures,
+                                          CV_32F, digit_samples.data()),
+                                  cv::ml::ROW_SAMPLE, cv::Mat(digit_labels, true)));
+    model.digits = digits;
 
-  // 6. Textures (none, frosted, transparent) from the colour and sharpness of the face crop.
-  cv::Ptr<cv::ml::RTrees> texture = cv::ml::RTrees::create();
-  texture->setMaxDepth(8);
-  texture->setMinSampleCount(4);
-  texture->setActiveVarCount(0);
-  texture->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
-  cv::theRNG().state = 17;
-  texture->train(cv::ml::TrainData::create(cv::Mat(static_cast<int>(texture_labels.size()),
-                                                   vd::kTextureFeatures, CV_32F, textures.data()),
-                                           cv::ml::ROW_SAMPLE, cv::Mat(texture_labels, true)));
+    // 6. Textures (none, frosted, transparent) from the colour and sharpness of the face crop.
+    cv::Ptr<cv::ml::RTrees> texture = cv::ml::RTrees::create();
+    texture->setMaxDepth(8);
+    texture->setMinSampleCount(4);
+    texture->setActiveVarCount(0);
+    texture->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+    cv::theRNG().state = 17;
+    texture->train(cv::ml::TrainData::create(cv::Mat(static_cast<int>(texture_labels.size()),
+                                                     vd::kTextureFeatures, CV_32F, textures.data()),
+                                             cv::ml::ROW_SAMPLE, cv::Mat(texture_labels, true)));
+    model.texture = texture;
 
-  // 7. Cocked or flat: a forest of its own, the classes balanced by the eight turns above.
-  std::fprintf(stderr, "cocked: %zu samples, %d cocked\n", leaning_labels.size(),
-               static_cast<int>(std::count(leaning_labels.begin(), leaning_labels.end(), 1)));
-  cv::Ptr<cv::ml::RTrees> cocked = cv::ml::RTrees::create();
-  cocked->setMaxDepth(10);
-  cocked->setMinSampleCount(4);
-  cocked->setActiveVarCount(0);
-  cocked->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
-  cv::theRNG().state = 19;
-  cocked->train(cv::ml::TrainData::create(
-      cv::Mat(static_cast<int>(leaning_labels.size()), vd::kFaceFeatures, CV_32F, leaning.data()),
-      cv::ml::ROW_SAMPLE, cv::Mat(leaning_labels, true)));
+    // 7. Cocked or flat: a forest of its own, the classes balanced by the eight turns above.
+    std::fprintf(stderr, "cocked: %zu samples, %d cocked\n", leaning_labels.size(),
+                 static_cast<int>(std::count(leaning_labels.begin(), leaning_labels.end(), 1)));
+    cv::Ptr<cv::ml::RTrees> cocked = cv::ml::RTrees::create();
+    cocked->setMaxDepth(10);
+    cocked->setMinSampleCount(4);
+    cocked->setActiveVarCount(0);
+    cocked->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
+    cv::theRNG().state = 19;
+    cocked->train(cv::ml::TrainData::create(
+        cv::Mat(static_cast<int>(leaning_labels.size()), vd::kFaceFeatures, CV_32F, leaning.data()),
+        cv::ml::ROW_SAMPLE, cv::Mat(leaning_labels, true)));
+    model.cocked = cocked;
+  }  // the forests
+
+  // 8. The digit network (optional): the digit forest's samples and classes.
+  if (!net.hidden.empty()) {
+    std::fprintf(stderr, "digit network:");
+    for (int h : net.hidden) std::fprintf(stderr, " %d", h);
+    std::fprintf(stderr, " hidden, %d epochs, %zu samples\n", net.epochs, digit_labels.size());
+    model.digit_net = arbitre::vision::train_mlp(
+        cv::Mat(static_cast<int>(digit_labels.size()), vd::kFaceFeatures, CV_32F,
+                digit_samples.data()),
+        digit_labels, vd::kReaderClasses, net, [](int epoch, double loss) {
+          std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+        });
+  }
 
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
-  storage << "reader"
-          << "{";
-  reader->write(storage);
-  storage << "}";
-  storage << "face_x"
-          << "{";
-  face_x->write(storage);
-  storage << "}";
-  storage << "face_y"
-          << "{";
-  face_y->write(storage);
-  storage << "}";
-  storage << "digits"
-          << "{";
-  digits->write(storage);
-  storage << "}";
-  storage << "axis_c"
-          << "{";
-  axis_cos->write(storage);
-  storage << "}";
-  storage << "axis_s"
-          << "{";
-  axis_sin->write(storage);
-  storage << "}";
-  storage << "cocked"
-          << "{";
-  cocked->write(storage);
-  storage << "}";
-  storage << "texture"
-          << "{";
-  texture->write(storage);
-  storage << "}";
+  const auto put = [&](const char* name, const cv::Ptr<cv::ml::RTrees>& forest) {
+    storage << name << "{";
+    forest->write(storage);
+    storage << "}";
+  };
+  put("reader", model.reader);
+  put("face_x", model.face_x);
+  put("face_y", model.face_y);
+  put("digits", model.digits);
+  put("axis_c", model.axis_c);
+  put("axis_s", model.axis_s);
+  put("cocked", model.cocked);
+  put("texture", model.texture);
+  if (!model.digit_net.empty()) arbitre::vision::write_mlp(storage, "digit_net", model.digit_net);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

@@ -118,6 +118,11 @@ Model read_model(const cv::FileStorage& storage) {
   m.face_x = forest("face_x");
   m.face_y = forest("face_y");
   if (!m.face_x || !m.face_y) m.face_x.release(), m.face_y.release();
+  if (!storage["digit_net"].empty()) {
+    m.digit_net = read_mlp(storage["digit_net"]);
+    if (m.digit_net.inputs() != kFaceFeatures || m.digit_net.classes() != kReaderClasses)
+      m.digit_net = Mlp{};
+  }
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
   if (!m.axis_c || !m.axis_s) m.axis_c.release(), m.axis_s.release();
@@ -515,8 +520,16 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     // The digit forest reads along the axis; the reader's "cocked" share still counts.
     const cv::Ptr<cv::ml::RTrees>& digits =
         model.digits && model.axis_c ? model.digits : model.reader;
+    const bool net = !model.digit_net.empty() && model.axis_c;
+    const auto digit_shares = [&](const cv::Mat& rows) -> cv::Mat {
+      if (!net) return vote_shares(digits, rows);
+      const cv::Mat p = model.digit_net.probabilities(rows);
+      if (params.net_weight >= 1 || !model.digits) return p;
+      return params.net_weight * p + (1 - params.net_weight) * vote_shares(model.digits, rows);
+    };
     const cv::Mat reader_shares = vote_shares(model.reader, samples);
-    const cv::Mat shares = digits == model.reader ? reader_shares : vote_shares(digits, samples);
+    const cv::Mat shares =
+        !net && digits == model.reader ? reader_shares : digit_shares(samples);
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
@@ -558,7 +571,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
             }
           }
         }
-        more = vote_shares(digits, shifted);
+        more = digit_shares(shifted);
         for (int r = 0; r < more.rows; ++r) {
           for (int v = 1; v <= 10; ++v) {
             const double s = more.at<float>(r, v);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/common/mlp.h"
 #include "vision/dice.h"
 #include "vision/observation.h"
 
@@ -56,6 +57,7 @@ struct Params {
   double axis_step = 15;         // directions of the predicted digit axis, this many degrees apart
   bool pool = false;  // with the axis: a value's mean share over the crops of the best way
                       // (turns and shifts) decides, not the single best crop (no better: off)
+  double net_weight = 0.5;       // with a digit network: its share in the mean with the forest
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -105,6 +107,9 @@ struct Model {
   // The digit forest, used along the axis: wrong turn (half a turn round), value 1..10, cocked
   // (the reader's classes, trained only on crops at the located face along the digit's axis).
   cv::Ptr<cv::ml::RTrees> digits;
+  // The digit network: the same classes and features as the digit forest, which it replaces
+  // when the model has one (softmax probabilities instead of vote shares).
+  Mlp digit_net;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
