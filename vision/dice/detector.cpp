@@ -6,6 +6,8 @@
 #include <numeric>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/common/forest.h"
+
 namespace arbitre::vision::dice {
 
 namespace {
@@ -22,8 +24,7 @@ cv::HOGDescriptor crop_hog() {
 
 // Votes of the reader for a batch of feature rows: one row per sample, kReaderClasses shares.
 cv::Mat vote_shares(const cv::Ptr<cv::ml::RTrees>& reader, const cv::Mat& samples) {
-  cv::Mat votes;
-  reader->getVotes(samples, votes, 0);
+  const cv::Mat votes = forest_votes(reader, samples);  // getVotes' counts, flattened trees
   // The first row holds the class labels, in the forest's order.
   cv::Mat shares(samples.rows, kReaderClasses, CV_32F, cv::Scalar(0));
   const int trees = std::max(1, static_cast<int>(reader->getRoots().size()));
@@ -335,8 +336,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const cv::Mat shares = vote_shares(model.reader, samples);
     cv::Mat cocked_votes;
     if (model.cocked) {
-      cv::Mat votes;
-      model.cocked->getVotes(samples, votes, 0);
+      const cv::Mat votes = forest_votes(model.cocked, samples);
       const int trees = std::max(1, static_cast<int>(model.cocked->getRoots().size()));
       cocked_votes = cv::Mat(samples.rows, 1, CV_32F, cv::Scalar(0));
       for (int c = 0; c < votes.cols; ++c) {
