@@ -3,7 +3,7 @@
 //   [--max-failures 12]
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
-//     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N] (parameters
+//     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N] [--deferred N] [--candidates N] (parameters
 //     to try on development scenes; the report uses the defaults)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
@@ -124,6 +124,10 @@ int main(int argc, char** argv) {
       params.size_vote = false;
     else if (a == "--examine-turns" && i + 1 < argc)
       params.examine_turns = std::atoi(argv[++i]);
+    else if (a == "--deferred" && i + 1 < argc)
+      params.deferred_levels = std::atoi(argv[++i]);
+    else if (a == "--candidates" && i + 1 < argc)
+      params.max_candidates = std::atoi(argv[++i]);
     else if (a == "--pool")
       params.pool = true;
     else if (a == "--axis-turns" && i + 1 < argc)
