@@ -125,3 +125,34 @@ TEST(DiceSpeed, DeferredFinestLevelIsScannedOnlyForDiceOfItsSize) {
               skipped);
   EXPECT_GT(skipped, 0);
 }
+
+TEST(DiceSpeed, ShrinkAreaIsOpenCVsAreaResizeToTheByte) {
+  cv::Mat grey;
+  cv::cvtColor(committed_scene("0002.jpg"), grey, cv::COLOR_BGR2GRAY);
+  cv::Mat half, quarter;
+  cv::resize(grey, half, cv::Size(640, 360), 0, 0, cv::INTER_AREA);
+  cv::resize(half, quarter, cv::Size(320, 180), 0, 0, cv::INTER_AREA);
+  const auto expect_same = [](const cv::Mat& src, cv::Size size) {
+    cv::Mat expected, got;
+    cv::resize(src, expected, size, 0, 0, cv::INTER_AREA);
+    vd::shrink_area(src, size, got);
+    ASSERT_EQ(got.size(), expected.size());
+    ASSERT_EQ(got.type(), expected.type());
+    EXPECT_EQ(cv::norm(got, expected, cv::NORM_INF), 0) << src.size() << " -> " << size;
+  };
+  // The scan's levels, from the frame and its half and quarter.
+  for (double r = 0.0135 * 1280; r <= 0.075 * 1280 * 1.0001; r *= 1.25) {
+    const double f = vd::kWindowRadius / r;
+    const cv::Size size(static_cast<int>(std::lround(1280 * f)), static_cast<int>(std::lround(720 * f)));
+    expect_same(f <= 0.25 ? quarter : f <= 0.5 ? half : grey, size);
+  }
+  // Random images and sizes, whole factors (OpenCV's) and colour (OpenCV's) too.
+  cv::RNG rng(17);
+  for (int i = 0; i < 200; ++i) {
+    cv::Mat src(rng.uniform(20, 500), rng.uniform(20, 500), i % 20 == 0 ? CV_8UC3 : CV_8UC1);
+    rng.fill(src, cv::RNG::UNIFORM, 0, 256);
+    const cv::Size size = i % 10 == 0 ? cv::Size(src.cols / 2, src.rows / 2)
+                                      : cv::Size(rng.uniform(1, src.cols + 1), rng.uniform(1, src.rows + 1));
+    expect_same(src, size);
+  }
+}

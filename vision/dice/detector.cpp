@@ -1,6 +1,7 @@
 #include "vision/dice/detector.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -149,15 +150,108 @@ Model load_model(const std::string& path) {
   return read_model(cv::FileStorage(path, cv::FileStorage::READ));
 }
 
+namespace {
+
+// One source pixel's share in a destination pixel of an area shrink (OpenCV's DecimateAlpha).
+struct AreaTap {
+  int d, s;
+  float alpha;
+};
+
+// OpenCV's computeResizeAreaTab (imgproc/resize.cpp), the same numbers in the same order.
+std::vector<AreaTap> area_taps(int ssize, int dsize, double scale) {
+  std::vector<AreaTap> taps;
+  for (int dx = 0; dx < dsize; dx++) {
+    const double fsx1 = dx * scale;
+    const double fsx2 = fsx1 + scale;
+    const double cell = std::min(scale, ssize - fsx1);
+    int sx1 = static_cast<int>(std::ceil(fsx1)), sx2 = static_cast<int>(std::floor(fsx2));
+    sx2 = std::min(sx2, ssize - 1);
+    sx1 = std::min(sx1, sx2);
+    if (sx1 - fsx1 > 1e-3) taps.push_back({dx, sx1 - 1, static_cast<float>((sx1 - fsx1) / cell)});
+    for (int sx = sx1; sx < sx2; sx++) taps.push_back({dx, sx, static_cast<float>(1.0 / cell)});
+    if (fsx2 - sx2 > 1e-3) {
+      taps.push_back({dx, sx2, static_cast<float>(std::min(std::min(fsx2 - sx2, 1.), cell) / cell)});
+    }
+  }
+  return taps;
+}
+
+}  // namespace
+
+void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
+  const double scale_x = 1. / (static_cast<double>(size.width) / src.cols);
+  const double scale_y = 1. / (static_cast<double>(size.height) / src.rows);
+  const bool integral = std::abs(scale_x - std::lround(scale_x)) < DBL_EPSILON &&
+                        std::abs(scale_y - std::lround(scale_y)) < DBL_EPSILON;
+  if (src.type() != CV_8UC1 || size.width <= 0 || size.height <= 0 || scale_x < 1 ||
+      scale_y < 1 || integral || src.data == dst.data) {
+    cv::resize(src, dst, size, 0, 0, cv::INTER_AREA);
+    return;
+  }
+  // OpenCV's ResizeArea_Invoker sums, for each destination row, its source rows' weighted
+  // horizontal sums (each a chain of taps from 0): the same float operations in the same order,
+  // the horizontal sums taken tap slot by tap slot across the row (no chain from one to the
+  // next; a missing tap adds 0 * pixel, which changes no sum) and each source row's once.
+  const std::vector<AreaTap> xtab = area_taps(src.cols, size.width, scale_x);
+  const std::vector<AreaTap> ytab = area_taps(src.rows, size.height, scale_y);
+  const int w = size.width;
+  int slots = 0;
+  std::vector<int> count(static_cast<std::size_t>(w), 0);
+  for (const AreaTap& t : xtab) slots = std::max(slots, ++count[static_cast<std::size_t>(t.d)]);
+  std::vector<int> at(static_cast<std::size_t>(slots * w));
+  std::vector<float> share(static_cast<std::size_t>(slots * w), 0.f);
+  std::fill(count.begin(), count.end(), 0);
+  for (const AreaTap& t : xtab) {
+    const auto k = static_cast<std::size_t>(count[static_cast<std::size_t>(t.d)]++ * w + t.d);
+    at[k] = t.s, share[k] = t.alpha;
+  }
+  for (int dx = 0; dx < w; ++dx) {
+    for (int k = count[static_cast<std::size_t>(dx)]; k < slots; ++k)
+      at[static_cast<std::size_t>(k * w + dx)] = at[static_cast<std::size_t>(dx)];
+  }
+  dst.create(size, CV_8UC1);
+  std::vector<float> row(static_cast<std::size_t>(w)), sum(static_cast<std::size_t>(w), 0.f);
+  float* const buf = row.data();
+  float* const acc = sum.data();
+  int prev_dy = ytab.empty() ? 0 : ytab.front().d, buf_row = -1;
+  for (const AreaTap& yt : ytab) {
+    if (yt.s != buf_row) {
+      buf_row = yt.s;
+      const uchar* s = src.ptr<uchar>(yt.s);
+      const int* ix = at.data();
+      const float* a = share.data();
+      for (int dx = 0; dx < w; ++dx) buf[dx] = 0.f + s[ix[dx]] * a[dx];
+      for (int k = 1; k < slots; ++k) {
+        ix += w, a += w;
+        for (int dx = 0; dx < w; ++dx) buf[dx] += s[ix[dx]] * a[dx];
+      }
+    }
+    const float beta = yt.alpha;
+    if (yt.d != prev_dy) {
+      uchar* d = dst.ptr<uchar>(prev_dy);
+      for (int dx = 0; dx < w; ++dx) d[dx] = cv::saturate_cast<uchar>(acc[dx]), acc[dx] = beta * buf[dx];
+      prev_dy = yt.d;
+    } else {
+      for (int dx = 0; dx < w; ++dx) acc[dx] += beta * buf[dx];
+    }
+  }
+  uchar* d = dst.ptr<uchar>(prev_dy);
+  for (int dx = 0; dx < w; ++dx) d[dx] = cv::saturate_cast<uchar>(acc[dx]);
+}
+
 cv::HOGDescriptor window_hog() {
   return cv::HOGDescriptor(cv::Size(kWindow, kWindow), cv::Size(16, 16), cv::Size(8, 8),
                            cv::Size(8, 8), 9);
 }
 
-std::vector<Candidate> scan_levels(const cv::Mat& bgr, const Params& params, const Model& model,
-                                   int first, int last) {
+namespace {
+
+// scan_levels on the image's lightness.
+std::vector<Candidate> scan_grey(const cv::Mat& grey, const Params& params, const Model& model,
+                                 int first, int last) {
   std::vector<Candidate> all;
-  if (model.window_weights.empty() || bgr.empty()) return all;
+  if (model.window_weights.empty() || grey.empty()) return all;
   cv::HOGDescriptor hog = window_hog();
   std::vector<float> detector(model.window_weights.begin<float>(),
                               model.window_weights.end<float>());
@@ -165,16 +259,16 @@ std::vector<Candidate> scan_levels(const cv::Mat& bgr, const Params& params, con
   // The lightness at full, half and quarter size: each level is shrunk from the smallest of
   // them that is still larger (averaging fewer pixels: this was half the scan's time).
   std::array<cv::Mat, 3> source;
-  cv::cvtColor(bgr, source[0], cv::COLOR_BGR2GRAY);
-  const double width = bgr.cols;
+  source[0] = grey;
+  const double width = grey.cols;
   const double r_max = params.max_radius * width;
   int level = 0;
   for (double r = params.min_radius * width; r <= r_max * 1.0001; r *= params.level_step, ++level) {
     if (last >= 0 && level >= last) break;
     if (level < first) continue;
     const double f = kWindowRadius / r;
-    const cv::Size size(static_cast<int>(std::lround(bgr.cols * f)),
-                        static_cast<int>(std::lround(bgr.rows * f)));
+    const cv::Size size(static_cast<int>(std::lround(grey.cols * f)),
+                        static_cast<int>(std::lround(grey.rows * f)));
     if (size.width < kWindow || size.height < kWindow) break;
     const int from = f <= 0.25 ? 2 : f <= 0.5 ? 1 : 0;
     for (int s = 1; s <= from; ++s) {  // the half and quarter sizes, when first needed
@@ -185,7 +279,7 @@ std::vector<Candidate> scan_levels(const cv::Mat& bgr, const Params& params, con
                  0, 0, cv::INTER_AREA);
     }
     cv::Mat level_image;
-    cv::resize(source[static_cast<std::size_t>(from)], level_image, size, 0, 0, cv::INTER_AREA);
+    shrink_area(source[static_cast<std::size_t>(from)], size, level_image);
     std::vector<cv::Point> hits;
     std::vector<double> scores;
     hog.detect(level_image, hits, scores, params.scan_threshold, cv::Size(8, 8), cv::Size(8, 8));
@@ -198,6 +292,16 @@ std::vector<Candidate> scan_levels(const cv::Mat& bgr, const Params& params, con
     }
   }
   return all;
+}
+
+}  // namespace
+
+std::vector<Candidate> scan_levels(const cv::Mat& bgr, const Params& params, const Model& model,
+                                   int first, int last) {
+  if (model.window_weights.empty() || bgr.empty()) return {};
+  cv::Mat grey;
+  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+  return scan_grey(grey, params, model, first, last);
 }
 
 namespace {
@@ -346,8 +450,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // others is known; they are scanned only when dice of their size are possible, and then the
   // first pass starts again on every window, as if all were scanned at once.
   auto start = Clock::now();
+  cv::Mat grey;  // the lightness: the window detector's, and re-centring's
+  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
   const int deferred = std::max(0, params.deferred_levels);
-  std::vector<Candidate> coarse = scan_levels(bgr, params, model, deferred, -1);
+  std::vector<Candidate> coarse = scan_grey(grey, params, model, deferred, -1);
   std::vector<Candidate> windows = coarse;
   strongest_first(windows);
   d.candidates = suppress(windows, params, params.max_candidates);
@@ -437,7 +543,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const double r = common_radius();
     if (r <= 0 || r <= fine_r * params.size_tolerance) {
       const auto scan_start = Clock::now();
-      windows = scan_levels(bgr, params, model, 0, deferred);
+      windows = scan_grey(grey, params, model, 0, deferred);
       windows.insert(windows.end(), coarse.begin(), coarse.end());
       strongest_first(windows);
       d.candidates = suppress(windows, params, params.max_candidates);
@@ -539,8 +645,6 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   }
   // Every die at the common size, re-centred where the window detector peaks.
   if (!chosen.empty()) {
-    cv::Mat grey;
-    cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
     for (int i : chosen) {
       Candidate& c = d.candidates[static_cast<std::size_t>(i)];
       c.radius = std::clamp(c.radius, d.die_radius / params.radius_spread,
