@@ -6,6 +6,9 @@
 #include <cmath>
 #include <numeric>
 #include <opencv2/imgproc.hpp>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "vision/common/forest.h"
 
@@ -177,6 +180,48 @@ std::vector<AreaTap> area_taps(int ssize, int dsize, double scale) {
   return taps;
 }
 
+// One source row's horizontal sums for every destination pixel: buf[dx] = the chain of
+// row[at] * share over its tap slots, from 0 (`at` and `share`: slots x w, a missing tap
+// weighing 0).
+void area_row(const float* row, const int* at, const float* share, int slots, int w, float* buf) {
+  for (int dx = 0; dx < w; ++dx) buf[dx] = 0.f + row[at[dx]] * share[dx];
+  for (int k = 1; k < slots; ++k) {
+    at += w, share += w;
+    for (int dx = 0; dx < w; ++dx) buf[dx] += row[at[dx]] * share[dx];
+  }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+// The same with AVX2 gathers, eight destination pixels at a time (a multiply, then an add: the
+// same roundings as above, no fused multiply-add).
+__attribute__((target("avx2"))) void area_row_avx2(const float* row, const int* at,
+                                                   const float* share, int slots, int w,
+                                                   float* buf) {
+  int dx = 0;
+  for (; dx + 8 <= w; dx += 8) {
+    __m256 sum = _mm256_setzero_ps();
+    for (int k = 0; k < slots; ++k) {
+      const std::size_t o = static_cast<std::size_t>(k) * static_cast<std::size_t>(w) +
+                            static_cast<std::size_t>(dx);
+      const __m256 v = _mm256_i32gather_ps(
+          row, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + o)), 4);
+      sum = _mm256_add_ps(sum, _mm256_mul_ps(v, _mm256_loadu_ps(share + o)));
+    }
+    _mm256_storeu_ps(buf + dx, sum);
+  }
+  for (; dx < w; ++dx) {
+    float sum = 0.f;
+    for (int k = 0; k < slots; ++k) {
+      const std::size_t o = static_cast<std::size_t>(k) * static_cast<std::size_t>(w) +
+                            static_cast<std::size_t>(dx);
+      sum += row[at[o]] * share[o];
+    }
+    buf[dx] = sum;
+  }
+}
+const bool kAvx2 = __builtin_cpu_supports("avx2");
+#endif
+
 }  // namespace
 
 void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
@@ -212,6 +257,7 @@ void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
   }
   dst.create(size, CV_8UC1);
   std::vector<float> row(static_cast<std::size_t>(w)), sum(static_cast<std::size_t>(w), 0.f);
+  std::vector<float> pixels(static_cast<std::size_t>(src.cols));  // a source row, as floats
   float* const buf = row.data();
   float* const acc = sum.data();
   int prev_dy = ytab.empty() ? 0 : ytab.front().d, buf_row = -1;
@@ -219,13 +265,16 @@ void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
     if (yt.s != buf_row) {
       buf_row = yt.s;
       const uchar* s = src.ptr<uchar>(yt.s);
-      const int* ix = at.data();
-      const float* a = share.data();
-      for (int dx = 0; dx < w; ++dx) buf[dx] = 0.f + s[ix[dx]] * a[dx];
-      for (int k = 1; k < slots; ++k) {
-        ix += w, a += w;
-        for (int dx = 0; dx < w; ++dx) buf[dx] += s[ix[dx]] * a[dx];
+      for (int x = 0; x < src.cols; ++x) pixels[static_cast<std::size_t>(x)] = s[x];
+#if defined(__GNUC__) && defined(__x86_64__)
+      if (kAvx2) {
+        area_row_avx2(pixels.data(), at.data(), share.data(), slots, w, buf);
+      } else {
+        area_row(pixels.data(), at.data(), share.data(), slots, w, buf);
       }
+#else
+      area_row(pixels.data(), at.data(), share.data(), slots, w, buf);
+#endif
     }
     const float beta = yt.alpha;
     if (yt.d != prev_dy) {
