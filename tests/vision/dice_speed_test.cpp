@@ -71,7 +71,8 @@ TEST(DiceSpeed, RefineCentreFindsTheSamePeakAsEveryWindowsHog) {
     params.refine_steps = steps;
     for (int i = 0; i < 60; ++i) {
       // Anywhere, near the borders too, at every scan size.
-      const cv::Point2d at(rng.uniform(-10.0, grey.cols + 10.0), rng.uniform(-10.0, grey.rows + 10.0));
+      const cv::Point2d at(rng.uniform(-10.0, grey.cols + 10.0),
+                           rng.uniform(-10.0, grey.rows + 10.0));
       const double radius = rng.uniform(15.0, 100.0);
       const cv::Point2d fast = vd::refine_centre(grey, at, radius, params, model);
       const cv::Point2d plain = refine_by_windows(grey, at, radius, params, model);
@@ -103,7 +104,8 @@ TEST(DiceSpeed, DeferredFinestLevelIsScannedOnlyForDiceOfItsSize) {
   };
   const double finest = vd::Params{}.min_radius * 1280;
   int fallback = 0, skipped = 0;
-  for (const char* name : {"0000.jpg", "0001.jpg", "0002.jpg", "0003.jpg", "0004.jpg", "0005.jpg"}) {
+  for (const char* name :
+       {"0000.jpg", "0001.jpg", "0002.jpg", "0003.jpg", "0004.jpg", "0005.jpg"}) {
     const cv::Mat image = committed_scene(name);
     ASSERT_EQ(image.cols, 1280);
     vd::Params all, deferred;
@@ -143,7 +145,8 @@ TEST(DiceSpeed, ShrinkAreaIsOpenCVsAreaResizeToTheByte) {
   // The scan's levels, from the frame and its half and quarter.
   for (double r = 0.0135 * 1280; r <= 0.075 * 1280 * 1.0001; r *= 1.25) {
     const double f = vd::kWindowRadius / r;
-    const cv::Size size(static_cast<int>(std::lround(1280 * f)), static_cast<int>(std::lround(720 * f)));
+    const cv::Size size(static_cast<int>(std::lround(1280 * f)),
+                        static_cast<int>(std::lround(720 * f)));
     expect_same(f <= 0.25 ? quarter : f <= 0.5 ? half : grey, size);
   }
   // Random images and sizes, whole factors (OpenCV's) and colour (OpenCV's) too.
@@ -151,8 +154,9 @@ TEST(DiceSpeed, ShrinkAreaIsOpenCVsAreaResizeToTheByte) {
   for (int i = 0; i < 200; ++i) {
     cv::Mat src(rng.uniform(20, 500), rng.uniform(20, 500), i % 20 == 0 ? CV_8UC3 : CV_8UC1);
     rng.fill(src, cv::RNG::UNIFORM, 0, 256);
-    const cv::Size size = i % 10 == 0 ? cv::Size(src.cols / 2, src.rows / 2)
-                                      : cv::Size(rng.uniform(1, src.cols + 1), rng.uniform(1, src.rows + 1));
+    const cv::Size size =
+        i % 10 == 0 ? cv::Size(src.cols / 2, src.rows / 2)
+                    : cv::Size(rng.uniform(1, src.cols + 1), rng.uniform(1, src.rows + 1));
     expect_same(src, size);
   }
 }

@@ -54,14 +54,16 @@ TEST(DiceFlatForest, VotesAsOpenCVOnASmallForest) {
 TEST(DiceFlatForest, VotesAsOpenCVOnTheDiceModel) {
   const dice::Model& model = dice::default_model();
   if (model.empty()) GTEST_SKIP() << "no dice model built in";
-  const cv::Mat image = load_image(
-      (std::filesystem::path(ARBITRE_TEST_DATA) / "dice" / "0000.jpg").string());
+  const cv::Mat image =
+      load_image((std::filesystem::path(ARBITRE_TEST_DATA) / "dice" / "0000.jpg").string());
   cv::Mat samples(60, dice::kFaceFeatures, CV_32F);
   cv::RNG rng(5);
   for (int r = 0; r < samples.rows; ++r) {
-    const cv::Point2d at(rng.uniform(40.0, image.cols - 40.0), rng.uniform(40.0, image.rows - 40.0));
-    dice::face_features(dice::face_crop(image, at, rng.uniform(15.0, 80.0), rng.uniform(0.0, 360.0)),
-                        samples.ptr<float>(r));
+    const cv::Point2d at(rng.uniform(40.0, image.cols - 40.0),
+                         rng.uniform(40.0, image.rows - 40.0));
+    dice::face_features(
+        dice::face_crop(image, at, rng.uniform(15.0, 80.0), rng.uniform(0.0, 360.0)),
+        samples.ptr<float>(r));
   }
   for (const auto* forest : {&model.reader, &model.digits, &model.cocked}) {
     if (!*forest) continue;

@@ -54,7 +54,8 @@ FlatForest::FlatForest(const cv::ml::RTrees& forest) {
   cv::Mat check(16, vars_, CV_32F);
   for (int r = 0; r < check.rows; ++r) {
     for (int v = 0; v < vars_; ++v) {
-      const Node& pick = nodes_[static_cast<std::size_t>(rng.uniform(0, static_cast<int>(nodes_.size())))];
+      const Node& pick =
+          nodes_[static_cast<std::size_t>(rng.uniform(0, static_cast<int>(nodes_.size())))];
       check.at<float>(r, v) = (pick.var >= 0 ? pick.c : 0.f) + (rng.uniform(0, 3) - 1) * 1e-3f;
     }
   }

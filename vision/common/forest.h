@@ -26,9 +26,9 @@ class FlatForest {
 
  private:
   struct Node {
-    int var;      // feature index; -1 on a leaf
-    float c;      // go left when the feature <= c
-    int left;     // on a leaf: the label's column
+    int var;   // feature index; -1 on a leaf
+    float c;   // go left when the feature <= c
+    int left;  // on a leaf: the label's column
     int right;
   };
   std::vector<Node> nodes_;

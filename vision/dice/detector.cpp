@@ -86,7 +86,7 @@ cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius
   // columns, then rows) — the very numbers hog.compute over the windows gives, 2.5x fewer blocks.
   static const cv::HOGDescriptor block_hog(cv::Size(16, 16), cv::Size(16, 16), cv::Size(8, 8),
                                            cv::Size(8, 8), 9);
-  constexpr int kBlock = 36;           // floats per block
+  constexpr int kBlock = 36;   // floats per block
   const int grid = reach + 9;  // block origins per axis (2 pixels apart): the windows' and 2 x 8
   const int origin = side / 2 - kWindow / 2 - reach;  // the first window's and block's corner
   std::vector<cv::Point> blocks;
@@ -174,7 +174,8 @@ std::vector<AreaTap> area_taps(int ssize, int dsize, double scale) {
     if (sx1 - fsx1 > 1e-3) taps.push_back({dx, sx1 - 1, static_cast<float>((sx1 - fsx1) / cell)});
     for (int sx = sx1; sx < sx2; sx++) taps.push_back({dx, sx, static_cast<float>(1.0 / cell)});
     if (fsx2 - sx2 > 1e-3) {
-      taps.push_back({dx, sx2, static_cast<float>(std::min(std::min(fsx2 - sx2, 1.), cell) / cell)});
+      taps.push_back(
+          {dx, sx2, static_cast<float>(std::min(std::min(fsx2 - sx2, 1.), cell) / cell)});
     }
   }
   return taps;
@@ -201,10 +202,10 @@ __attribute__((target("avx2"))) void area_row_avx2(const float* row, const int* 
   for (; dx + 8 <= w; dx += 8) {
     __m256 sum = _mm256_setzero_ps();
     for (int k = 0; k < slots; ++k) {
-      const std::size_t o = static_cast<std::size_t>(k) * static_cast<std::size_t>(w) +
-                            static_cast<std::size_t>(dx);
-      const __m256 v = _mm256_i32gather_ps(
-          row, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + o)), 4);
+      const std::size_t o =
+          static_cast<std::size_t>(k) * static_cast<std::size_t>(w) + static_cast<std::size_t>(dx);
+      const __m256 v =
+          _mm256_i32gather_ps(row, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + o)), 4);
       sum = _mm256_add_ps(sum, _mm256_mul_ps(v, _mm256_loadu_ps(share + o)));
     }
     _mm256_storeu_ps(buf + dx, sum);
@@ -212,8 +213,8 @@ __attribute__((target("avx2"))) void area_row_avx2(const float* row, const int* 
   for (; dx < w; ++dx) {
     float sum = 0.f;
     for (int k = 0; k < slots; ++k) {
-      const std::size_t o = static_cast<std::size_t>(k) * static_cast<std::size_t>(w) +
-                            static_cast<std::size_t>(dx);
+      const std::size_t o =
+          static_cast<std::size_t>(k) * static_cast<std::size_t>(w) + static_cast<std::size_t>(dx);
       sum += row[at[o]] * share[o];
     }
     buf[dx] = sum;
@@ -229,8 +230,8 @@ void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
   const double scale_y = 1. / (static_cast<double>(size.height) / src.rows);
   const bool integral = std::abs(scale_x - std::lround(scale_x)) < DBL_EPSILON &&
                         std::abs(scale_y - std::lround(scale_y)) < DBL_EPSILON;
-  if (src.type() != CV_8UC1 || size.width <= 0 || size.height <= 0 || scale_x < 1 ||
-      scale_y < 1 || integral || src.data == dst.data) {
+  if (src.type() != CV_8UC1 || size.width <= 0 || size.height <= 0 || scale_x < 1 || scale_y < 1 ||
+      integral || src.data == dst.data) {
     cv::resize(src, dst, size, 0, 0, cv::INTER_AREA);
     return;
   }
@@ -279,7 +280,8 @@ void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
     const float beta = yt.alpha;
     if (yt.d != prev_dy) {
       uchar* d = dst.ptr<uchar>(prev_dy);
-      for (int dx = 0; dx < w; ++dx) d[dx] = cv::saturate_cast<uchar>(acc[dx]), acc[dx] = beta * buf[dx];
+      for (int dx = 0; dx < w; ++dx)
+        d[dx] = cv::saturate_cast<uchar>(acc[dx]), acc[dx] = beta * buf[dx];
       prev_dy = yt.d;
     } else {
       for (int dx = 0; dx < w; ++dx) acc[dx] += beta * buf[dx];
@@ -360,8 +362,7 @@ void strongest_first(std::vector<Candidate>& windows) {
 }
 }  // namespace
 
-std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params,
-                                    const Model& model) {
+std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params, const Model& model) {
   std::vector<Candidate> all = scan_levels(bgr, params, model, 0, -1);
   strongest_first(all);
   return all;
@@ -510,7 +511,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
 
   // examine: every candidate's crop at four turns; "no die" votes against it.
   start = Clock::now();
-  std::vector<double> cocked_seen, leaning_seen;  // the reader's "cocked" share, the cocked forest's
+  // The reader's "cocked" share and the cocked forest's, per candidate.
+  std::vector<double> cocked_seen, leaning_seen;
   // Candidates already examined (same centre and radius: the same crops, the same answers),
   // with their presence, cocked and leaning shares.
   std::vector<std::pair<Candidate, std::array<double, 3>>> examined;
@@ -536,7 +538,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const int turns = std::max(1, params.examine_turns);
     cv::Mat samples(count * turns, kFaceFeatures, CV_32F);
     for (int i = 0; i < count; ++i) {
-      const Candidate& c = d.candidates[static_cast<std::size_t>(todo[static_cast<std::size_t>(i)])];
+      const Candidate& c =
+          d.candidates[static_cast<std::size_t>(todo[static_cast<std::size_t>(i)])];
       for (int t = 0; t < turns; ++t) {
         face_features(face_crop(bgr, c.centre, c.radius, 360.0 * t / turns),
                       samples.ptr<float>(i * turns + t));
@@ -580,7 +583,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     });
     std::vector<double> radii;
     for (const Candidate* c : sure) {
-      if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount)) radii.push_back(c->radius);
+      if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount))
+        radii.push_back(c->radius);
     }
     return median(radii);
   };
