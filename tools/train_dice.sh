@@ -17,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 "$build/tools/scenegen" --dice --out "$out/c" --seed 2100 --first 0 --count 30 --cocked-share 1.0 --jpeg
 "$build/tools/scenegen" --dice --out "$out/d" --seed 2200 --first 0 --count 160 --jpeg
 mkdir "$out/model"
-"$build/tools/train_dice" --trees 40 --depth 12 --out "$out/model/dice_digits.yml" "$out/a" "$out/c" "$out/d"
+"$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/model/dice_digits.yml" "$out/a" "$out/c" "$out/d"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

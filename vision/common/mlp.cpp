@@ -39,13 +39,35 @@ void softmax_rows(cv::Mat& z) {
   }
 }
 
+// out = in x w for a few rows: each input scales a row of weights into the output row (a loop
+// the compiler vectorises; about twice as fast as cv::gemm for the reader's batches of tens of
+// rows, and zero inputs — a ReLU's — cost nothing).
+void product(const cv::Mat& in, const cv::Mat& w, cv::Mat& out) {
+  out.create(in.rows, w.cols, CV_32F);
+  out.setTo(0);
+  const int n = w.cols;
+  for (int r = 0; r < in.rows; ++r) {
+    float* __restrict o = out.ptr<float>(r);
+    const float* x = in.ptr<float>(r);
+    for (int k = 0; k < in.cols; ++k) {
+      const float a = x[k];
+      if (a == 0) continue;
+      const float* __restrict wk = w.ptr<float>(k);
+      for (int c = 0; c < n; ++c) o[c] += a * wk[c];
+    }
+  }
+}
+
 // Activations of every layer (the input's, then each layer's output; the last holds the
-// probabilities).
-void forward(const Mlp& mlp, const cv::Mat& input, std::vector<cv::Mat>& a) {
+// probabilities). Training's batches go through cv::gemm, the reader's few rows through product.
+void forward(const Mlp& mlp, const cv::Mat& input, std::vector<cv::Mat>& a, bool few) {
   a.resize(mlp.weights.size() + 1);
   a[0] = input;
   for (std::size_t k = 0; k < mlp.weights.size(); ++k) {
-    cv::gemm(a[k], mlp.weights[k], 1.0, cv::noArray(), 0.0, a[k + 1]);
+    if (few)
+      product(a[k], mlp.weights[k], a[k + 1]);
+    else
+      cv::gemm(a[k], mlp.weights[k], 1.0, cv::noArray(), 0.0, a[k + 1]);
     add_bias_relu(a[k + 1], mlp.biases[k], k + 1 < mlp.weights.size());
   }
   softmax_rows(a.back());
@@ -59,7 +81,7 @@ cv::Mat Mlp::probabilities(const cv::Mat& samples) const {
   cv::Mat x;
   standardise(*this, samples, x);
   std::vector<cv::Mat> a;
-  forward(*this, x, a);
+  forward(*this, x, a, true);
   return a.back();
 }
 
@@ -116,7 +138,7 @@ Mlp train_mlp(const cv::Mat& samples, const std::vector<int>& labels, int classe
       const int m = std::min(training.batch, n - b0);
       cv::Mat in = batch.rowRange(0, m);
       for (int r = 0; r < m; ++r) x.row(order[static_cast<std::size_t>(b0 + r)]).copyTo(in.row(r));
-      forward(mlp, in, a);
+      forward(mlp, in, a, false);
       // Cross-entropy's gradient at the logits: p - onehot, over the batch.
       cv::Mat g = a.back().clone();
       for (int r = 0; r < m; ++r) {

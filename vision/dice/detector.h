@@ -64,8 +64,8 @@ struct Params {
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
-  double min_confidence = 0.35;  // share of votes for the best digit, else unreadable (value 0)
-  double min_margin = 0.1;       // over the best other value, else unreadable
+  double min_confidence = 0.5;   // share for the best digit, else unreadable (value 0)
+  double min_margin = 0.2;       // over the best other value, else unreadable
   double cocked_share =
       0.3;  // mean share of "cocked" votes (over the turns) that flags a die cocked
   double cocked_vote = 0.45;  // share of the cocked forest's votes (mean of four turns) that does
