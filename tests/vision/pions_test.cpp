@@ -10,8 +10,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <unistd.h>
 
 #include "tests/support/pion_scoring.h"
+#include "vision/common/image_io.h"
 #include "vision/pions.h"
 #include "vision/pions/detector.h"
 
@@ -304,4 +307,152 @@ TEST(PionReader, ACellJoiningTwoGroupsHoldsAPionOnFewerVotes) {
   c = cells();
   vp::bridge_groups(c, off);
   EXPECT_EQ(c[2].label, 0);
+}
+
+namespace {
+
+namespace vp = arbitre::vision::pions;
+
+// A network of no hidden layer whose probabilities do not depend on the features: softmax of
+// `logits` for every cell.
+arbitre::vision::Mlp constant_net(const std::array<float, vp::kCellClasses>& logits) {
+  arbitre::vision::Mlp net;
+  net.mean = cv::Mat::zeros(1, vp::kCellFeatures, CV_32F);
+  net.scale = cv::Mat::ones(1, vp::kCellFeatures, CV_32F);
+  net.weights.push_back(cv::Mat::zeros(vp::kCellFeatures, vp::kCellClasses, CV_32F));
+  net.biases.push_back(cv::Mat(1, vp::kCellClasses, CV_32F, const_cast<float*>(logits.data())).clone());
+  return net;
+}
+
+// A small forest on random features: class k where feature 0 lies in [k, k + 1).
+cv::Ptr<cv::ml::RTrees> small_forest(cv::Mat& samples) {
+  cv::RNG rng(7);
+  samples.create(300, vp::kCellFeatures, CV_32F);
+  rng.fill(samples, cv::RNG::UNIFORM, 0.0, 1.0);
+  cv::Mat labels(samples.rows, 1, CV_32S);
+  for (int r = 0; r < samples.rows; ++r) {
+    labels.at<int>(r) = r % vp::kCellClasses;
+    samples.at<float>(r, 0) += static_cast<float>(r % vp::kCellClasses);
+  }
+  cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
+  trees->setMaxDepth(4);
+  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 10, 0));
+  cv::theRNG().state = 1;
+  trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
+  return trees;
+}
+
+}  // namespace
+
+// The cell's class shares: the forest's vote shares alone without a network; with one, the
+// weighted mean of the network's probabilities and those shares.
+TEST(PionCellModel, TheNetsProbabilitiesAreAveragedWithTheForestsVoteShares) {
+  cv::Mat samples;
+  vp::CellModel model(small_forest(samples));
+  const cv::Mat rows = samples.rowRange(0, 10);
+  const cv::Mat forest = vp::cell_shares(model, rows, 0.5);
+  ASSERT_EQ(forest.rows, 10);
+  ASSERT_EQ(forest.cols, vp::kCellClasses);
+  cv::Mat votes;
+  for (int r = 0; r < rows.rows; ++r) {
+    model.forest->getVotes(rows.row(r), votes, 0);
+    for (int k = 0; k < votes.cols; ++k) {
+      EXPECT_FLOAT_EQ(forest.at<float>(r, votes.at<int>(0, k)), votes.at<int>(1, k) / 10.0f);
+    }
+    EXPECT_NEAR(cv::sum(forest.row(r))[0], 1.0, 1e-5);
+  }
+  model.net = constant_net({0, 0, 0, 0, 8});  // sees white nearly everywhere
+  const cv::Mat p = model.net.probabilities(rows);
+  for (const double w : {0.0, 0.3, 0.5, 1.0}) {
+    const cv::Mat mixed = vp::cell_shares(model, rows, w);
+    for (int r = 0; r < rows.rows; ++r) {
+      for (int k = 0; k < vp::kCellClasses; ++k) {
+        EXPECT_NEAR(mixed.at<float>(r, k), w * p.at<float>(r, k) + (1 - w) * forest.at<float>(r, k), 1e-5)
+            << "weight " << w;
+      }
+    }
+  }
+}
+
+// The reader uses the network when the model has one, and it changes decisions: a network sure
+// every cell is empty leaves no pion; one sure every cell is red makes every pion found red. At
+// weight 0, or without a network, the model reads as its forest alone.
+TEST(PionReader, UsesTheCellNetworkWhenTheModelHasOne) {
+  const vp::CellModel& committed = vp::default_cell_model();
+  ASSERT_TRUE(committed.trained());
+  const cv::Mat image = arbitre::vision::load_image((fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg").string());
+  ASSERT_FALSE(image.empty());
+  const vp::CellModel forest_only(committed.forest);
+  const vp::Detection alone = vp::detect(image, {}, forest_only);
+  ASSERT_GE(alone.observation.pions.size(), 20u);
+  const auto same = [](const vp::Detection& a, const vp::Detection& b) {
+    if (a.observation.pions.size() != b.observation.pions.size()) return false;
+    for (std::size_t k = 0; k < a.observation.pions.size(); ++k) {
+      const auto& x = a.observation.pions[k];
+      const auto& y = b.observation.pions[k];
+      if (x.row != y.row || x.col != y.col || x.colour != y.colour || x.confidence != y.confidence) return false;
+    }
+    return true;
+  };
+
+  vp::CellModel with_net(committed.forest);
+  vp::Params net_only;
+  net_only.net_weight = 1;
+  with_net.net = constant_net({8, 0, 0, 0, 0});
+  EXPECT_TRUE(vp::detect(image, net_only, with_net).observation.pions.empty());
+  with_net.net = constant_net({0, 8, 0, 0, 0});
+  const vp::Detection red = vp::detect(image, net_only, with_net);
+  ASSERT_FALSE(red.observation.pions.empty());
+  for (const auto& p : red.observation.pions) EXPECT_EQ(p.colour, arbitre::referee::irma::Colour::Red);
+  // Half and half: the network sure of red outweighs any forest's "empty": every cell examined holds a pion.
+  vp::Params half_and_half;
+  half_and_half.net_weight = 0.5;
+  const vp::Detection half = vp::detect(image, half_and_half, with_net);
+  EXPECT_FALSE(same(half, alone));
+  for (const auto& cell : half.cells) EXPECT_GT(cell.label, 0);
+
+  vp::Params none;
+  none.net_weight = 0;
+  EXPECT_TRUE(same(vp::detect(image, none, with_net), alone)) << "weight 0: the forest alone";
+  if (!committed.net.empty()) {
+    EXPECT_TRUE(same(vp::detect(image, none, committed), alone));
+  } else {
+    EXPECT_TRUE(same(vp::detect(image), alone)) << "a model without a network reads as its forest";
+  }
+}
+
+// A model is stored as the forest (as RTrees::save writes it) and the network beside it; a file
+// without a network reads as a forest alone, one with a network of the wrong shape too.
+TEST(PionCellModel, StoredWithItsNetworkAndReadBack) {
+  cv::Mat samples;
+  vp::CellModel model(small_forest(samples));
+  const fs::path dir = fs::temp_directory_path() / ("pion_cell_model_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string plain = (dir / "plain.yml").string(), both = (dir / "both.yml").string(),
+                    wrong = (dir / "wrong.yml").string(), saved = (dir / "saved.yml").string();
+  model.forest->save(saved);
+  vp::save_cell_model(plain, model);
+  {
+    std::ifstream a(saved), b(plain);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(a), {}), std::string(std::istreambuf_iterator<char>(b), {}))
+        << "a model without a network is written as RTrees::save writes its forest";
+  }
+  const vp::CellModel read_plain = vp::load_cell_model(plain);
+  ASSERT_TRUE(read_plain.trained());
+  EXPECT_TRUE(read_plain.net.empty());
+  model.net = constant_net({1, 2, 3, 4, 5});
+  vp::save_cell_model(both, model);
+  const vp::CellModel read_both = vp::load_cell_model(both);
+  ASSERT_TRUE(read_both.trained());
+  ASSERT_FALSE(read_both.net.empty());
+  EXPECT_EQ(cv::norm(vp::cell_shares(read_both, samples, 0.5), vp::cell_shares(model, samples, 0.5), cv::NORM_INF), 0);
+  EXPECT_TRUE(cv::ml::RTrees::load(both)->isTrained()) << "the forest still loads on its own";
+  vp::CellModel odd = model;
+  odd.net.weights[0] = cv::Mat::zeros(vp::kCellFeatures, 3, CV_32F);
+  odd.net.biases[0] = cv::Mat::zeros(1, 3, CV_32F);
+  vp::save_cell_model(wrong, odd);
+  EXPECT_TRUE(vp::load_cell_model(wrong).net.empty()) << "three classes: not a cell network";
+  EXPECT_TRUE(vp::load_cell_model(wrong).trained());
+  EXPECT_FALSE(vp::load_cell_model((dir / "missing.yml").string()).trained());
+  fs::remove_all(dir);
 }

@@ -1,11 +1,17 @@
 // train_pions — trains the pion cell classifier from scenes made by scenegen.
 //
-//   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment] DIR [DIR...]
+//   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment]
+//               [--net H[,H...] [--epochs 15] [--rate 0.01] [--decay 0.01]] [--base MODEL.yml]
+//               DIR [DIR...]
 //
 // Every scene is read by the detector with its fixed rule (or with a first model, so that the
 // cells examined are those the trained reader will examine); each cell it examines
 // is labelled from the ground truth (the true pion within 0.35 pitch of the cell's centre, or
 // empty) and its features become one training sample of a random forest (OpenCV ml RTrees).
+// --net also trains a small neural network (vision/common/mlp.h) on the same samples, stored
+// beside the forest as "cell_net" (the reader then averages the two). --base takes the forest
+// from an existing model and trains only the network; the cells are then examined with that
+// model's forest unless --examine-with says otherwise.
 #include <opencv2/core.hpp>
 #include <opencv2/ml.hpp>
 
@@ -18,6 +24,7 @@
 #include <vector>
 
 #include "vision/common/image_io.h"
+#include "vision/common/mlp.h"
 #include "vision/pions/detector.h"
 
 namespace fs = std::filesystem;
@@ -29,7 +36,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> dirs;
   int trees_count = 60, depth = 12;
   bool augment = false;
-  cv::Ptr<cv::ml::RTrees> examiner;  // the model that chooses the cells to examine (none: the rule)
+  vp::CellModel examiner;  // the model that chooses the cells to examine (none: the rule)
+  bool examiner_given = false;
+  std::string base_file;
+  arbitre::vision::MlpTraining net;
+  net.hidden.clear();
+  net.epochs = 15;
+  net.rate = 0.01;
+  net.decay = 0.01;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--out" && i + 1 < argc) {
@@ -41,14 +55,45 @@ int main(int argc, char** argv) {
     } else if (arg == "--depth" && i + 1 < argc) {
       depth = std::atoi(argv[++i]);
     } else if (arg == "--examine-with" && i + 1 < argc) {
-      examiner = cv::ml::RTrees::load(argv[++i]);
+      examiner = vp::CellModel(vp::load_cell_model(argv[++i]).forest);
+      examiner_given = true;
+    } else if (arg == "--base" && i + 1 < argc) {
+      base_file = argv[++i];
+    } else if (arg == "--net" && i + 1 < argc) {
+      const std::string widths = argv[++i];
+      net.hidden.clear();
+      for (std::size_t at = 0; at < widths.size();) {
+        const std::size_t comma = std::min(widths.find(',', at), widths.size());
+        net.hidden.push_back(std::atoi(widths.substr(at, comma - at).c_str()));
+        at = comma + 1;
+      }
+    } else if (arg == "--epochs" && i + 1 < argc) {
+      net.epochs = std::atoi(argv[++i]);
+    } else if (arg == "--rate" && i + 1 < argc) {
+      net.rate = std::atof(argv[++i]);
+    } else if (arg == "--decay" && i + 1 < argc) {
+      net.decay = std::atof(argv[++i]);
+    } else if (arg == "--batch" && i + 1 < argc) {
+      net.batch = std::atoi(argv[++i]);
     } else {
       dirs.push_back(arg);
     }
   }
-  if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr, "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment] DIR [DIR...]\n");
+  if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty())) {
+    std::fprintf(stderr,
+                 "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment]\n"
+                 "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]] [--base MODEL.yml]\n"
+                 "                   DIR [DIR...]   (--base needs --net: only the network is trained)\n");
     return 2;
+  }
+  vp::CellModel model;
+  if (!base_file.empty()) {
+    model = vp::CellModel(vp::load_cell_model(base_file).forest);
+    if (!model.trained()) {
+      std::fprintf(stderr, "%s: no forest\n", base_file.c_str());
+      return 1;
+    }
+    if (!examiner_given) examiner = model;
   }
   cv::Mat samples(0, vp::kCellFeatures, CV_32F);
   cv::Mat labels(0, 1, CV_32S);
@@ -97,19 +142,45 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "%d scenes, %d cells: empty %d, red %d, orange %d, green %d, white %d\n", scenes, samples.rows,
                per_class[0], per_class[1], per_class[2], per_class[3], per_class[4]);
-  cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
-  trees->setMaxDepth(depth);
-  trees->setMinSampleCount(4);
-  trees->setCalculateVarImportance(false);
-  trees->setActiveVarCount(0);
-  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees_count, 0));
-  cv::theRNG().state = 20261129;
-  trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
-  cv::Mat predicted;
-  trees->predict(samples, predicted);
-  int right = 0;
-  for (int r = 0; r < samples.rows; ++r) right += static_cast<int>(predicted.at<float>(r)) == labels.at<int>(r);
-  std::fprintf(stderr, "training accuracy %.2f%%\n", 100.0 * right / std::max(1, samples.rows));
-  trees->save(out);
+  if (!model.trained()) {
+    cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
+    trees->setMaxDepth(depth);
+    trees->setMinSampleCount(4);
+    trees->setCalculateVarImportance(false);
+    trees->setActiveVarCount(0);
+    trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees_count, 0));
+    cv::theRNG().state = 20261129;
+    trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
+    model.forest = trees;
+  }
+  const auto accuracy = [&](const cv::Mat& shares) {
+    int right = 0;
+    for (int r = 0; r < samples.rows; ++r) {
+      cv::Point best;
+      cv::minMaxLoc(shares.row(r), nullptr, nullptr, nullptr, &best);
+      right += best.x == labels.at<int>(r);
+    }
+    return 100.0 * right / std::max(1, samples.rows);
+  };
+  if (base_file.empty()) {
+    cv::Mat predicted;
+    model.forest->predict(samples, predicted);
+    int right = 0;
+    for (int r = 0; r < samples.rows; ++r) right += static_cast<int>(predicted.at<float>(r)) == labels.at<int>(r);
+    std::fprintf(stderr, "forest: training accuracy %.2f%%\n", 100.0 * right / std::max(1, samples.rows));
+  }
+  if (!net.hidden.empty()) {
+    std::fprintf(stderr, "cell network:");
+    for (int h : net.hidden) std::fprintf(stderr, " %d", h);
+    std::fprintf(stderr, " hidden, %d epochs, rate %g, decay %g, batch %d\n", net.epochs, net.rate, net.decay,
+                 net.batch);
+    model.net = arbitre::vision::train_mlp(samples, std::vector<int>(labels.begin<int>(), labels.end<int>()),
+                                           vp::kCellClasses, net, [](int epoch, double loss) {
+                                             std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+                                           });
+    std::fprintf(stderr, "network: training accuracy %.2f%%; with the forest, half and half: %.2f%%\n",
+                 accuracy(model.net.probabilities(samples)), accuracy(vp::cell_shares(model, samples, 0.5)));
+  }
+  vp::save_cell_model(out, model);
   return 0;
 }

@@ -660,7 +660,63 @@ std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
 
-Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml::RTrees>& model) {
+CellModel read_cell_model(const cv::FileStorage& storage) {
+  CellModel m;
+  if (!storage.isOpened()) return m;
+  cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
+  const cv::FileNode forest = storage["opencv_ml_rtrees"].empty() ? storage.getFirstTopLevelNode()
+                                                                   : storage["opencv_ml_rtrees"];
+  if (forest.empty()) return m;
+  trees->read(forest);
+  if (!trees->isTrained()) return m;
+  m.forest = trees;
+  m.net = read_mlp(storage["cell_net"]);
+  if (m.net.inputs() != kCellFeatures || m.net.classes() != kCellClasses) m.net = Mlp{};
+  return m;
+}
+
+CellModel load_cell_model(const std::string& path) {
+  try {
+    return read_cell_model(cv::FileStorage(path, cv::FileStorage::READ));
+  } catch (const cv::Exception&) {
+    return CellModel{};
+  }
+}
+
+void save_cell_model(const std::string& path, const CellModel& model) {
+  cv::FileStorage storage(path, cv::FileStorage::WRITE);
+  if (model.forest) {
+    storage << model.forest->getDefaultName() << "{";
+    model.forest->write(storage);
+    storage << "}";
+  }
+  if (!model.net.empty()) write_mlp(storage, "cell_net", model.net);
+}
+
+cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight) {
+  cv::Mat forest(samples.rows, kCellClasses, CV_32F, cv::Scalar(0));
+  const bool use_forest = model.trained() && (model.net.empty() || net_weight < 1);
+  if (use_forest) {
+    cv::Mat votes;
+    for (int r = 0; r < samples.rows; ++r) {
+      model.forest->getVotes(samples.row(r), votes, 0);
+      double total = 0;
+      for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(1, k);
+      for (int k = 0; k < votes.cols; ++k) {
+        const int label = votes.at<int>(0, k);
+        if (label >= 0 && label < kCellClasses && total > 0) {
+          forest.at<float>(r, label) = static_cast<float>(votes.at<int>(1, k) / total);
+        }
+      }
+    }
+  }
+  if (model.net.empty()) return forest;
+  const cv::Mat p = model.net.probabilities(samples);
+  if (!use_forest) return p;
+  return net_weight * p + (1 - net_weight) * forest;
+}
+
+Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
   Detection d;
   d.observation.width = bgr.cols;
   d.observation.height = bgr.rows;
@@ -775,10 +831,25 @@ Detection detect(const cv::Mat& bgr, const Params& params, const cv::Ptr<cv::ml:
       cell.centre = c;
       cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale);
       shape_features(w, table, lattice, i, j, cell.features.data() + kColourFeatures);
-      if (model && model->isTrained()) {
+      if (model.trained() && !model.net.empty() && params.net_weight > 0) {
+        // With a network: the mean of its probabilities and the forest's vote shares, read the
+        // same way (a pion when the classes other than empty hold enough; the likeliest of them).
+        const cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
+        const cv::Mat shares = cell_shares(model, sample, params.net_weight);
+        const float* s = shares.ptr<float>();
+        int best = 1;
+        for (int k = 2; k < kCellClasses; ++k) {
+          if (s[k] > s[best]) best = k;
+        }
+        const double presence = std::clamp(1.0 - s[0], 0.0, 1.0);
+        cell.presence = presence;
+        cell.likeliest = s[best] > 0 ? best : 0;
+        cell.label = presence >= params.net_min_confidence && cell.likeliest > 0 ? best : 0;
+        cell.confidence = cell.label > 0 ? presence : 1.0 - presence;
+      } else if (model.trained()) {
         cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
         cv::Mat votes;
-        model->getVotes(sample, votes, 0);
+        model.forest->getVotes(sample, votes, 0);
         // A pion is there when most trees see one, whatever its colour (the trees that see a
         // pion may split between two colours); its colour is the one most of them see. The
         // confidence is the share of trees that agree with the verdict.

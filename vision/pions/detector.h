@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "vision/common/lattice.h"
+#include "vision/common/mlp.h"
 #include "vision/observation.h"
 
 namespace arbitre::vision::pions {
@@ -42,6 +43,8 @@ struct Params {
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
+  double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
+  double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
@@ -95,9 +98,34 @@ struct Detection {
 // to it.
 std::array<double, 3> calibration_descriptor(const CellFeatures& features);
 
-// The trained cell classifier (vision/models/pion_cells.yml, embedded), or a null pointer when
-// no model is built in.
-cv::Ptr<cv::ml::RTrees> default_cell_model();
+// The cell classifier: a random forest and, optionally, a small neural network on the same
+// features and classes beside it. With a network, a cell's class shares are the mean of the
+// network's probabilities and the forest's vote shares (weighted by `Params::net_weight`);
+// without one, the forest's votes alone (a forest converts implicitly: a model without a
+// network).
+struct CellModel {
+  cv::Ptr<cv::ml::RTrees> forest;
+  Mlp net;
+  CellModel() = default;
+  CellModel(cv::Ptr<cv::ml::RTrees> trees) : forest(std::move(trees)) {}  // NOLINT: implicit
+  bool trained() const { return forest && forest->isTrained(); }
+};
+
+// A cell model from a storage: the forest (its first top-level node, as RTrees::save writes it)
+// and the network under "cell_net" when there is one of the right shape (kCellFeatures inputs,
+// kCellClasses classes; otherwise none). From a file: an empty model when it cannot be read.
+CellModel read_cell_model(const cv::FileStorage& storage);
+CellModel load_cell_model(const std::string& path);
+// Writes the forest (as RTrees::save does) and the network, if any, as "cell_net".
+void save_cell_model(const std::string& path, const CellModel& model);
+
+// Class shares (one row of kCellClasses per row of `samples`, each summing to 1): the forest's
+// vote shares, or with a network `net_weight` x its probabilities + (1 - net_weight) x those.
+cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight);
+
+// The trained cell classifier (vision/models/pion_cells.yml, embedded), or an empty model when
+// none is built in.
+const CellModel& default_cell_model();
 
 // The light over a table is rarely even: a lamp's hotspot, a window on one side, vignetting.
 // The table's colour then drifts across the frame, and the colours sampled in the border band
@@ -117,10 +145,10 @@ void flatten_light(cv::Mat& bgr, const Params& params = {});
 // than `params.min_confidence`). The step of detect() before the board's window is chosen.
 void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {});
 
-// Runs every stage on a BGR image. With a null `model`, cells are labelled by a fixed rule
+// Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
 Detection detect(const cv::Mat& bgr, const Params& params = {},
-                 const cv::Ptr<cv::ml::RTrees>& model = default_cell_model());
+                 const CellModel& model = default_cell_model());
 
 // Draws the detection on the image: reported pions with their cell and colour, rejected
 // candidates crossed out, the lattice.
