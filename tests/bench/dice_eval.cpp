@@ -147,6 +147,10 @@ int main(int argc, char** argv) {
       params.cocked_vote = std::atof(argv[++i]);
     else if (a == "--part-size" && i + 1 < argc)
       params.part_size = std::atof(argv[++i]);
+    else if (a == "--veto")
+      params.net_veto = true;
+    else if (a == "--no-veto")
+      params.net_veto = false;
     else if (a == "--net-weight" && i + 1 < argc)
       params.net_weight = std::atof(argv[++i]);
     else if (a == "--tolerance" && i + 1 < argc)

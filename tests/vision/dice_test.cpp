@@ -400,3 +400,50 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
   }
   fs::remove(zones);
 }
+
+// The digit network's veto: the forest reads, and a value the network does not find most likely
+// at the same crop is left unread. A network that always answers "wrong turn" leaves every die
+// unread; the committed model's network only ever removes readings, never changes one.
+TEST(DiceReader, TheDigitNetworkVetoesAndNeverChangesAReading) {
+  ASSERT_FALSE(vd::default_model().empty());
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  std::vector<cv::Mat> images;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".jpg") images.push_back(cv::imread(entry.path().string()));
+  }
+  ASSERT_FALSE(images.empty());
+  ASSERT_FALSE(vd::default_model().digit_net.empty()) << "the committed model has a network";
+
+  vd::Model nay = vd::default_model();
+  // A network of its own (assigning zeros() to a matrix that shares the default model's data
+  // would write into that data).
+  nay.digit_net = arbitre::vision::Mlp{};
+  nay.digit_net.mean = cv::Mat::zeros(1, vd::kFaceFeatures, CV_32F);
+  nay.digit_net.scale = cv::Mat::ones(1, vd::kFaceFeatures, CV_32F);
+  nay.digit_net.weights = {cv::Mat::zeros(vd::kFaceFeatures, vd::kReaderClasses, CV_32F)};
+  nay.digit_net.biases = {cv::Mat::zeros(1, vd::kReaderClasses, CV_32F)};
+  nay.digit_net.biases[0].at<float>(0, vd::kWrongTurn) = 10;
+  vd::Params veto, forest;
+  forest.net_veto = false;
+  forest.net_weight = 0;  // the forest's shares alone
+  int read_by_forest = 0, vetoed = 0, kept = 0;
+  for (const cv::Mat& image : images) {
+    const auto alone = vd::detect(image, forest).observation.dice;
+    const auto checked = vd::detect(image, veto).observation.dice;
+    const auto refused = vd::detect(image, veto, nay).observation.dice;
+    ASSERT_EQ(alone.size(), checked.size());
+    ASSERT_EQ(alone.size(), refused.size());
+    for (std::size_t i = 0; i < alone.size(); ++i) {
+      read_by_forest += alone[i].value > 0;
+      EXPECT_EQ(refused[i].value, 0) << "a die read although the network said wrong turn";
+      if (checked[i].value > 0) {
+        EXPECT_EQ(checked[i].value, alone[i].value) << "the veto changed a reading";
+        ++kept;
+      } else if (alone[i].value > 0) {
+        ++vetoed;
+      }
+    }
+  }
+  EXPECT_GT(read_by_forest, 40);
+  EXPECT_GT(kept, 0.8 * read_by_forest);  // the network agrees with most readings
+}

@@ -751,8 +751,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const cv::Ptr<cv::ml::RTrees>& digits =
         model.digits && model.axis_c ? model.digits : model.reader;
     const bool net = !model.digit_net.empty() && model.axis_c;
+    // With net_veto the forest alone reads, and the network only checks its reading.
+    const bool veto = net && params.net_veto && model.digits;
     const auto digit_shares = [&](const cv::Mat& rows) -> cv::Mat {
-      if (!net) return vote_shares(digits, rows);
+      if (!net || veto) return vote_shares(digits, rows);
       const cv::Mat p = model.digit_net.probabilities(rows);
       if (params.net_weight >= 1 || !model.digits) return p;
       return params.net_weight * p + (1 - params.net_weight) * vote_shares(model.digits, rows);
@@ -760,6 +762,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const cv::Mat reader_shares = vote_shares(model.reader, samples);
     const cv::Mat shares =
         !net && digits == model.reader ? reader_shares : digit_shares(samples);
+    const cv::Mat checks = veto ? model.digit_net.probabilities(samples) : cv::Mat();
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
@@ -769,6 +772,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       std::array<double, 11> best_of_value{};
       int best_turn = 0, best_value = 0;
       double best = -1, cocked = 0;
+      // veto: the network's most likely class at the crop the best reading came from.
+      int checked = -1;
+      const auto check_at = [&](const cv::Mat& p, int row) {
+        const float* q = p.ptr<float>(row);
+        checked = static_cast<int>(std::max_element(q, q + kReaderClasses) - q);
+      };
       for (int t = 0; t < turns; ++t) {
         cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
@@ -779,6 +788,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
             best = s;
             best_turn = t;
             best_value = v;
+            if (veto) check_at(checks, row0 + t);
           }
         }
       }
@@ -802,15 +812,20 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
           }
         }
         more = digit_shares(shifted);
+        const cv::Mat more_checks = veto ? model.digit_net.probabilities(shifted) : cv::Mat();
         for (int r = 0; r < more.rows; ++r) {
           for (int v = 1; v <= 10; ++v) {
             const double s = more.at<float>(r, v);
             best_of_value[static_cast<std::size_t>(v)] =
                 std::max(best_of_value[static_cast<std::size_t>(v)], s);
-            if (s > best) best = s, best_value = v, face = at[static_cast<std::size_t>(r)];
+            if (s > best) {
+              best = s, best_value = v, face = at[static_cast<std::size_t>(r)];
+              if (veto) check_at(more_checks, r);
+            }
           }
         }
       }
+      const bool vetoed = veto && checked != best_value;
       double second = 0;
       for (int v = 1; v <= 10; ++v) {
         if (v != best_value) second = std::max(second, best_of_value[static_cast<std::size_t>(v)]);
@@ -847,7 +862,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       } else if (cocked >= params.cocked_share) {
         die.cocked = true;
         die.confidence = cocked;
-      } else if (best >= params.min_confidence && best - second >= params.min_margin) {
+      } else if (best >= params.min_confidence && best - second >= params.min_margin && !vetoed) {
         die.value = best_value;
         die.confidence = best;
       } else {

@@ -60,12 +60,14 @@ struct Params {
   double axis_step = 15;         // directions of the predicted digit axis, this many degrees apart
   bool pool = false;  // with the axis: a value's mean share over the crops of the best way
                       // (turns and shifts) decides, not the single best crop (no better: off)
+  bool net_veto = true;          // with a digit network: the forest alone reads, and a value the
+                                 // network does not find most likely at the same crop is unread
   double net_weight = 0.5;       // with a digit network: its share in the mean with the forest
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
-  double min_confidence = 0.5;   // share for the best digit, else unreadable (value 0)
-  double min_margin = 0.2;       // over the best other value, else unreadable
+  double min_confidence = 0.35;  // share for the best digit, else unreadable (value 0)
+  double min_margin = 0.1;       // over the best other value, else unreadable
   double cocked_share =
       0.3;  // mean share of "cocked" votes (over the turns) that flags a die cocked
   double cocked_vote = 0.45;  // share of the cocked forest's votes (mean of four turns) that does
