@@ -9,7 +9,10 @@
 // the digit forest (only crops along the axis at the located face: upright, half a turn round,
 // cocked), the texture forest and the flat/cocked forest.
 //
-//   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3] DIR...
+//   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
+//              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]] [--base MODEL.yml] DIR...
+// --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
+// reader's veto; --base takes every other part from MODEL and trains only that network.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -228,7 +231,7 @@ int main(int argc, char** argv) {
   if (out.empty() || dirs.empty()) {
     std::fprintf(stderr,
                  "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
-                 "[--net H[,H...]] [--epochs E] [--rate R] [--base MODEL.yml] DIR...\n");
+                 "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
