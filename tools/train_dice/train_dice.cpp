@@ -228,6 +228,16 @@ int main(int argc, char** argv) {
     else
       dirs.push_back(a);
   }
+  for (int h : net.hidden) {
+    if (h < 1 || h > 4096) {
+      std::fprintf(stderr, "train_dice: --net: a hidden layer of %d units (1 to 4096)\n", h);
+      return 2;
+    }
+  }
+  if (!net.hidden.empty() && (net.epochs < 1 || net.rate <= 0 || net.decay < 0)) {
+    std::fprintf(stderr, "train_dice: --epochs must be at least 1, --rate above 0, --decay 0 or more\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(stderr,
                  "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
