@@ -762,7 +762,6 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const cv::Mat reader_shares = vote_shares(model.reader, samples);
     const cv::Mat shares =
         !net && digits == model.reader ? reader_shares : digit_shares(samples);
-    const cv::Mat checks = veto ? model.digit_net.probabilities(samples) : cv::Mat();
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
@@ -772,12 +771,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       std::array<double, 11> best_of_value{};
       int best_turn = 0, best_value = 0;
       double best = -1, cocked = 0;
-      // veto: the network's most likely class at the crop the best reading came from.
-      int checked = -1;
-      const auto check_at = [&](const cv::Mat& p, int row) {
-        const float* q = p.ptr<float>(row);
-        checked = static_cast<int>(std::max_element(q, q + kReaderClasses) - q);
-      };
+      // veto: the features of the crop the best reading came from, for the network.
+      cv::Mat best_crop;
       for (int t = 0; t < turns; ++t) {
         cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
@@ -788,7 +783,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
             best = s;
             best_turn = t;
             best_value = v;
-            if (veto) check_at(checks, row0 + t);
+            if (veto) best_crop = samples.row(row0 + t);
           }
         }
       }
@@ -812,7 +807,6 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
           }
         }
         more = digit_shares(shifted);
-        const cv::Mat more_checks = veto ? model.digit_net.probabilities(shifted) : cv::Mat();
         for (int r = 0; r < more.rows; ++r) {
           for (int v = 1; v <= 10; ++v) {
             const double s = more.at<float>(r, v);
@@ -820,12 +814,17 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
                 std::max(best_of_value[static_cast<std::size_t>(v)], s);
             if (s > best) {
               best = s, best_value = v, face = at[static_cast<std::size_t>(r)];
-              if (veto) check_at(more_checks, r);
+              if (veto) best_crop = shifted.row(r);
             }
           }
         }
       }
-      const bool vetoed = veto && checked != best_value;
+      bool vetoed = false;
+      if (veto && !best_crop.empty()) {
+        const cv::Mat p = model.digit_net.probabilities(best_crop);
+        const float* q = p.ptr<float>();
+        vetoed = std::max_element(q, q + kReaderClasses) - q != best_value;
+      }
       double second = 0;
       for (int v = 1; v <= 10; ++v) {
         if (v != best_value) second = std::max(second, best_of_value[static_cast<std::size_t>(v)]);
