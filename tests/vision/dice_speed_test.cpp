@@ -23,17 +23,8 @@ cv::Point2d refine_by_windows(const cv::Mat& grey, cv::Point2d centre, double ra
   const double f = vd::kWindowRadius / radius;
   const int reach = params.refine_steps * 2;
   const int side = vd::kWindow + 2 * reach + 16;
-  const double half = side / (2 * f) + 2;
-  const cv::Rect roi =
-      cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
-               static_cast<int>(2 * half), static_cast<int>(2 * half)) &
-      cv::Rect(0, 0, grey.cols, grey.rows);
-  if (roi.width < 8 || roi.height < 8) return centre;
-  cv::Mat m = (cv::Mat_<double>(2, 3) << f, 0, side / 2.0 - f * (centre.x - roi.x), 0, f,
-               side / 2.0 - f * (centre.y - roi.y));
-  cv::Mat patch;
-  cv::warpAffine(grey(roi), patch, m, cv::Size(side, side),
-                 f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  const cv::Mat patch = vd::refine_neighbourhood(grey, centre, radius, reach);
+  if (patch.empty()) return centre;
   std::vector<cv::Point> at;
   for (int dy = -reach; dy <= reach; dy += 2) {
     for (int dx = -reach; dx <= reach; dx += 2)

@@ -61,24 +61,31 @@ bool inside(const Polygon& polygon, cv::Point2d point) {
 
 }  // namespace
 
-cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius,
-                          const Params& params, const Model& model) {
-  if (params.refine_steps <= 0 || model.window_weights.empty()) return centre;
+cv::Mat refine_neighbourhood(const cv::Mat& grey, cv::Point2d centre, double radius, int reach) {
   const double f = kWindowRadius / radius;
-  const int reach = params.refine_steps * 2;  // level pixels each way, in steps of 2
   const int side = kWindow + 2 * reach + 16;
   const double half = side / (2 * f) + 2;
   const cv::Rect roi =
       cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
                static_cast<int>(2 * half), static_cast<int>(2 * half)) &
       cv::Rect(0, 0, grey.cols, grey.rows);
-  if (roi.width < 8 || roi.height < 8) return centre;
-  // The neighbourhood at the level's scale, the centre at (side / 2, side / 2).
+  if (roi.width < 8 || roi.height < 8) return {};
   cv::Mat m = (cv::Mat_<double>(2, 3) << f, 0, side / 2.0 - f * (centre.x - roi.x), 0, f,
                side / 2.0 - f * (centre.y - roi.y));
   cv::Mat patch;
   cv::warpAffine(grey(roi), patch, m, cv::Size(side, side),
                  f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  return patch;
+}
+
+cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius,
+                          const Params& params, const Model& model) {
+  if (params.refine_steps <= 0 || model.window_weights.empty()) return centre;
+  const double f = kWindowRadius / radius;
+  const int reach = params.refine_steps * 2;  // level pixels each way, in steps of 2
+  const int side = kWindow + 2 * reach + 16;
+  const cv::Mat patch = refine_neighbourhood(grey, centre, radius, reach);
+  if (patch.empty()) return centre;
   // The windows' 3x3 blocks (16 pixels, 8 apart) lie on a grid of 2-pixel steps, most of them
   // shared by several windows: each block is computed once, by a HOG whose window is one block
   // (the same normalised histogram as inside a window: same gradient, block weights and

@@ -194,6 +194,10 @@ void texture_features(const cv::Mat& crop, float* out);
 // Lab a* above neutral over the crop's middle (redness of the die's body).
 double redness(const cv::Mat& crop);
 
+// The neighbourhood refine_centre scores: the grey image around `centre` scaled so that a die
+// of `radius` is kWindowRadius, kWindow + 2 reach + 16 pixels square, `centre` at its middle;
+// empty when it would hold too little of the image.
+cv::Mat refine_neighbourhood(const cv::Mat& grey, cv::Point2d centre, double radius, int reach);
 // The centre near `centre` where the window detector scores best at the die size `radius`
 // (image pixels; `grey` is the image's lightness).
 cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius,
