@@ -162,28 +162,36 @@ TEST(PionLight, ZeroGainThresholdTurnsItOff) {
 
 namespace {
 
-// A red tile and, beside it in the same row, a white tile on a light table (too pale to be a
-// candidate): the board turned by `degrees` in the image.
-cv::Mat red_beside_white(double degrees) {
+// Square tiles on a plain table at the given cells (column, row) of a lattice of 60 pixels
+// turned by `degrees` from `origin`, each with its colour (BGR) and a shadow; sensor noise drawn
+// from `noise_seed`.
+cv::Mat tiles_at(const std::vector<std::pair<cv::Point, cv::Scalar>>& tiles, double degrees,
+                 cv::Point2d origin = {500, 300}, int noise_seed = 11) {
   cv::Mat image(720, 1280, CV_8UC3, cv::Scalar(95, 130, 150));
   const double t = degrees * CV_PI / 180, pitch = 60;
-  const cv::Point2d first(600, 360), step(pitch * std::cos(t), pitch * std::sin(t));
-  const cv::Scalar colours[] = {cv::Scalar(40, 40, 200), cv::Scalar(205, 215, 225)};
-  for (int k = 0; k < 2; ++k) {
+  const cv::Point2d across(pitch * std::cos(t), pitch * std::sin(t)), down(-pitch * std::sin(t), pitch * std::cos(t));
+  for (const auto& [cell, colour] : tiles) {
     cv::Point2f corners[4];
-    cv::RotatedRect(first + step * k, cv::Size2f(50, 50), static_cast<float>(degrees)).points(corners);
+    cv::RotatedRect(origin + across * cell.x + down * cell.y, cv::Size2f(50, 50), static_cast<float>(degrees)).points(corners);
     std::vector<cv::Point> tile, shadow;
     for (const cv::Point2f& c : corners) {
       tile.emplace_back(c);
       shadow.emplace_back(c + cv::Point2f(4, 5));
     }
     cv::fillConvexPoly(image, shadow, cv::Scalar(60, 85, 100), cv::LINE_AA);
-    cv::fillConvexPoly(image, tile, colours[k], cv::LINE_AA);
+    cv::fillConvexPoly(image, tile, colour, cv::LINE_AA);
   }
   cv::GaussianBlur(image, image, cv::Size(3, 3), 0);
   cv::Mat noise(image.size(), CV_8UC3);
-  cv::RNG(7).fill(noise, cv::RNG::NORMAL, 0, 3);
+  cv::RNG(noise_seed).fill(noise, cv::RNG::NORMAL, 0, 3);
   return image + noise;
+}
+
+// A red tile and, beside it in the same row, a white tile on a light table (too pale to be a
+// candidate): the board turned by `degrees` in the image.
+cv::Mat red_beside_white(double degrees) {
+  return tiles_at({{cv::Point(0, 0), cv::Scalar(40, 40, 200)}, {cv::Point(1, 0), cv::Scalar(205, 215, 225)}},
+                  degrees, {600, 360}, 7);
 }
 
 }  // namespace
@@ -212,32 +220,6 @@ TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
   }
 }
 
-namespace {
-
-// Square tiles on a plain table at the given cells (column, row) of a lattice of 60 pixels
-// turned by `degrees`, each with its colour (BGR) and a shadow.
-cv::Mat tiles_at(const std::vector<std::pair<cv::Point, cv::Scalar>>& tiles, double degrees) {
-  cv::Mat image(720, 1280, CV_8UC3, cv::Scalar(95, 130, 150));
-  const double t = degrees * CV_PI / 180, pitch = 60;
-  const cv::Point2d origin(500, 300), across(pitch * std::cos(t), pitch * std::sin(t)), down(-pitch * std::sin(t), pitch * std::cos(t));
-  for (const auto& [cell, colour] : tiles) {
-    cv::Point2f corners[4];
-    cv::RotatedRect(origin + across * cell.x + down * cell.y, cv::Size2f(50, 50), static_cast<float>(degrees)).points(corners);
-    std::vector<cv::Point> tile, shadow;
-    for (const cv::Point2f& c : corners) {
-      tile.emplace_back(c);
-      shadow.emplace_back(c + cv::Point2f(4, 5));
-    }
-    cv::fillConvexPoly(image, shadow, cv::Scalar(60, 85, 100), cv::LINE_AA);
-    cv::fillConvexPoly(image, tile, colour, cv::LINE_AA);
-  }
-  cv::GaussianBlur(image, image, cv::Size(3, 3), 0);
-  cv::Mat noise(image.size(), CV_8UC3);
-  cv::RNG(11).fill(noise, cv::RNG::NORMAL, 0, 3);
-  return image + noise;
-}
-
-}  // namespace
 
 // A board seen in two groups (the pion between them missed): the smaller group joins the
 // larger inside a 5x7 window, on whichever side of it — left of it or above it too, where the

@@ -17,6 +17,7 @@
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -179,6 +180,22 @@ cv::Ptr<cv::ml::RTrees> regression_forest(const cv::Mat& features, const std::ve
   return forest;
 }
 
+// A classification forest of `trees` trees of at most `depth` levels, leaves of at least
+// `min_samples`, trained with OpenCV's generator at `seed` (the reader's, the digits', the
+// texture's and the flat/cocked forests).
+cv::Ptr<cv::ml::RTrees> class_forest(const cv::Mat& features, const std::vector<int>& labels,
+                                     int trees, int depth, int min_samples, std::uint64_t seed) {
+  cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
+  forest->setMaxDepth(depth);
+  forest->setMinSampleCount(min_samples);
+  forest->setCalculateVarImportance(false);
+  forest->setActiveVarCount(0);
+  forest->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
+  cv::theRNG().state = seed;
+  forest->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(labels, true)));
+  return forest;
+}
+
 // The true die a candidate lies on (within 0.5 of its radius), or -1.
 int match(const Scene& scene, cv::Point2d centre) {
   int best = -1;
@@ -235,13 +252,15 @@ int main(int argc, char** argv) {
     }
   }
   if (!net.hidden.empty() && (net.epochs < 1 || net.rate <= 0 || net.decay < 0)) {
-    std::fprintf(stderr, "train_dice: --epochs must be at least 1, --rate above 0, --decay 0 or more\n");
+    std::fprintf(stderr,
+                 "train_dice: --epochs must be at least 1, --rate above 0, --decay 0 or more\n");
     return 2;
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr,
-                 "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
-                 "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--base MODEL.yml] DIR...\n");
+    std::fprintf(
+        stderr,
+        "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
+        "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -537,54 +556,24 @@ int main(int argc, char** argv) {
   for (int c : counts) std::fprintf(stderr, " %d", c);
   std::fprintf(stderr, "\n");
   if (base.empty()) {
-    cv::Ptr<cv::ml::RTrees> reader = cv::ml::RTrees::create();
-    reader->setMaxDepth(depth);
-    reader->setMinSampleCount(2);
-    reader->setCalculateVarImportance(false);
-    reader->setActiveVarCount(0);
-    reader->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
-    cv::theRNG().state = 11;
-    reader->train(cv::ml::TrainData::create(features, cv::ml::ROW_SAMPLE, cv::Mat(labels, true)));
-    model.reader = reader;
+    model.reader = class_forest(features, labels, trees, depth, 2, 11);
 
     std::fprintf(stderr, "digits: %zu samples\n", digit_labels.size());
-    cv::Ptr<cv::ml::RTrees> digits = cv::ml::RTrees::create();
-    digits->setMaxDepth(depth);
-    digits->setMinSampleCount(2);
-    digits->setActiveVarCount(0);
-    digits->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, trees, 0));
-    cv::theRNG().state = 29;
-    digits->train(
-        cv::ml::TrainData::create(cv::Mat(static_cast<int>(digit_labels.size()), vd::kFaceFeatures,
-                                          CV_32F, digit_samples.data()),
-                                  cv::ml::ROW_SAMPLE, cv::Mat(digit_labels, true)));
-    model.digits = digits;
+    model.digits = class_forest(cv::Mat(static_cast<int>(digit_labels.size()), vd::kFaceFeatures,
+                                        CV_32F, digit_samples.data()),
+                                digit_labels, trees, depth, 2, 29);
 
     // 6. Textures (none, frosted, transparent) from the colour and sharpness of the face crop.
-    cv::Ptr<cv::ml::RTrees> texture = cv::ml::RTrees::create();
-    texture->setMaxDepth(8);
-    texture->setMinSampleCount(4);
-    texture->setActiveVarCount(0);
-    texture->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
-    cv::theRNG().state = 17;
-    texture->train(cv::ml::TrainData::create(cv::Mat(static_cast<int>(texture_labels.size()),
-                                                     vd::kTextureFeatures, CV_32F, textures.data()),
-                                             cv::ml::ROW_SAMPLE, cv::Mat(texture_labels, true)));
-    model.texture = texture;
+    model.texture = class_forest(cv::Mat(static_cast<int>(texture_labels.size()),
+                                         vd::kTextureFeatures, CV_32F, textures.data()),
+                                 texture_labels, 30, 8, 4, 17);
 
     // 7. Cocked or flat: a forest of its own, the classes balanced by the eight turns above.
     std::fprintf(stderr, "cocked: %zu samples, %d cocked\n", leaning_labels.size(),
                  static_cast<int>(std::count(leaning_labels.begin(), leaning_labels.end(), 1)));
-    cv::Ptr<cv::ml::RTrees> cocked = cv::ml::RTrees::create();
-    cocked->setMaxDepth(10);
-    cocked->setMinSampleCount(4);
-    cocked->setActiveVarCount(0);
-    cocked->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 30, 0));
-    cv::theRNG().state = 19;
-    cocked->train(cv::ml::TrainData::create(
+    model.cocked = class_forest(
         cv::Mat(static_cast<int>(leaning_labels.size()), vd::kFaceFeatures, CV_32F, leaning.data()),
-        cv::ml::ROW_SAMPLE, cv::Mat(leaning_labels, true)));
-    model.cocked = cocked;
+        leaning_labels, 30, 10, 4, 19);
   }  // the forests
 
   // 8. The digit network (optional): the digit forest's samples and classes.
