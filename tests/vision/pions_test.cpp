@@ -291,6 +291,47 @@ TEST(PionReader, ACellJoiningTwoGroupsHoldsAPionOnFewerVotes) {
   EXPECT_EQ(c[2].label, 0);
 }
 
+// Pions read white under one light share one colour: a cell read white whose a, b lie far from
+// the other whites' and whose likeliest other colour holds enough of white's share is a pale
+// pion of that colour (a pastel orange under a lamp); one near the whites stays white, and so
+// does one far from them that hardly any vote calls coloured.
+TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
+  namespace vp = arbitre::vision::pions;
+  // label white (4), a, b, and the shares of empty, red, orange, green, white.
+  const auto white_at = [](int i, float a, float b, std::array<float, 5> shares) {
+    vp::Detection::Cell c = cell_at(i, 0, 4, 1 - shares[0], 4);
+    c.features[1] = a;
+    c.features[2] = b;
+    c.shares = shares;
+    return c;
+  };
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{
+        white_at(0, -1, 4, {0.01f, 0, 0, 0, 0.99f}),          // the whites, about (0, 5)
+        white_at(1, 0, 6, {0.02f, 0, 0.01f, 0, 0.97f}),
+        white_at(2, 1, 5, {0.01f, 0, 0, 0.01f, 0.98f}),
+        white_at(3, 0, 24, {0.05f, 0.01f, 0.35f, 0.04f, 0.55f}),  // cream: 19 away, orange 0.64 of white
+        white_at(4, 6, 8, {0.05f, 0.1f, 0.3f, 0.05f, 0.5f}),     // only 7 away: white
+        white_at(5, -12, 12, {0.05f, 0.01f, 0.02f, 0.1f, 0.82f}),  // far, green only 0.12 of white
+        cell_at(6, 0, 1, 0.9, 1),                                // a red pion: untouched
+    };
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::recolour_pale(c);
+  EXPECT_EQ(c[3].label, 2) << "the cream pion is orange";
+  for (const std::size_t k : {0u, 1u, 2u, 4u, 5u}) EXPECT_EQ(c[k].label, 4) << k;
+  EXPECT_EQ(c[6].label, 1);
+  // Off: nothing changes; and a single white has no others to be judged against.
+  vp::Params off;
+  off.pale_distance = 0;
+  c = cells();
+  vp::recolour_pale(c, off);
+  EXPECT_EQ(c[3].label, 4);
+  std::vector<vp::Detection::Cell> alone{cells()[3], cells()[6]};
+  vp::recolour_pale(alone);
+  EXPECT_EQ(alone[0].label, 4);
+}
+
 namespace {
 
 namespace vp = arbitre::vision::pions;

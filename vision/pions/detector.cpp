@@ -656,6 +656,42 @@ void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params) {
   }
 }
 
+// recolour_pale: see detector.h.
+void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.pale_distance <= 0) return;
+  constexpr int kWhite = 1 + static_cast<int>(ri::Colour::White);
+  std::vector<std::size_t> whites;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].label == kWhite) whites.push_back(k);
+  }
+  if (whites.size() < 2) return;
+  std::vector<std::pair<std::size_t, int>> recoloured;
+  for (const std::size_t k : whites) {
+    const Detection::Cell& cell = cells[k];
+    std::vector<double> as, bs;
+    for (const std::size_t o : whites) {
+      if (o == k) continue;
+      as.push_back(cells[o].features[1]);
+      bs.push_back(cells[o].features[2]);
+    }
+    // The median of an even count: the mean of the middle two (with two whites, their mean).
+    const auto middle = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      const std::size_t n = v.size();
+      return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    };
+    const double distance = std::hypot(cell.features[1] - middle(as), cell.features[2] - middle(bs));
+    if (distance < params.pale_distance) continue;
+    int other = 1;
+    for (int c = 2; c < kWhite; ++c) {
+      if (cell.shares[static_cast<std::size_t>(c)] > cell.shares[static_cast<std::size_t>(other)]) other = c;
+    }
+    const double white = cell.shares[kWhite];
+    if (white > 0 && cell.shares[static_cast<std::size_t>(other)] >= params.pale_share * white) recoloured.emplace_back(k, other);
+  }
+  for (const auto& [k, colour] : recoloured) cells[k].label = colour;
+}
+
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
@@ -842,6 +878,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
           if (s[k] > s[best]) best = k;
         }
         const double presence = std::clamp(1.0 - s[0], 0.0, 1.0);
+        std::copy_n(s, kCellClasses, cell.shares.begin());
         cell.presence = presence;
         cell.likeliest = s[best] > 0 ? best : 0;
         cell.label = presence >= params.net_min_confidence && cell.likeliest > 0 ? best : 0;
@@ -865,6 +902,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
           }
         }
         const double presence = total > 0 ? 1.0 - empty / total : 0;
+        for (int k = 0; k < votes.cols && total > 0; ++k) {
+          const int label = votes.at<int>(0, k);
+          if (label >= 0 && label < kCellClasses) cell.shares[static_cast<std::size_t>(label)] = static_cast<float>(votes.at<int>(1, k) / total);
+        }
         cell.presence = presence;
         cell.likeliest = best >= 0 ? votes.at<int>(0, best) : 0;
         cell.label = presence >= params.min_confidence && best >= 0 ? votes.at<int>(0, best) : 0;
@@ -946,6 +987,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     }
   }
   bridge_groups(d.cells, params);
+  if (!params.calibration) recolour_pale(d.cells, params);
   // A calibration decides the colour of every pion found: the nearest calibrated colour.
   if (params.calibration) {
     for (Detection::Cell& cell : d.cells) {

@@ -45,6 +45,8 @@ struct Params {
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
+  double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
+  double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
@@ -89,6 +91,7 @@ struct Detection {
     double confidence = 0;
     double presence = 0;     // share of the trees that see a pion, whatever its colour
     int likeliest = 0;       // the pion class most trees see (0: no tree sees one)
+    std::array<float, kCellClasses> shares{};  // each class's share (empty first; all 0 with the fixed rule)
   };
   std::vector<Cell> cells;  // every cell examined
   Timing timing;
@@ -144,6 +147,14 @@ void flatten_light(cv::Mat& bgr, const Params& params = {});
 // of its likeliest colour when at least `params.bridge_confidence` of the trees see one (less
 // than `params.min_confidence`). The step of detect() before the board's window is chosen.
 void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {});
+
+// A pale pion (a pastel set, under a lamp's hotspot, a glossy highlight) can look white when
+// judged alone; beside the scene's white pions it does not: the whites under one light share
+// one colour. A cell read white whose a, b lie at least `params.pale_distance` from the median
+// of the other cells read white, and whose likeliest other colour holds at least
+// `params.pale_share` of white's share, takes that colour. The step of detect() after
+// bridge_groups (not with a calibration, which decides every colour itself).
+void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
