@@ -4,7 +4,7 @@
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
-//     [--deferred N] [--candidates N] (parameters to try on development scenes; the report uses
+//     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] (parameters to try on development scenes; the report uses
 //     the defaults)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
@@ -151,6 +151,12 @@ int main(int argc, char** argv) {
       params.net_veto = true;
     else if (a == "--no-veto")
       params.net_veto = false;
+    else if (a == "--cnn-cocked" && i + 1 < argc)
+      params.cnn_cocked = std::atof(argv[++i]);
+    else if (a == "--cnn-presence" && i + 1 < argc)
+      params.cnn_presence = std::atof(argv[++i]);
+    else if (a == "--no-cnn")
+      params.use_cnn = false;
     else if (a == "--net-weight" && i + 1 < argc)
       params.net_weight = std::atof(argv[++i]);
     else if (a == "--tolerance" && i + 1 < argc)

@@ -10,9 +10,14 @@
 // cocked), the texture forest and the flat/cocked forest.
 //
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
-//              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]] [--base MODEL.yml] DIR...
+//              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
+//              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--threads 1]]
+//              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
-// reader's veto; --base takes every other part from MODEL and trains only that network.
+// reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
+// of its own (--cnn-copies per die, its own random draws), which then reads the digits;
+// --threads only speeds its training up (the same result). --base takes every part from MODEL
+// and trains only what --net and --cnn ask for.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -215,6 +220,9 @@ int main(int argc, char** argv) {
   std::string base_file;
   arbitre::vision::MlpTraining net;
   net.hidden.clear();
+  bool cnn = false;
+  arbitre::vision::CnnTraining cnn_training;
+  int cnn_copies = 4, threads = 1;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -242,6 +250,16 @@ int main(int argc, char** argv) {
       net.decay = std::atof(argv[++i]);
     else if (a == "--rate" && i + 1 < argc)
       net.rate = std::atof(argv[++i]);
+    else if (a == "--cnn")
+      cnn = true;
+    else if (a == "--cnn-epochs" && i + 1 < argc)
+      cnn_training.epochs = std::atoi(argv[++i]);
+    else if (a == "--cnn-rate" && i + 1 < argc)
+      cnn_training.rate = std::atof(argv[++i]);
+    else if (a == "--cnn-copies" && i + 1 < argc)
+      cnn_copies = std::atoi(argv[++i]);
+    else if (a == "--threads" && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
     else
       dirs.push_back(a);
   }
@@ -256,11 +274,18 @@ int main(int argc, char** argv) {
                  "train_dice: --epochs must be at least 1, --rate above 0, --decay 0 or more\n");
     return 2;
   }
+  if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_copies < 1 || threads < 1)) {
+    std::fprintf(stderr,
+                 "train_dice: --cnn-epochs, --cnn-copies and --threads must be at least 1, "
+                 "--cnn-rate above 0\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(
         stderr,
         "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
-        "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--base MODEL.yml] DIR...\n");
+        "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
+        "[--cnn-rate R] [--cnn-copies C] [--threads T]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -270,7 +295,7 @@ int main(int argc, char** argv) {
   if (scenes.empty()) return 2;
   const vd::Params params;
   cv::RNG rng(1234);
-  // --base: every part but the digit network is taken from that model (only the network is
+  // --base: every part is taken from that model but the networks asked for (only they are
   // trained; the samples are gathered the same way, with the base's detector and locator).
   const vd::Model base = base_file.empty() ? vd::Model{} : vd::load_model(base_file);
   if (!base_file.empty() && (base.empty() || !base.face_x || !base.digits || !base.axis_c ||
@@ -281,7 +306,8 @@ int main(int argc, char** argv) {
   vd::Model model;
   if (!base.empty()) {
     model = base;
-    model.digit_net = {};
+    if (!net.hidden.empty()) model.digit_net = {};
+    if (cnn) model.digit_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
     std::vector<std::vector<float>> x;
@@ -505,6 +531,63 @@ int main(int argc, char** argv) {
     model.face_y = regression_forest(locate_features, shift_y, 9);
   }
 
+  // The digit convolutional network's crops, with draws of their own (the forests' samples are
+  // the same with or without it): the digit upright and half a turn round as for the digit
+  // forest, and (every other copy) turned off the axis, a wrong turn.
+  cv::RNG cnn_rng(777);
+  std::vector<unsigned char> cnn_images;
+  std::vector<int> cnn_labels;
+  std::vector<unsigned char> cnn_row(vd::kCnnSide * vd::kCnnSide);
+  const auto add_cnn = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d centre,
+                           double radius, int copies, double jitter) {
+    if (!cnn) return;
+    for (int k = 0; k < copies; ++k) {
+      const cv::Point2d at = centre + cv::Point2d(cnn_rng.uniform(-jitter, jitter) * radius,
+                                                  cnn_rng.uniform(-jitter, jitter) * radius);
+      const double r = radius * cnn_rng.uniform(0.9, 1.1);
+      const auto put = [&](double angle, int label) {
+        vd::cnn_crop(grey, at, r, angle, cnn_row.data());
+        cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
+        cnn_labels.push_back(label);
+      };
+      if (d.cocked) {
+        put(cnn_rng.uniform(0.0, 360.0), vd::kCockedClass);
+        continue;
+      }
+      put(d.rotation + cnn_rng.uniform(-upright, upright), d.value);
+      put(d.rotation + 180.0 + cnn_rng.uniform(-upright, upright),
+          d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
+      if (k % 2 == 0)
+        put(d.rotation + cnn_rng.uniform(40.0, 140.0) + (cnn_rng.uniform(0, 2) ? 180.0 : 0.0),
+            vd::kWrongTurn);
+    }
+  };
+  // Not a die (a window off the dice, or on a die at the wrong size), at any turn.
+  const auto add_cnn_none = [&](const cv::Mat& grey, cv::Point2d centre, double radius) {
+    if (!cnn) return;
+    vd::cnn_crop(grey, centre, radius, cnn_rng.uniform(0.0, 360.0), cnn_row.data());
+    cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
+    cnn_labels.push_back(vd::kNoDie);
+  };
+  // A die seen from a candidate's centre at any turn (what the examine stage sees): its value
+  // within the reader's step of upright, else a wrong turn (0 and 8 also half a turn round).
+  const auto add_cnn_any_turn = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d centre,
+                                    double radius) {
+    if (!cnn) return;
+    const double turn = cnn_rng.uniform(0.0, 360.0);
+    int label = vd::kWrongTurn;
+    const double off = std::fmod(turn + 360.0, 360.0);
+    if (d.cocked)
+      label = vd::kCockedClass;
+    else if (off < upright || off > 360.0 - upright)
+      label = d.value;
+    else if (std::abs(off - 180.0) < upright && (d.value == 10 || d.value == 8))
+      label = d.value;
+    vd::cnn_crop(grey, centre, radius, d.rotation + turn, cnn_row.data());
+    cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
+    cnn_labels.push_back(label);
+  };
+
   std::vector<float> textures, texture_row(vd::kTextureFeatures);
   std::vector<int> texture_labels;
   std::vector<float> leaning;
@@ -513,17 +596,26 @@ int main(int argc, char** argv) {
   // cocked dice seen from more turns (they are few).
   for (const Scene& s : scenes) {
     std::vector<bool> seen(s.dice.size(), false);
+    int none = 0;
     for (const vd::Candidate& c : vd::find_candidates(s.image, scan, model)) {
       const int m = match(s, c.centre);
-      if (m < 0) continue;
+      if (m < 0) {
+        for (int k = 0; k < 2 && none < 16; ++k, ++none) add_cnn_none(s.grey, c.centre, c.radius);
+        continue;
+      }
       const TruthDie& d = s.dice[static_cast<std::size_t>(m)];
-      if (c.radius < 0.72 * d.radius || c.radius > 1.4 * d.radius) continue;
+      if (c.radius < 0.72 * d.radius || c.radius > 1.4 * d.radius) {
+        if (none++ < 16) add_cnn_none(s.grey, c.centre, c.radius);
+        continue;
+      }
       if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
       seen[static_cast<std::size_t>(m)] = true;
+      add_cnn_any_turn(s.grey, d, c.centre, c.radius);
       const cv::Point2d located =
           vd::locate_face(s.image, c.centre, c.radius, params.locate_steps, model);
       add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
       add_digit(s.image, d, located, c.radius, d.cocked ? 2 : digit_copies, 0.06);
+      add_cnn(s.grey, d, located, c.radius, (cnn_copies + 1) / 2, 0.06);
       if (!d.cocked) add_axis(s.image, d, located, c.radius);
       // Flat or cocked, from the crops the examine stage sees (the candidate's centre, any turn);
       // cocked dice are few, so each gives eight turns.
@@ -536,6 +628,13 @@ int main(int argc, char** argv) {
       vd::texture_features(vd::face_crop(s.image, located, c.radius, 0), texture_row.data());
       textures.insert(textures.end(), texture_row.begin(), texture_row.end());
       texture_labels.push_back(d.texture);
+    }
+    for (const TruthDie& d : s.dice) {
+      if (d.visible < 0.6) continue;
+      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, 0.12);
+      add_cnn_none(s.grey, d.centre,
+                   d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
+                                                     : cnn_rng.uniform(1.6, 2.2)));
     }
   }
 
@@ -589,6 +688,22 @@ int main(int argc, char** argv) {
         });
   }
 
+  // 9. The digit convolutional network (optional).
+  if (cnn) {
+    cnn_training.shape.side = vd::kCnnSide;
+    cnn_training.shape.classes = vd::kReaderClasses;
+    std::fprintf(stderr, "digit cnn: %zu crops, %d epochs, %d threads\n", cnn_labels.size(),
+                 cnn_training.epochs, threads);
+    cv::setNumThreads(threads);
+    model.digit_cnn = arbitre::vision::train_cnn(
+        cv::Mat(static_cast<int>(cnn_labels.size()), vd::kCnnSide * vd::kCnnSide, CV_8U,
+                cnn_images.data()),
+        cnn_labels, cnn_training, [](int epoch, double loss) {
+          std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+        });
+    cv::setNumThreads(1);
+  }
+
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
   const auto put = [&](const char* name, const cv::Ptr<cv::ml::RTrees>& forest) {
@@ -605,6 +720,7 @@ int main(int argc, char** argv) {
   put("cocked", model.cocked);
   put("texture", model.texture);
   if (!model.digit_net.empty()) arbitre::vision::write_mlp(storage, "digit_net", model.digit_net);
+  if (!model.digit_cnn.empty()) arbitre::vision::write_cnn(storage, "digit_cnn", model.digit_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

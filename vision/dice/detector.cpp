@@ -150,6 +150,11 @@ Model read_model(const cv::FileStorage& storage) {
     if (m.digit_net.inputs() != kFaceFeatures || m.digit_net.classes() != kReaderClasses)
       m.digit_net = Mlp{};
   }
+  if (!storage["digit_cnn"].empty()) {
+    m.digit_cnn = read_cnn(storage["digit_cnn"]);
+    if (m.digit_cnn.shape.side != kCnnSide || m.digit_cnn.classes() != kReaderClasses)
+      m.digit_cnn = Cnn{};
+  }
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
   if (!m.axis_c || !m.axis_s) m.axis_c.release(), m.axis_s.release();
@@ -407,6 +412,33 @@ cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double 
   return crop;
 }
 
+void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
+              unsigned char* out) {
+  const double scale = (kCnnSide / 2.0) / (kCnnRadius * std::max(radius, 1.0));
+  // Shrinking much: the neighbourhood is averaged down first (as INTER_AREA would), so that the
+  // strokes do not alias.
+  cv::Mat source = grey;
+  cv::Point2d at = centre;
+  double pre = 1;
+  if (scale < 0.6) {
+    const double half = kCnnRadius * radius * 1.5 + 4;
+    const cv::Rect roi = cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
+                                  static_cast<int>(2 * half), static_cast<int>(2 * half)) &
+                         cv::Rect(0, 0, grey.cols, grey.rows);
+    if (roi.area() > 0) {
+      pre = scale * 1.5;
+      cv::resize(grey(roi), source, cv::Size(), pre, pre, cv::INTER_AREA);
+      at = (centre - cv::Point2d(roi.x, roi.y)) * pre;
+    }
+  }
+  cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)),
+                                      angle_deg, scale / pre);
+  m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
+  m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
+  cv::Mat crop(kCnnSide, kCnnSide, CV_8U, out);
+  cv::warpAffine(source, crop, m, crop.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+}
+
 void face_features(const cv::Mat& crop, float* out) {
   static const cv::HOGDescriptor hog = crop_hog();
   std::vector<float> descriptor;
@@ -553,6 +585,19 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       }
     }
     const cv::Mat shares = vote_shares(model.reader, samples);
+    // The digit network's "not a die", at the same turns, in the presence.
+    const bool cnn_here = params.use_cnn && !model.digit_cnn.empty() && params.cnn_presence > 0;
+    cv::Mat cnn_shares;
+    if (cnn_here) {
+      cv::Mat crops(count * turns, kCnnSide * kCnnSide, CV_8U);
+      for (int i = 0; i < count; ++i) {
+        const Candidate& c =
+            d.candidates[static_cast<std::size_t>(todo[static_cast<std::size_t>(i)])];
+        for (int t = 0; t < turns; ++t)
+          cnn_crop(grey, c.centre, c.radius, 360.0 * t / turns, crops.ptr(i * turns + t));
+      }
+      cnn_shares = model.digit_cnn.probabilities(crops);
+    }
     cv::Mat cocked_votes;
     if (model.cocked) {
       const cv::Mat votes = forest_votes(model.cocked, samples);
@@ -569,7 +614,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     for (int i = 0; i < count; ++i) {
       double no_die = 0, cocked = 0, leaning = 0;
       for (int t = 0; t < turns; ++t) {
-        no_die += shares.at<float>(i * turns + t, kNoDie) / turns;
+        no_die += (cnn_here ? (1 - params.cnn_presence) * shares.at<float>(i * turns + t, kNoDie) +
+                                  params.cnn_presence * cnn_shares.at<float>(i * turns + t, kNoDie)
+                            : shares.at<float>(i * turns + t, kNoDie)) /
+                  turns;
         cocked += shares.at<float>(i * turns + t, kCockedClass) / turns;
         if (!cocked_votes.empty()) leaning += cocked_votes.at<float>(i * turns + t) / turns;
       }
@@ -741,7 +789,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     }
     int rows = 0;
     for (const auto& at : angles) rows += static_cast<int>(at.size());
+    // With a digit convolutional network, it reads the digit from its own grey crops.
+    const bool cnn = params.use_cnn && !model.digit_cnn.empty() && model.axis_c;
     cv::Mat samples(rows, kFaceFeatures, CV_32F);
+    cv::Mat cnn_rows(cnn ? rows : 0, kCnnSide * kCnnSide, CV_8U);
     std::vector<int> first_row(static_cast<std::size_t>(m));
     rows = 0;
     for (int k = 0; k < m; ++k) {
@@ -750,6 +801,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       first_row[static_cast<std::size_t>(k)] = rows;
       crops0[static_cast<std::size_t>(k)] = face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
       for (double angle : angles[static_cast<std::size_t>(k)]) {
+        if (cnn) cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle, cnn_rows.ptr(rows));
         face_features(face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, angle),
                       samples.ptr<float>(rows++));
       }
@@ -759,7 +811,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         model.digits && model.axis_c ? model.digits : model.reader;
     const bool net = !model.digit_net.empty() && model.axis_c;
     // With net_veto the forest alone reads, and the network only checks its reading.
-    const bool veto = net && params.net_veto && model.digits;
+    const bool veto = net && params.net_veto && model.digits && !cnn;
     const auto digit_shares = [&](const cv::Mat& rows) -> cv::Mat {
       if (!net || veto) return vote_shares(digits, rows);
       const cv::Mat p = model.digit_net.probabilities(rows);
@@ -767,8 +819,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       return params.net_weight * p + (1 - params.net_weight) * vote_shares(model.digits, rows);
     };
     const cv::Mat reader_shares = vote_shares(model.reader, samples);
-    const cv::Mat shares =
-        !net && digits == model.reader ? reader_shares : digit_shares(samples);
+    const cv::Mat shares = cnn ? model.digit_cnn.probabilities(cnn_rows)
+                           : !net && digits == model.reader ? reader_shares
+                                                            : digit_shares(samples);
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
@@ -780,8 +833,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       double best = -1, cocked = 0;
       // veto: the features of the crop the best reading came from, for the network.
       cv::Mat best_crop;
+      double cnn_cocked = 0;
       for (int t = 0; t < turns; ++t) {
         cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
+        if (cnn) cnn_cocked += shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
           const double s = shares.at<float>(row0 + t, v);
           best_of_value[static_cast<std::size_t>(v)] =
@@ -801,19 +856,23 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       cv::Mat more;
       if (params.face_offset > 0) {
         const int rings = std::max(1, params.face_rings);
-        cv::Mat shifted(8 * rings, kFaceFeatures, CV_32F);
+        cv::Mat shifted(8 * rings, cnn ? kCnnSide * kCnnSide : kFaceFeatures, cnn ? CV_8U : CV_32F);
         std::vector<cv::Point2d> at;
         for (int ring = 1; ring <= rings; ++ring) {
           for (int dy = -1; dy <= 1; ++dy) {
             for (int dx = -1; dx <= 1; ++dx) {
               if (dx == 0 && dy == 0) continue;
               at.push_back(located + cv::Point2d(dx, dy) * (ring * params.face_offset * c.radius));
-              face_features(face_crop(bgr, at.back(), c.radius, best_angle),
-                            shifted.ptr<float>(static_cast<int>(at.size()) - 1));
+              const int row = static_cast<int>(at.size()) - 1;
+              if (cnn)
+                cnn_crop(grey, at.back(), c.radius, best_angle, shifted.ptr(row));
+              else
+                face_features(face_crop(bgr, at.back(), c.radius, best_angle),
+                              shifted.ptr<float>(row));
             }
           }
         }
-        more = digit_shares(shifted);
+        more = cnn ? model.digit_cnn.probabilities(shifted) : digit_shares(shifted);
         for (int r = 0; r < more.rows; ++r) {
           for (int v = 1; v <= 10; ++v) {
             const double s = more.at<float>(r, v);
@@ -868,6 +927,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       } else if (cocked >= params.cocked_share) {
         die.cocked = true;
         die.confidence = cocked;
+      } else if (cnn && cnn_cocked >= params.cnn_cocked) {
+        die.cocked = true;
+        die.confidence = cnn_cocked;
       } else if (best >= params.min_confidence && best - second >= params.min_margin && !vetoed) {
         die.value = best_value;
         die.confidence = best;

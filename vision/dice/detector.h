@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/common/cnn.h"
 #include "vision/common/mlp.h"
 #include "vision/dice.h"
 #include "vision/observation.h"
@@ -63,6 +64,11 @@ struct Params {
   bool net_veto = true;          // with a digit network: the forest alone reads, and a value the
                                  // network does not find most likely at the same crop is unread
   double net_weight = 0.5;       // with a digit network: its share in the mean with the forest
+  bool use_cnn = true;  // with a digit convolutional network: it reads the digit (not the forest)
+  double cnn_cocked = 0.5;  // and its mean "cocked" probability over the axis crops that flags
+                            // a die cocked
+  double cnn_presence = 0.5;  // its share in a candidate's presence (1 - "not a die"), with the
+                              // reader forest's, over the examine stage's turns
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -96,6 +102,11 @@ inline constexpr int kCockedClass = 11;
 inline constexpr int kNoDie = 12;
 inline constexpr int kReaderClasses = 13;
 
+// The digit convolutional network's input: a grey crop kCnnSide pixels square spanning
+// +- kCnnRadius x the die's radius around the top face, turned like face_crop.
+inline constexpr int kCnnSide = 28;
+inline constexpr double kCnnRadius = 0.7;
+
 // The texture classifier's features of a face crop: Lab mean and spread in the middle and in the
 // ring around it, and the middle's mean gradient (see texture_features).
 inline constexpr int kTextureFeatures = 13;
@@ -115,6 +126,9 @@ struct Model {
   // The digit network: the same classes and features as the digit forest, which it replaces
   // when the model has one (softmax probabilities instead of vote shares).
   Mlp digit_net;
+  // The digit convolutional network: the same classes, from the grey crop (cnn_crop); when the
+  // model has one it reads the digit, the forests still tell cocked dice.
+  Cnn digit_cnn;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
@@ -179,6 +193,10 @@ std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
 // `angle_deg` clockwise from image-up stands upright, scaled so that kCropRadius x `radius`
 // spans half the crop.
 cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double angle_deg);
+// The digit network's input (kCnnSide x kCnnSide bytes, row by row, into `out`) from the grey
+// image, turned like face_crop.
+void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
+              unsigned char* out);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
 // The face locator's features for a die at `centre` of radius `radius` (kLocateFeatures floats).

@@ -1,0 +1,195 @@
+#include "vision/common/cnn.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace arbitre::vision {
+namespace {
+
+// 16x16 grey images: a small plus sign (class 0), a small cross (class 1) or a hollow square
+// (class 2), drawn anywhere, at any brightness and contrast, on noise. The position varies, so
+// a model must find the shape wherever it is; the contrast varies, so the standardisation counts.
+void make_shapes(int n, unsigned seed, cv::Mat& images, std::vector<int>& labels) {
+  cv::RNG rng(seed);
+  images.create(n, 16 * 16, CV_8U);
+  labels.clear();
+  for (int i = 0; i < n; ++i) {
+    const int label = i % 3;
+    const double background = rng.uniform(20.0, 200.0);
+    const double ink = background + (rng.uniform(0, 2) ? 1 : -1) * rng.uniform(40.0, 55.0);
+    cv::Mat image(16, 16, CV_64F, cv::Scalar(background));
+    const int cx = rng.uniform(4, 12), cy = rng.uniform(4, 12);
+    if (label == 0) {
+      cv::line(image, {cx - 3, cy}, {cx + 3, cy}, cv::Scalar(ink));
+      cv::line(image, {cx, cy - 3}, {cx, cy + 3}, cv::Scalar(ink));
+    } else if (label == 1) {
+      cv::line(image, {cx - 2, cy - 2}, {cx + 2, cy + 2}, cv::Scalar(ink));
+      cv::line(image, {cx - 2, cy + 2}, {cx + 2, cy - 2}, cv::Scalar(ink));
+    } else {
+      cv::rectangle(image, {cx - 2, cy - 2}, {cx + 2, cy + 2}, cv::Scalar(ink));
+    }
+    cv::Mat noise(16, 16, CV_64F);
+    rng.fill(noise, cv::RNG::NORMAL, 0, 8);
+    image += noise;
+    image.reshape(1, 1).convertTo(images.row(i), CV_8U);
+    labels.push_back(label);
+  }
+}
+
+CnnTraining small_training() {
+  CnnTraining t;
+  t.shape.side = 16;
+  t.shape.kernel1 = 3;  // 14 -> 7
+  t.shape.maps1 = 6;
+  t.shape.kernel2 = 2;  // 6 -> 3
+  t.shape.maps2 = 8;
+  t.shape.hidden = 16;
+  t.shape.classes = 3;
+  t.epochs = 12;
+  t.rate = 0.02;
+  return t;
+}
+
+double accuracy(const Cnn& cnn, const cv::Mat& images, const std::vector<int>& labels) {
+  const cv::Mat p = cnn.probabilities(images);
+  int right = 0;
+  for (int i = 0; i < p.rows; ++i) {
+    cv::Point best;
+    cv::minMaxLoc(p.row(i), nullptr, nullptr, nullptr, &best);
+    right += best.x == labels[static_cast<std::size_t>(i)];
+  }
+  return static_cast<double>(right) / p.rows;
+}
+
+TEST(Cnn, ShapesFitOnlyWhenEveryConvolutionPoolsEvenly) {
+  CnnShape s;  // 28: 24 -> 12 -> 10 -> 5
+  EXPECT_TRUE(s.valid());
+  EXPECT_EQ(s.flat(), 24 * 5 * 5);
+  s.side = 27;  // 23: odd
+  EXPECT_FALSE(s.valid());
+  s.side = 28;
+  s.kernel2 = 4;  // 9: odd
+  EXPECT_FALSE(s.valid());
+  s.kernel2 = 3;
+  s.classes = 1;
+  EXPECT_FALSE(s.valid());
+}
+
+// The gradient of backpropagation is the loss's slope: central differences on weights of every
+// layer agree with it.
+TEST(Cnn, GradientMatchesFiniteDifferences) {
+  cv::Mat images;
+  std::vector<int> labels;
+  make_shapes(6, 3, images, labels);
+  CnnTraining t = small_training();
+  t.epochs = 0;  // the initial weights
+  Cnn net = train_cnn(images, labels, t);
+  // Biases away from zero, so that every unit is somewhere along its slope.
+  cv::RNG rng(5);
+  for (auto* b : {&net.b1, &net.b2, &net.b3, &net.b4})
+    for (float& v : *b) v = static_cast<float>(rng.uniform(-0.2, 0.2));
+  Cnn gradient;
+  cnn_gradient(net, images, labels, gradient);
+  const auto loss = [&](const Cnn& n) {
+    Cnn unused;
+    return cnn_gradient(n, images, labels, unused);
+  };
+  int checked = 0, agreed = 0;
+  const std::array<std::pair<std::vector<float> Cnn::*, const char*>, 8> layers{{
+      {&Cnn::w1, "w1"}, {&Cnn::b1, "b1"}, {&Cnn::w2, "w2"}, {&Cnn::b2, "b2"},
+      {&Cnn::w3, "w3"}, {&Cnn::b3, "b3"}, {&Cnn::w4, "w4"}, {&Cnn::b4, "b4"}}};
+  for (const auto& [member, name] : layers) {
+    const std::vector<float>& g = gradient.*member;
+    ASSERT_EQ(g.size(), (net.*member).size()) << name;
+    for (int k = 0; k < 6; ++k) {
+      const auto i = static_cast<std::size_t>(rng.uniform(0, static_cast<int>(g.size())));
+      Cnn plus = net, minus = net;
+      const float h = 1e-3f;
+      (plus.*member)[i] += h;
+      (minus.*member)[i] -= h;
+      const double numeric = (loss(plus) - loss(minus)) / (2 * h);
+      ++checked;
+      // A max-pooling switch inside the step can bend the difference: most, not all, must agree.
+      if (std::abs(numeric - g[i]) <= 0.03 + 0.05 * std::abs(numeric)) ++agreed;
+      else ADD_FAILURE() << name << "[" << i << "]: backprop " << g[i] << ", numeric " << numeric;
+    }
+  }
+  EXPECT_EQ(agreed, checked);
+}
+
+TEST(Cnn, LearnsShapesWhereverTheyAre) {
+  cv::Mat images, test_images;
+  std::vector<int> labels, test_labels;
+  make_shapes(1800, 1, images, labels);
+  make_shapes(600, 2, test_images, test_labels);
+  const Cnn untrained = [&] {
+    CnnTraining t = small_training();
+    t.epochs = 0;
+    return train_cnn(images, labels, t);
+  }();
+  const Cnn cnn = train_cnn(images, labels, small_training());
+  EXPECT_LT(accuracy(untrained, test_images, test_labels), 0.6);
+  EXPECT_GE(accuracy(cnn, test_images, test_labels), 0.95);
+  const cv::Mat p = cnn.probabilities(test_images.rowRange(0, 10));
+  for (int r = 0; r < p.rows; ++r) EXPECT_NEAR(cv::sum(p.row(r))[0], 1.0, 1e-5);
+  // 8-bit and float rows are the same images.
+  cv::Mat as_float;
+  test_images.rowRange(0, 10).convertTo(as_float, CV_32F);
+  EXPECT_LT(cv::norm(p, cnn.probabilities(as_float), cv::NORM_INF), 1e-5);
+}
+
+TEST(Cnn, TrainingIsTheSameOnAnyNumberOfThreads) {
+  cv::Mat images;
+  std::vector<int> labels;
+  make_shapes(300, 4, images, labels);
+  CnnTraining t = small_training();
+  t.epochs = 2;
+  const int threads = cv::getNumThreads();
+  cv::setNumThreads(1);
+  const Cnn one = train_cnn(images, labels, t);
+  cv::setNumThreads(4);
+  const Cnn four = train_cnn(images, labels, t);
+  cv::setNumThreads(threads);
+  EXPECT_EQ(one.w1, four.w1);
+  EXPECT_EQ(one.w3, four.w3);
+  EXPECT_EQ(one.b4, four.b4);
+  t.seed += 1;
+  EXPECT_NE(train_cnn(images, labels, t).w1, one.w1);
+}
+
+TEST(Cnn, StorageRoundTripAndMalformedNodes) {
+  cv::Mat images;
+  std::vector<int> labels;
+  make_shapes(90, 6, images, labels);
+  CnnTraining t = small_training();
+  t.epochs = 1;
+  const Cnn cnn = train_cnn(images, labels, t);
+  cv::FileStorage out("cnn.yml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
+  write_cnn(out, "net", cnn);
+  const std::string text = out.releaseAndGetString();
+  cv::FileStorage in(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+  const Cnn back = read_cnn(in["net"]);
+  ASSERT_FALSE(back.empty());
+  EXPECT_EQ(back.shape.side, 16);
+  EXPECT_EQ(cv::norm(cnn.probabilities(images), back.probabilities(images), cv::NORM_INF), 0);
+  EXPECT_TRUE(read_cnn(in["absent"]).empty());
+
+  const auto broken = [&](const std::string& from, const std::string& to) {
+    std::string changed = text;
+    const std::size_t at = changed.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    changed.replace(at, from.size(), to);
+    cv::FileStorage s(changed, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+    return read_cnn(s["net"]).empty();
+  };
+  EXPECT_TRUE(broken("side: 16", "side: 17"));         // a shape that does not pool evenly
+  EXPECT_TRUE(broken("classes: 3", "classes: 4"));     // the output layer's size disagrees
+  EXPECT_TRUE(broken("hidden: 16", "hidden: many"));   // not a number
+  EXPECT_TRUE(broken("w2:", "w9:"));                   // a layer missing
+}
+
+}  // namespace
+}  // namespace arbitre::vision

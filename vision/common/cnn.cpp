@@ -1,0 +1,439 @@
+#include "vision/common/cnn.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+// The hot loops built twice, for AVX2 with FMA and for any x86-64, the best chosen at start-up.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ARBITRE_VECTOR __attribute__((target_clones("arch=haswell", "default")))
+#else
+#define ARBITRE_VECTOR
+#endif
+
+namespace arbitre::vision {
+
+bool CnnShape::valid() const {
+  return side > 0 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 && maps2 > 0 && hidden > 0 &&
+         classes > 1 && side <= 256 && conv1() > 0 && conv1() % 2 == 0 && conv2() > 0 &&
+         conv2() % 2 == 0;
+}
+
+namespace {
+
+// The activations of one image through the network.
+struct Pass {
+  std::vector<float> x;     // the standardised input, side x side
+  std::vector<float> a1;    // conv1 (before ReLU), maps1 x conv1 x conv1
+  std::vector<float> p1;    // pooled after ReLU, maps1 x pool1 x pool1
+  std::vector<int> i1;      // where each pooled value came from in a1
+  std::vector<float> a2, p2;
+  std::vector<int> i2;
+  std::vector<float> c1, c2;  // the patches of each convolution's input (im2col)
+  std::vector<float> h;     // dense, after ReLU
+  std::vector<float> z;     // probabilities
+  explicit Pass(const CnnShape& s)
+      : x(static_cast<std::size_t>(s.side * s.side)),
+        a1(static_cast<std::size_t>(s.maps1 * s.conv1() * s.conv1())),
+        p1(static_cast<std::size_t>(s.maps1 * s.pool1() * s.pool1())),
+        i1(p1.size()),
+        a2(static_cast<std::size_t>(s.maps2 * s.conv2() * s.conv2())),
+        p2(static_cast<std::size_t>(s.flat())),
+        i2(p2.size()),
+        c1(static_cast<std::size_t>(s.kernel1 * s.kernel1 * s.conv1() * s.conv1())),
+        c2(static_cast<std::size_t>(s.maps1 * s.kernel2 * s.kernel2 * s.conv2() * s.conv2())),
+        h(static_cast<std::size_t>(s.hidden)),
+        z(static_cast<std::size_t>(s.classes)) {}
+};
+
+// The image's pixels less their mean, over their spread (at least 4 grey levels of 255: a flat
+// crop is not blown up into noise).
+void standardise(const cv::Mat& images, int row, std::vector<float>& x) {
+  const int n = static_cast<int>(x.size());
+  if (images.depth() == CV_8U) {
+    const unsigned char* p = images.ptr<unsigned char>(row);
+    for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = p[i];
+  } else {
+    const float* p = images.ptr<float>(row);
+    std::copy(p, p + n, x.begin());
+  }
+  double sum = 0, sq = 0;
+  for (float v : x) sum += v, sq += static_cast<double>(v) * v;
+  const double mean = sum / n;
+  const double spread = std::sqrt(std::max(0.0, sq / n - mean * mean));
+  const double scale = 1.0 / std::max(spread, images.depth() == CV_8U ? 4.0 : 4.0 / 255.0);
+  for (float& v : x) v = static_cast<float>((v - mean) * scale);
+}
+
+// The patches of in (cin x n x n) under a k x k kernel, as rows: cols[(ci * k + ky) * k + kx]
+// holds, for every output pixel, the input pixel under that tap (cin k k rows of m x m).
+void im2col(const float* in, int cin, int n, int k, float* cols) {
+  const int m = n - k + 1;
+  for (int ci = 0; ci < cin; ++ci) {
+    for (int ky = 0; ky < k; ++ky) {
+      for (int kx = 0; kx < k; ++kx) {
+        float* __restrict row = cols + static_cast<std::ptrdiff_t>((ci * k + ky) * k + kx) * m * m;
+        for (int y = 0; y < m; ++y) {
+          const float* src = in + (static_cast<std::ptrdiff_t>(ci) * n + y + ky) * n + kx;
+          std::copy(src, src + m, row + y * m);
+        }
+      }
+    }
+  }
+}
+
+// out (cout x size) = bias + w (cout x taps) x cols (taps x size): each weight scales a whole
+// row of patches into the output (long loops the compiler vectorises).
+ARBITRE_VECTOR void apply(const float* w, const float* bias, int cout, int taps,
+                          const float* cols, int size, float* out) {
+  for (int co = 0; co < cout; ++co) {
+    float* __restrict o = out + static_cast<std::ptrdiff_t>(co) * size;
+    std::fill(o, o + size, bias[co]);
+    const float* wk = w + static_cast<std::ptrdiff_t>(co) * taps;
+    for (int t = 0; t < taps; ++t) {
+      const float a = wk[t];
+      const float* __restrict c = cols + static_cast<std::ptrdiff_t>(t) * size;
+      for (int i = 0; i < size; ++i) o[i] += a * c[i];
+    }
+  }
+}
+
+// The gradients of apply: dw += dout x cols', db += dout's sums, and (when dcols is not null)
+// dcols = w' x dout.
+ARBITRE_VECTOR void apply_back(const float* w, int cout, int taps, const float* cols, int size,
+                               const float* dout, float* dw, float* db, float* dcols) {
+  if (dcols) std::fill(dcols, dcols + static_cast<std::ptrdiff_t>(taps) * size, 0.0f);
+  for (int co = 0; co < cout; ++co) {
+    const float* __restrict g = dout + static_cast<std::ptrdiff_t>(co) * size;
+    float bsum = 0;
+    for (int i = 0; i < size; ++i) bsum += g[i];
+    db[co] += bsum;
+    for (int t = 0; t < taps; ++t) {
+      const float* __restrict c = cols + static_cast<std::ptrdiff_t>(t) * size;
+      float acc = 0;
+      for (int i = 0; i < size; ++i) acc += g[i] * c[i];
+      dw[static_cast<std::ptrdiff_t>(co) * taps + t] += acc;
+      if (dcols) {
+        const float a = w[static_cast<std::ptrdiff_t>(co) * taps + t];
+        float* __restrict d = dcols + static_cast<std::ptrdiff_t>(t) * size;
+        for (int i = 0; i < size; ++i) d[i] += a * g[i];
+      }
+    }
+  }
+}
+
+// The inverse of im2col for gradients: every patch row's values added back to its pixels.
+void col2im(const float* cols, int cin, int n, int k, float* din) {
+  const int m = n - k + 1;
+  std::fill(din, din + static_cast<std::ptrdiff_t>(cin) * n * n, 0.0f);
+  for (int ci = 0; ci < cin; ++ci) {
+    for (int ky = 0; ky < k; ++ky) {
+      for (int kx = 0; kx < k; ++kx) {
+        const float* row = cols + static_cast<std::ptrdiff_t>((ci * k + ky) * k + kx) * m * m;
+        for (int y = 0; y < m; ++y) {
+          float* __restrict dst = din + (static_cast<std::ptrdiff_t>(ci) * n + y + ky) * n + kx;
+          const float* __restrict src = row + y * m;
+          for (int x = 0; x < m; ++x) dst[x] += src[x];
+        }
+      }
+    }
+  }
+}
+
+// ReLU then 2x2 max-pooling of maps x m x m into maps x m/2 x m/2, with where each came from.
+void relu_pool(const float* a, int maps, int m, float* p, int* from) {
+  const int q = m / 2;
+  for (int c = 0; c < maps; ++c) {
+    const float* src = a + static_cast<std::ptrdiff_t>(c) * m * m;
+    for (int y = 0; y < q; ++y) {
+      for (int x = 0; x < q; ++x) {
+        int best = (2 * y) * m + 2 * x;
+        for (int at : {best + 1, best + m, best + m + 1}) {
+          if (src[at] > src[best]) best = at;
+        }
+        const int out = (c * q + y) * q + x;
+        p[out] = std::max(0.0f, src[best]);
+        from[out] = c * m * m + best;
+      }
+    }
+  }
+}
+
+// The gradient through relu_pool: da (zeroed here) gets dp where the pooled value was positive.
+void relu_pool_back(const float* p, const int* from, const float* dp, int pooled, float* da,
+                    int size) {
+  std::fill(da, da + size, 0.0f);
+  for (int i = 0; i < pooled; ++i) {
+    if (p[i] > 0) da[from[i]] += dp[i];
+  }
+}
+
+ARBITRE_VECTOR void forward(const Cnn& net, const cv::Mat& images, int row, Pass& s) {
+  const CnnShape& sh = net.shape;
+  standardise(images, row, s.x);
+  const int size1 = sh.conv1() * sh.conv1(), size2 = sh.conv2() * sh.conv2();
+  im2col(s.x.data(), 1, sh.side, sh.kernel1, s.c1.data());
+  apply(net.w1.data(), net.b1.data(), sh.maps1, sh.kernel1 * sh.kernel1, s.c1.data(), size1,
+        s.a1.data());
+  relu_pool(s.a1.data(), sh.maps1, sh.conv1(), s.p1.data(), s.i1.data());
+  im2col(s.p1.data(), sh.maps1, sh.pool1(), sh.kernel2, s.c2.data());
+  apply(net.w2.data(), net.b2.data(), sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2, s.c2.data(),
+        size2, s.a2.data());
+  relu_pool(s.a2.data(), sh.maps2, sh.conv2(), s.p2.data(), s.i2.data());
+  const int flat = sh.flat();
+  for (int j = 0; j < sh.hidden; ++j) {
+    const float* __restrict w = net.w3.data() + static_cast<std::ptrdiff_t>(j) * flat;
+    float acc = 0;
+    for (int i = 0; i < flat; ++i) acc += w[i] * s.p2[static_cast<std::size_t>(i)];
+    s.h[static_cast<std::size_t>(j)] = std::max(0.0f, acc + net.b3[static_cast<std::size_t>(j)]);
+  }
+  float top = -1e30f;
+  for (int c = 0; c < sh.classes; ++c) {
+    const float* w = net.w4.data() + static_cast<std::ptrdiff_t>(c) * sh.hidden;
+    float acc = net.b4[static_cast<std::size_t>(c)];
+    for (int j = 0; j < sh.hidden; ++j) acc += w[j] * s.h[static_cast<std::size_t>(j)];
+    s.z[static_cast<std::size_t>(c)] = acc;
+    top = std::max(top, acc);
+  }
+  double sum = 0;
+  for (float& v : s.z) sum += (v = std::exp(v - top));
+  for (float& v : s.z) v = static_cast<float>(v / sum);
+}
+
+// Scratch for one image's backward pass.
+struct Back {
+  std::vector<float> dz, dh, dp2, da2, dc2, dp1, da1;
+  explicit Back(const CnnShape& s)
+      : dz(static_cast<std::size_t>(s.classes)),
+        dh(static_cast<std::size_t>(s.hidden)),
+        dp2(static_cast<std::size_t>(s.flat())),
+        da2(static_cast<std::size_t>(s.maps2 * s.conv2() * s.conv2())),
+        dc2(static_cast<std::size_t>(s.maps1 * s.kernel2 * s.kernel2 * s.conv2() * s.conv2())),
+        dp1(static_cast<std::size_t>(s.maps1 * s.pool1() * s.pool1())),
+        da1(static_cast<std::size_t>(s.maps1 * s.conv1() * s.conv1())) {}
+};
+
+// Adds one image's gradient (after forward) into g; returns its loss.
+ARBITRE_VECTOR double backward(const Cnn& net, const Pass& s, int label, Back& b, Cnn& g) {
+  const CnnShape& sh = net.shape;
+  const int flat = sh.flat();
+  for (int c = 0; c < sh.classes; ++c)
+    b.dz[static_cast<std::size_t>(c)] = s.z[static_cast<std::size_t>(c)] - (c == label ? 1.0f : 0.0f);
+  std::fill(b.dh.begin(), b.dh.end(), 0.0f);
+  for (int c = 0; c < sh.classes; ++c) {
+    const float d = b.dz[static_cast<std::size_t>(c)];
+    g.b4[static_cast<std::size_t>(c)] += d;
+    float* gw = g.w4.data() + static_cast<std::ptrdiff_t>(c) * sh.hidden;
+    const float* w = net.w4.data() + static_cast<std::ptrdiff_t>(c) * sh.hidden;
+    for (int j = 0; j < sh.hidden; ++j) {
+      gw[j] += d * s.h[static_cast<std::size_t>(j)];
+      b.dh[static_cast<std::size_t>(j)] += d * w[j];
+    }
+  }
+  std::fill(b.dp2.begin(), b.dp2.end(), 0.0f);
+  for (int j = 0; j < sh.hidden; ++j) {
+    if (s.h[static_cast<std::size_t>(j)] <= 0) continue;
+    const float d = b.dh[static_cast<std::size_t>(j)];
+    g.b3[static_cast<std::size_t>(j)] += d;
+    float* __restrict gw = g.w3.data() + static_cast<std::ptrdiff_t>(j) * flat;
+    const float* __restrict w = net.w3.data() + static_cast<std::ptrdiff_t>(j) * flat;
+    float* __restrict dp = b.dp2.data();
+    const float* __restrict p = s.p2.data();
+    for (int i = 0; i < flat; ++i) {
+      gw[i] += d * p[i];
+      dp[i] += d * w[i];
+    }
+  }
+  relu_pool_back(s.p2.data(), s.i2.data(), b.dp2.data(), flat, b.da2.data(),
+                 static_cast<int>(b.da2.size()));
+  const int size1 = sh.conv1() * sh.conv1(), size2 = sh.conv2() * sh.conv2();
+  apply_back(net.w2.data(), sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2, s.c2.data(), size2,
+             b.da2.data(), g.w2.data(), g.b2.data(), b.dc2.data());
+  col2im(b.dc2.data(), sh.maps1, sh.pool1(), sh.kernel2, b.dp1.data());
+  relu_pool_back(s.p1.data(), s.i1.data(), b.dp1.data(), static_cast<int>(b.dp1.size()),
+                 b.da1.data(), static_cast<int>(b.da1.size()));
+  apply_back(net.w1.data(), sh.maps1, sh.kernel1 * sh.kernel1, s.c1.data(), size1, b.da1.data(),
+             g.w1.data(), g.b1.data(), nullptr);
+  return -std::log(std::max(1e-12f, s.z[static_cast<std::size_t>(label)]));
+}
+
+// Every weight and bias vector of a network, in a fixed order (weights, then their biases).
+template <typename Net>
+auto parts(Net& n) {
+  return std::array{&n.w1, &n.b1, &n.w2, &n.b2, &n.w3, &n.b3, &n.w4, &n.b4};
+}
+
+Cnn zeros_like(const Cnn& net) {
+  Cnn z;
+  z.shape = net.shape;
+  const auto from = parts(net);
+  const auto to = parts(z);
+  for (std::size_t k = 0; k < from.size(); ++k) to[k]->assign(from[k]->size(), 0.0f);
+  return z;
+}
+
+// The gradient of images[rows[first .. last)] into g (zeroed first).
+double gradient_of(const Cnn& net, const cv::Mat& images, const std::vector<int>& labels,
+                   const int* rows, int count, Cnn& g) {
+  for (std::vector<float>* p : parts(g)) std::fill(p->begin(), p->end(), 0.0f);
+  Pass s(net.shape);
+  Back b(net.shape);
+  double loss = 0;
+  for (int i = 0; i < count; ++i) {
+    forward(net, images, rows[i], s);
+    loss += backward(net, s, labels[static_cast<std::size_t>(rows[i])], b, g);
+  }
+  return loss;
+}
+
+}  // namespace
+
+cv::Mat Cnn::probabilities(const cv::Mat& images) const {
+  cv::Mat out(images.rows, classes(), CV_32F, cv::Scalar(0));
+  if (empty() || images.empty()) return out;
+  CV_Assert(images.cols == inputs() && (images.depth() == CV_32F || images.depth() == CV_8U) &&
+            images.channels() == 1);
+  Pass s(shape);
+  for (int r = 0; r < images.rows; ++r) {
+    forward(*this, images, r, s);
+    std::copy(s.z.begin(), s.z.end(), out.ptr<float>(r));
+  }
+  return out;
+}
+
+double cnn_gradient(const Cnn& cnn, const cv::Mat& images, const std::vector<int>& labels,
+                    Cnn& gradient) {
+  gradient = zeros_like(cnn);
+  std::vector<int> rows(static_cast<std::size_t>(images.rows));
+  std::iota(rows.begin(), rows.end(), 0);
+  return gradient_of(cnn, images, labels, rows.data(), images.rows, gradient);
+}
+
+Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTraining& training,
+              void (*log)(int epoch, double loss)) {
+  Cnn net;
+  net.shape = training.shape;
+  CV_Assert(net.shape.valid() && images.cols == net.inputs() &&
+            images.rows == static_cast<int>(labels.size()) && images.rows > 0);
+  for (int l : labels) CV_Assert(l >= 0 && l < net.shape.classes);
+  const CnnShape& sh = net.shape;
+  cv::RNG rng(training.seed);
+  // He initialisation: a spread of sqrt(2 / fan-in); biases zero.
+  const auto init = [&](std::vector<float>& w, std::vector<float>& b, int outputs, int fan_in) {
+    w.resize(static_cast<std::size_t>(outputs) * fan_in);
+    for (float& v : w) v = static_cast<float>(rng.gaussian(std::sqrt(2.0 / fan_in)));
+    b.assign(static_cast<std::size_t>(outputs), 0.0f);
+  };
+  init(net.w1, net.b1, sh.maps1, sh.kernel1 * sh.kernel1);
+  init(net.w2, net.b2, sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2);
+  init(net.w3, net.b3, sh.hidden, sh.flat());
+  init(net.w4, net.b4, sh.classes, sh.hidden);
+
+  // A batch is cut into a fixed number of slices, each's gradient computed apart (on as many
+  // threads as there are) and summed in order: the same result on any number of threads.
+  constexpr int kSlices = 4;
+  std::vector<Cnn> slice_grad(kSlices, zeros_like(net));
+  Cnn velocity = zeros_like(net);
+  std::vector<int> order(static_cast<std::size_t>(images.rows));
+  std::iota(order.begin(), order.end(), 0);
+  const int batch = std::max(1, training.batch);
+  const long steps_per_epoch = (images.rows + batch - 1) / batch;
+  const long total = steps_per_epoch * std::max(1, training.epochs);
+  long step = 0;
+  for (int epoch = 0; epoch < training.epochs; ++epoch) {
+    for (std::size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[static_cast<std::size_t>(rng.uniform(0, static_cast<int>(i)))]);
+    double epoch_loss = 0;
+    for (int start = 0; start < images.rows; start += batch, ++step) {
+      const int count = std::min(batch, images.rows - start);
+      std::array<double, kSlices> losses{};
+      cv::parallel_for_(cv::Range(0, kSlices), [&](const cv::Range& range) {
+        for (int k = range.start; k < range.end; ++k) {
+          const int a = count * k / kSlices, e = count * (k + 1) / kSlices;
+          losses[static_cast<std::size_t>(k)] =
+              gradient_of(net, images, labels, order.data() + start + a, e - a,
+                          slice_grad[static_cast<std::size_t>(k)]);
+        }
+      });
+      for (double l : losses) epoch_loss += l;
+      const double rate =
+          training.rate * 0.5 * (1 + std::cos(M_PI * static_cast<double>(step) / total));
+      const auto w = parts(net);
+      const auto v = parts(velocity);
+      std::vector<std::array<std::vector<float>*, 8>> gs;
+      for (Cnn& g : slice_grad) gs.push_back(parts(g));
+      for (std::size_t p = 0; p < w.size(); ++p) {
+        const bool bias = p % 2 == 1;
+        std::vector<float>& wp = *w[p];
+        std::vector<float>& vp = *v[p];
+        for (std::size_t i = 0; i < wp.size(); ++i) {
+          double g = 0;
+          for (const auto& slice : gs) g += (*slice[p])[i];
+          g /= count;
+          if (!bias) g += training.decay * wp[i];
+          vp[i] = static_cast<float>(training.momentum * vp[i] - rate * g);
+          wp[i] += vp[i];
+        }
+      }
+    }
+    if (log) log(epoch + 1, epoch_loss / images.rows);
+  }
+  return net;
+}
+
+void write_cnn(cv::FileStorage& storage, const std::string& name, const Cnn& cnn) {
+  const CnnShape& s = cnn.shape;
+  storage << name << "{";
+  storage << "side" << s.side << "kernel1" << s.kernel1 << "maps1" << s.maps1 << "kernel2"
+          << s.kernel2 << "maps2" << s.maps2 << "hidden" << s.hidden << "classes" << s.classes;
+  const auto put = [&](const char* key, const std::vector<float>& v) {
+    storage << key << cv::Mat(1, static_cast<int>(v.size()), CV_32F, const_cast<float*>(v.data()));
+  };
+  put("w1", cnn.w1);
+  put("b1", cnn.b1);
+  put("w2", cnn.w2);
+  put("b2", cnn.b2);
+  put("w3", cnn.w3);
+  put("b3", cnn.b3);
+  put("w4", cnn.w4);
+  put("b4", cnn.b4);
+  storage << "}";
+}
+
+Cnn read_cnn(const cv::FileNode& node) {
+  if (node.empty() || !node.isMap()) return {};
+  Cnn cnn;
+  CnnShape& s = cnn.shape;
+  const auto number = [&](const char* key, int& out) {
+    const cv::FileNode n = node[key];
+    if (n.empty() || !n.isInt()) return false;
+    out = static_cast<int>(n);
+    return true;
+  };
+  if (!number("side", s.side) || !number("kernel1", s.kernel1) || !number("maps1", s.maps1) ||
+      !number("kernel2", s.kernel2) || !number("maps2", s.maps2) ||
+      !number("hidden", s.hidden) || !number("classes", s.classes) || !s.valid())
+    return {};
+  const auto get = [&](const char* key, std::vector<float>& out, long size) {
+    cv::Mat m;
+    try {
+      node[key] >> m;
+    } catch (const cv::Exception&) {
+      return false;
+    }
+    if (m.empty() || m.type() != CV_32F || static_cast<long>(m.total()) != size) return false;
+    out.assign(m.ptr<float>(), m.ptr<float>() + size);
+    return std::all_of(out.begin(), out.end(), [](float v) { return std::isfinite(v); });
+  };
+  const long k1 = static_cast<long>(s.kernel1) * s.kernel1, k2 = static_cast<long>(s.kernel2) * s.kernel2;
+  if (!get("w1", cnn.w1, s.maps1 * k1) || !get("b1", cnn.b1, s.maps1) ||
+      !get("w2", cnn.w2, static_cast<long>(s.maps2) * s.maps1 * k2) || !get("b2", cnn.b2, s.maps2) ||
+      !get("w3", cnn.w3, static_cast<long>(s.hidden) * s.flat()) || !get("b3", cnn.b3, s.hidden) ||
+      !get("w4", cnn.w4, static_cast<long>(s.classes) * s.hidden) ||
+      !get("b4", cnn.b4, s.classes))
+    return {};
+  return cnn;
+}
+
+}  // namespace arbitre::vision

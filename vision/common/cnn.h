@@ -1,0 +1,72 @@
+// A small convolutional network for the readers' learned parts, written here: a grey image
+// (standardised: its own mean and spread), two stages of convolution + ReLU + 2x2 max-pooling,
+// a fully connected ReLU layer, a softmax over the classes. Trained here (train_cnn: minibatch
+// stochastic gradient descent with momentum on the cross-entropy, deterministic for a seed),
+// stored in the model's YAML beside the forests.
+#pragma once
+
+#include <cstdint>
+#include <opencv2/core.hpp>
+#include <string>
+#include <vector>
+
+namespace arbitre::vision {
+
+struct CnnShape {
+  int side = 28;             // the input image is side x side
+  int kernel1 = 5, maps1 = 12;  // first convolution: kernel1 x kernel1, maps1 output maps
+  int kernel2 = 3, maps2 = 24;  // second: kernel2 x kernel2 over maps1 maps, maps2 outputs
+  int hidden = 64;           // units of the fully connected layer
+  int classes = 2;
+  // The sizes after each stage (0 when the shape does not fit: each convolution's output must
+  // have an even side for the pooling).
+  int conv1() const { return side - kernel1 + 1; }
+  int pool1() const { return conv1() / 2; }
+  int conv2() const { return pool1() - kernel2 + 1; }
+  int pool2() const { return conv2() / 2; }
+  int flat() const { return maps2 * pool2() * pool2(); }
+  bool valid() const;
+};
+
+struct Cnn {
+  CnnShape shape;
+  // Weights, row-major: conv1 maps1 x k1 x k1; conv2 maps2 x maps1 x k2 x k2; dense hidden x
+  // flat; out classes x hidden. Biases one per output.
+  std::vector<float> w1, b1, w2, b2, w3, b3, w4, b4;
+
+  bool empty() const { return w4.empty(); }
+  int inputs() const { return shape.side * shape.side; }
+  int classes() const { return shape.classes; }
+  // One row of class probabilities (summing to 1) per row of `images` (float or 8-bit, each
+  // row an image of side x side pixels, row by row).
+  cv::Mat probabilities(const cv::Mat& images) const;
+};
+
+struct CnnTraining {
+  CnnShape shape;
+  int epochs = 12;
+  int batch = 32;
+  double rate = 0.02;  // learning rate at the start, cosine-annealed to zero
+  double momentum = 0.9;
+  double decay = 1e-4;  // L2 weight decay (weights, not biases)
+  std::uint64_t seed = 20261130;
+};
+
+// Trains on `images` (rows as in Cnn::probabilities) with `labels` (0 .. classes-1); the
+// shape's classes are taken from `training`. Deterministic for a seed, whatever the number of
+// threads. `log`, when set, is told the mean training loss after each epoch.
+Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTraining& training,
+              void (*log)(int epoch, double loss) = nullptr);
+
+// Storage as a map node `name` in an opened YAML/XML storage, and back (empty when absent or
+// malformed).
+void write_cnn(cv::FileStorage& storage, const std::string& name, const Cnn& cnn);
+Cnn read_cnn(const cv::FileNode& node);
+
+// Internal to training, exposed for the gradient test: the summed gradient of the
+// cross-entropy of `labels` over `images`, in the layout of the weights (a Cnn holding
+// gradients); returns the summed loss.
+double cnn_gradient(const Cnn& cnn, const cv::Mat& images, const std::vector<int>& labels,
+                    Cnn& gradient);
+
+}  // namespace arbitre::vision
