@@ -332,6 +332,44 @@ TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
   EXPECT_EQ(alone[0].label, 4);
 }
 
+// The pions of one colour under one light look alike: a pion read green whose a, b lie far from
+// the other greens' and three times nearer the oranges' takes orange (a yellowish green tile
+// read as orange the other way round), when orange has some share of its votes; one between
+// the two colours, or with no vote for the nearer colour, keeps its colour.
+TEST(PionReader, APionReadInAColourApartFromItsOthersTakesTheNearerColour) {
+  namespace vp = arbitre::vision::pions;
+  // label, a, b, and the shares of empty, red, orange, green, white.
+  const auto pion_at = [](int i, int label, float a, float b, std::array<float, 5> shares) {
+    vp::Detection::Cell c = cell_at(i, 0, label, 1 - shares[0], label);
+    c.features[1] = a;
+    c.features[2] = b;
+    c.shares = shares;
+    return c;
+  };
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{
+        pion_at(0, 3, -40, 30, {0, 0, 0, 1, 0}),  // greens about (-40, 30)
+        pion_at(1, 3, -42, 28, {0, 0, 0, 1, 0}),
+        pion_at(2, 2, 20, 50, {0, 0, 1, 0, 0}),   // oranges about (20, 50)
+        pion_at(3, 2, 22, 48, {0, 0, 1, 0, 0}),
+        pion_at(4, 3, 18, 47, {0, 0, 0.3f, 0.7f, 0}),        // read green, 3.6 from the oranges: orange
+        pion_at(5, 3, -10, 40, {0, 0, 0.4f, 0.6f, 0}),       // halfway: green
+        pion_at(6, 3, 21, 49, {0.05f, 0.05f, 0, 0.9f, 0}),  // by the oranges, no orange vote: green
+    };
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::recolour_apart(c);
+  EXPECT_EQ(c[4].label, 2);
+  for (const std::size_t k : {0u, 1u, 5u, 6u}) EXPECT_EQ(c[k].label, 3) << k;
+  for (const std::size_t k : {2u, 3u}) EXPECT_EQ(c[k].label, 2) << k;
+  // Off: nothing changes.
+  vp::Params off;
+  off.apart_distance = 0;
+  c = cells();
+  vp::recolour_apart(c, off);
+  EXPECT_EQ(c[4].label, 3);
+}
+
 namespace {
 
 namespace vp = arbitre::vision::pions;

@@ -692,6 +692,54 @@ void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
   for (const auto& [k, colour] : recoloured) cells[k].label = colour;
 }
 
+// recolour_apart: see detector.h.
+void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.apart_distance <= 0) return;
+  constexpr int kWhite = 1 + static_cast<int>(ri::Colour::White);
+  // The median a, b of the cells read `colour`, leaving out cell `skip`; none when there are none.
+  const auto median_of = [&](int colour, std::size_t skip) -> std::optional<cv::Vec2d> {
+    std::vector<double> as, bs;
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      if (k == skip || cells[k].label != colour) continue;
+      as.push_back(cells[k].features[1]);
+      bs.push_back(cells[k].features[2]);
+    }
+    if (as.empty()) return std::nullopt;
+    const auto middle = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      const std::size_t n = v.size();
+      return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    };
+    return cv::Vec2d(middle(as), middle(bs));
+  };
+  std::vector<std::pair<std::size_t, int>> recoloured;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Detection::Cell& cell = cells[k];
+    if (cell.label <= 0 || cell.label >= kWhite) continue;
+    const cv::Vec2d ab(cell.features[1], cell.features[2]);
+    const std::optional<cv::Vec2d> own = median_of(cell.label, k);
+    if (!own) continue;
+    const double own_distance = cv::norm(ab - *own);
+    if (own_distance < params.apart_distance) continue;
+    int nearest = 0;
+    double nearest_distance = 0;
+    for (int colour = 1; colour <= kWhite; ++colour) {
+      if (colour == cell.label) continue;
+      const std::optional<cv::Vec2d> other = median_of(colour, k);
+      if (!other) continue;
+      const double distance = cv::norm(ab - *other);
+      if (nearest == 0 || distance < nearest_distance) {
+        nearest = colour;
+        nearest_distance = distance;
+      }
+    }
+    if (nearest == 0 || nearest_distance > params.apart_ratio * own_distance) continue;
+    if (cell.shares[static_cast<std::size_t>(nearest)] < params.apart_share * cell.shares[static_cast<std::size_t>(cell.label)]) continue;
+    recoloured.emplace_back(k, nearest);
+  }
+  for (const auto& [k, colour] : recoloured) cells[k].label = colour;
+}
+
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
@@ -987,7 +1035,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     }
   }
   bridge_groups(d.cells, params);
-  if (!params.calibration) recolour_pale(d.cells, params);
+  if (!params.calibration) {
+    recolour_pale(d.cells, params);
+    recolour_apart(d.cells, params);
+  }
   // A calibration decides the colour of every pion found: the nearest calibrated colour.
   if (params.calibration) {
     for (Detection::Cell& cell : d.cells) {

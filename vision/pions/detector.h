@@ -47,6 +47,9 @@ struct Params {
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's
+  double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
+  double apart_ratio = 0.3;     // ... and takes another colour whose pions lie within this share of that distance
+  double apart_share = 0.1;     // ... when that colour holds this share of the colour read
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
@@ -155,6 +158,13 @@ void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {
 // `params.pale_share` of white's share, takes that colour. The step of detect() after
 // bridge_groups (not with a calibration, which decides every colour itself).
 void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params = {});
+
+// Likewise for the colours: the pions of one colour under one light look alike. A cell read red,
+// orange or green whose a, b lie at least `params.apart_distance` from the median of the other
+// cells read that colour, and within `params.apart_ratio` of that distance from the median of
+// the cells read another colour (white included), takes that colour when its share is at least
+// `params.apart_share` of the colour read. The step of detect() after recolour_pale.
+void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
