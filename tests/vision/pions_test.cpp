@@ -294,7 +294,8 @@ TEST(PionReader, ACellJoiningTwoGroupsHoldsAPionOnFewerVotes) {
 // Pions read white under one light share one colour: a cell read white whose a, b lie far from
 // the other whites' and whose likeliest other colour holds enough of white's share is a pale
 // pion of that colour (a pastel orange under a lamp); one near the whites stays white, and so
-// does one far from them that hardly any vote calls coloured.
+// does one far from them that hardly any vote calls coloured. The share needed falls with the
+// square of the distance (0.3 of white's at 10, 0.03 at 33).
 TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
   namespace vp = arbitre::vision::pions;
   // label white (4), a, b, and the shares of empty, red, orange, green, white.
@@ -312,13 +313,15 @@ TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
         white_at(2, 1, 5, {0.01f, 0, 0, 0.01f, 0.98f}),
         white_at(3, 0, 24, {0.05f, 0.01f, 0.35f, 0.04f, 0.55f}),  // cream: 19 away, orange 0.64 of white
         white_at(4, 6, 8, {0.05f, 0.1f, 0.3f, 0.05f, 0.5f}),     // only 7 away: white
-        white_at(5, -12, 12, {0.05f, 0.01f, 0.02f, 0.1f, 0.82f}),  // far, green only 0.12 of white
+        white_at(5, -12, 12, {0.05f, 0.01f, 0.02f, 0.1f, 0.82f}),  // 13 away, green 0.12 of white: too little
         cell_at(6, 0, 1, 0.9, 1),                                // a red pion: untouched
+        white_at(7, -30, 22, {0.05f, 0, 0.02f, 0.13f, 0.8f}),   // 33 away: green's 0.16 of white is enough
     };
   };
   std::vector<vp::Detection::Cell> c = cells();
   vp::recolour_pale(c);
   EXPECT_EQ(c[3].label, 2) << "the cream pion is orange";
+  EXPECT_EQ(c[7].label, 3) << "far from the whites, a smaller share of green is enough";
   for (const std::size_t k : {0u, 1u, 2u, 4u, 5u}) EXPECT_EQ(c[k].label, 4) << k;
   EXPECT_EQ(c[6].label, 1);
   // Off: nothing changes; and a single white has no others to be judged against.

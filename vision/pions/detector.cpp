@@ -687,7 +687,9 @@ void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
       if (cell.shares[static_cast<std::size_t>(c)] > cell.shares[static_cast<std::size_t>(other)]) other = c;
     }
     const double white = cell.shares[kWhite];
-    if (white > 0 && cell.shares[static_cast<std::size_t>(other)] >= params.pale_share * white) recoloured.emplace_back(k, other);
+    // The farther from the whites, the less of the vote the other colour needs.
+    const double needed = params.pale_share * (params.pale_distance / distance) * (params.pale_distance / distance);
+    if (white > 0 && cell.shares[static_cast<std::size_t>(other)] >= needed * white) recoloured.emplace_back(k, other);
   }
   for (const auto& [k, colour] : recoloured) cells[k].label = colour;
 }

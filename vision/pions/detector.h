@@ -46,7 +46,7 @@ struct Params {
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
-  double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's
+  double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
   double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
   double apart_ratio = 0.3;     // ... and takes another colour whose pions lie within this share of that distance
   double apart_share = 0.1;     // ... when that colour holds this share of the colour read
@@ -155,7 +155,8 @@ void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {
 // judged alone; beside the scene's white pions it does not: the whites under one light share
 // one colour. A cell read white whose a, b lie at least `params.pale_distance` from the median
 // of the other cells read white, and whose likeliest other colour holds at least
-// `params.pale_share` of white's share, takes that colour. The step of detect() after
+// `params.pale_share` x (pale_distance / distance)^2 of white's share (the farther from the
+// whites, the less of the vote the colour needs), takes that colour. The step of detect() after
 // bridge_groups (not with a calibration, which decides every colour itself).
 void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params = {});
 
