@@ -106,9 +106,9 @@ int main(int argc, char** argv) {
     else if (a == "--max-failures" && i + 1 < argc)
       max_failures = std::atoi(argv[++i]);
     else if (a == "--confidence" && i + 1 < argc)
-      params.min_confidence = std::atof(argv[++i]);
+      params.min_confidence = params.cnn_confidence = std::atof(argv[++i]);
     else if (a == "--margin" && i + 1 < argc)
-      params.min_margin = std::atof(argv[++i]);
+      params.min_margin = params.cnn_margin = std::atof(argv[++i]);
     else if (a == "--cocked" && i + 1 < argc)
       params.cocked_share = std::atof(argv[++i]);
     else if (a == "--spacing" && i + 1 < argc)

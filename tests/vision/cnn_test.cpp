@@ -123,14 +123,16 @@ TEST(Cnn, GradientMatchesFiniteDifferences) {
 TEST(Cnn, LearnsShapesWhereverTheyAre) {
   cv::Mat images, test_images;
   std::vector<int> labels, test_labels;
-  make_shapes(1800, 1, images, labels);
+  make_shapes(2400, 1, images, labels);
   make_shapes(600, 2, test_images, test_labels);
   const Cnn untrained = [&] {
     CnnTraining t = small_training();
     t.epochs = 0;
     return train_cnn(images, labels, t);
   }();
-  const Cnn cnn = train_cnn(images, labels, small_training());
+  CnnTraining t = small_training();
+  t.epochs = 20;
+  const Cnn cnn = train_cnn(images, labels, t);
   EXPECT_LT(accuracy(untrained, test_images, test_labels), 0.6);
   EXPECT_GE(accuracy(cnn, test_images, test_labels), 0.95);
   const cv::Mat p = cnn.probabilities(test_images.rowRange(0, 10));

@@ -424,6 +424,7 @@ TEST(DiceReader, TheDigitNetworkVetoesAndNeverChangesAReading) {
   nay.digit_net.biases = {cv::Mat::zeros(1, vd::kReaderClasses, CV_32F)};
   nay.digit_net.biases[0].at<float>(0, vd::kWrongTurn) = 10;
   vd::Params veto, forest;
+  veto.use_cnn = forest.use_cnn = false;  // the forest path (the model's CNN reads otherwise)
   forest.net_veto = false;
   forest.net_weight = 0;  // the forest's shares alone
   int read_by_forest = 0, vetoed = 0, kept = 0;
@@ -446,4 +447,40 @@ TEST(DiceReader, TheDigitNetworkVetoesAndNeverChangesAReading) {
   }
   EXPECT_GT(read_by_forest, 40);
   EXPECT_GT(kept, 0.8 * read_by_forest);  // the network agrees with most readings
+}
+
+// With a digit CNN in the model, it reads the digits: a network that always answers "cocked"
+// flags every die found cocked, one that always answers "wrong turn" leaves every die unread,
+// and the committed one reads most dice of the committed scenes.
+TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
+  ASSERT_FALSE(vd::default_model().digit_cnn.empty()) << "the committed model has a CNN";
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  std::vector<cv::Mat> images;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".jpg") images.push_back(cv::imread(entry.path().string()));
+  }
+  ASSERT_FALSE(images.empty());
+  const auto biased = [](int label) {
+    vd::Model m = vd::default_model();  // the network's weights are copied, not shared
+    std::fill(m.digit_cnn.w4.begin(), m.digit_cnn.w4.end(), 0.0f);
+    std::fill(m.digit_cnn.b4.begin(), m.digit_cnn.b4.end(), 0.0f);
+    m.digit_cnn.b4[static_cast<std::size_t>(label)] = 10;
+    return m;
+  };
+  const vd::Model cocked = biased(vd::kCockedClass), wrong = biased(vd::kWrongTurn);
+  const vd::Params params;
+  vd::Params no_presence;  // the CNN's "not a die" left out, so that the same dice are found
+  no_presence.cnn_presence = 0;
+  int found = 0, read = 0;
+  for (const cv::Mat& image : images) {
+    const auto dice = vd::detect(image, params).observation.dice;
+    found += static_cast<int>(dice.size());
+    for (const auto& d : dice) read += d.value > 0;
+    for (const auto& d : vd::detect(image, no_presence, cocked).observation.dice)
+      EXPECT_TRUE(d.cocked) << "a die not flagged although the network said cocked";
+    for (const auto& d : vd::detect(image, no_presence, wrong).observation.dice)
+      EXPECT_EQ(d.value, 0) << "a die read although the network said wrong turn";
+  }
+  EXPECT_GT(found, 40);
+  EXPECT_GT(read, 0.75 * found);
 }

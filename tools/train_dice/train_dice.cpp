@@ -551,7 +551,11 @@ int main(int argc, char** argv) {
         cnn_labels.push_back(label);
       };
       if (d.cocked) {
-        put(cnn_rng.uniform(0.0, 360.0), vd::kCockedClass);
+        // As the reader meets it (along its digit's axis, either way), and at any turn: as many
+        // crops as a flat die gives, so that a leaning digit read upright is learnt as cocked.
+        put(d.rotation + cnn_rng.uniform(-upright, upright), vd::kCockedClass);
+        put(d.rotation + 180.0 + cnn_rng.uniform(-upright, upright), vd::kCockedClass);
+        if (k % 2 == 0) put(cnn_rng.uniform(0.0, 360.0), vd::kCockedClass);
         continue;
       }
       put(d.rotation + cnn_rng.uniform(-upright, upright), d.value);

@@ -30,8 +30,8 @@ struct CnnShape {
 
 struct Cnn {
   CnnShape shape;
-  // Weights, row-major: conv1 maps1 x k1 x k1; conv2 maps2 x maps1 x k2 x k2; dense hidden x
-  // flat; out classes x hidden. Biases one per output.
+  // Weights, row-major: conv1 maps1 x k1 x k1; conv2 maps2 x maps1 x k2 x k2; dense flat x
+  // hidden (input-major); out classes x hidden. Biases one per output.
   std::vector<float> w1, b1, w2, b2, w3, b3, w4, b4;
 
   bool empty() const { return w4.empty(); }

@@ -791,7 +791,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     for (const auto& at : angles) rows += static_cast<int>(at.size());
     // With a digit convolutional network, it reads the digit from its own grey crops.
     const bool cnn = params.use_cnn && !model.digit_cnn.empty() && model.axis_c;
-    cv::Mat samples(rows, kFaceFeatures, CV_32F);
+    // (The forests' features only without it: the reader's "cocked" share at these crops is
+    // then not asked, the network's own is.)
+    cv::Mat samples(cnn ? 0 : rows, kFaceFeatures, CV_32F);
     cv::Mat cnn_rows(cnn ? rows : 0, kCnnSide * kCnnSide, CV_8U);
     std::vector<int> first_row(static_cast<std::size_t>(m));
     rows = 0;
@@ -801,9 +803,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       first_row[static_cast<std::size_t>(k)] = rows;
       crops0[static_cast<std::size_t>(k)] = face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
       for (double angle : angles[static_cast<std::size_t>(k)]) {
-        if (cnn) cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle, cnn_rows.ptr(rows));
-        face_features(face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, angle),
-                      samples.ptr<float>(rows++));
+        if (cnn)
+          cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle, cnn_rows.ptr(rows++));
+        else
+          face_features(face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, angle),
+                        samples.ptr<float>(rows++));
       }
     }
     // The digit forest reads along the axis; the reader's "cocked" share still counts.
@@ -818,7 +822,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       if (params.net_weight >= 1 || !model.digits) return p;
       return params.net_weight * p + (1 - params.net_weight) * vote_shares(model.digits, rows);
     };
-    const cv::Mat reader_shares = vote_shares(model.reader, samples);
+    const cv::Mat reader_shares = cnn ? cv::Mat() : vote_shares(model.reader, samples);
     const cv::Mat shares = cnn ? model.digit_cnn.probabilities(cnn_rows)
                            : !net && digits == model.reader ? reader_shares
                                                             : digit_shares(samples);
@@ -835,7 +839,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       cv::Mat best_crop;
       double cnn_cocked = 0;
       for (int t = 0; t < turns; ++t) {
-        cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
+        if (!cnn) cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
         if (cnn) cnn_cocked += shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
           const double s = shares.at<float>(row0 + t, v);
@@ -895,7 +899,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       for (int v = 1; v <= 10; ++v) {
         if (v != best_value) second = std::max(second, best_of_value[static_cast<std::size_t>(v)]);
       }
-      if (params.pool && axis_read[static_cast<std::size_t>(k)]) {
+      if ((params.pool || cnn) && axis_read[static_cast<std::size_t>(k)]) {
         // Pooled: the mean share of each value over the turns of the way the best reading was
         // found (up or down the axis) and the shifted crops, so that one lucky crop does not
         // decide.
@@ -930,7 +934,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       } else if (cnn && cnn_cocked >= params.cnn_cocked) {
         die.cocked = true;
         die.confidence = cnn_cocked;
-      } else if (best >= params.min_confidence && best - second >= params.min_margin && !vetoed) {
+      } else if (best >= (cnn ? params.cnn_confidence : params.min_confidence) &&
+                 best - second >= (cnn ? params.cnn_margin : params.min_margin) && !vetoed) {
         die.value = best_value;
         die.confidence = best;
       } else {
