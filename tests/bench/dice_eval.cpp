@@ -155,6 +155,12 @@ int main(int argc, char** argv) {
       params.cnn_cocked = std::atof(argv[++i]);
     else if (a == "--cnn-presence" && i + 1 < argc)
       params.cnn_presence = std::atof(argv[++i]);
+    else if (a == "--no-neighbours")
+      params.neighbour_search = false;
+    else if (a == "--neighbour-distance" && i + 1 < argc)
+      params.neighbour_distance = std::atof(argv[++i]);
+    else if (a == "--neighbour-no-die" && i + 1 < argc)
+      params.neighbour_no_die = std::atof(argv[++i]);
     else if (a == "--no-cnn")
       params.use_cnn = false;
     else if (a == "--net-weight" && i + 1 < argc)

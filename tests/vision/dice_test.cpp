@@ -484,3 +484,42 @@ TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
   EXPECT_GT(found, 40);
   EXPECT_GT(read, 0.75 * found);
 }
+
+// Fewer than ten dice found: the search beside the dice found adds dice that had no window of
+// their own (touching others) and only true dice; it never removes or moves a die found
+// without it; a network that sees no die anywhere adds none.
+TEST(DiceReader, TheSearchBesideTheDiceFoundAddsOnlyTrueDice) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  vd::Params with, without;
+  without.neighbour_search = false;
+  vd::Model blind = vd::default_model();
+  std::fill(blind.digit_cnn.w4.begin(), blind.digit_cnn.w4.end(), 0.0f);
+  std::fill(blind.digit_cnn.b4.begin(), blind.digit_cnn.b4.end(), 0.0f);
+  blind.digit_cnn.b4[vd::kNoDie] = 10;
+  vd::Params blind_with = with, blind_without = without;
+  blind_with.cnn_presence = blind_without.cnn_presence = 0;  // the same presence either way
+  int added = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
+    const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+    const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+    for (const auto& die : b.observation.dice) {
+      EXPECT_TRUE(std::any_of(a.observation.dice.begin(), a.observation.dice.end(), [&](const auto& o) {
+        return o.x == die.x && o.y == die.y && o.value == die.value;
+      })) << entry.path() << ": a die found without the search is gone with it";
+    }
+    for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
+      if (!a.candidates[static_cast<std::size_t>(a.die_candidate[k])].neighbour) continue;
+      ++added;
+      const auto& die = a.observation.dice[k];
+      EXPECT_TRUE(std::any_of(truth["dice"].begin(), truth["dice"].end(), [&](const auto& t) {
+        return std::hypot(t["x"].template get<double>() - die.x, t["y"].template get<double>() - die.y) <
+               0.5 * t["radius_px"].template get<double>();
+      })) << entry.path() << ": the search added a die where there is none";
+    }
+    EXPECT_EQ(vd::detect(image, blind_with, blind).observation.dice.size(),
+              vd::detect(image, blind_without, blind).observation.dice.size());
+  }
+  EXPECT_GT(added, 0) << "the committed scenes have a die only the search finds";
+}

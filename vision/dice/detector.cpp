@@ -760,6 +760,72 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       c.centre = refine_centre(grey, c.centre, c.radius, params, model);
     }
   }
+  // Fewer than ten dice: a die touching one found (in a cluster, in the row of kept dice) may
+  // have had no window of its own. Places around each die, where a touching die would lie, that
+  // the CNN does not take for "no die" become candidates, re-centred and examined as the others.
+  const bool search = params.use_cnn && !model.digit_cnn.empty() && params.neighbour_search &&
+                      d.die_radius > 0 && !chosen.empty() &&
+                      static_cast<int>(chosen.size()) < referee::yams::kDiceCount;
+  if (search) {
+    const double r = d.die_radius;
+    const int directions = std::max(1, params.neighbour_directions);
+    std::vector<cv::Point2d> places;
+    const auto free_at = [&](cv::Point2d p, double spacing) {
+      for (int k : chosen) {
+        if (cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - p) < spacing) return false;
+      }
+      return true;
+    };
+    for (int k : chosen) {
+      const cv::Point2d centre = d.candidates[static_cast<std::size_t>(k)].centre;
+      for (int j = 0; j < directions; ++j) {
+        const double a = 2 * M_PI * j / directions;
+        const cv::Point2d p = centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a));
+        if (p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r) continue;
+        if (!free_at(p, params.min_spacing * r)) continue;
+        if (std::any_of(places.begin(), places.end(),
+                        [&](cv::Point2d q) { return cv::norm(q - p) < r; }))
+          continue;
+        places.push_back(p);
+      }
+    }
+    if (!places.empty()) {
+      cv::Mat crops(static_cast<int>(places.size()), kCnnSide * kCnnSide, CV_8U);
+      for (int i = 0; i < crops.rows; ++i) cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
+      const cv::Mat p = model.digit_cnn.probabilities(crops);
+      const int first = static_cast<int>(d.candidates.size());
+      for (int i = 0; i < crops.rows; ++i) {
+        if (p.at<float>(i, kNoDie) > params.neighbour_no_die) continue;
+        Candidate c;
+        c.centre = refine_centre(grey, places[static_cast<std::size_t>(i)], r, params, model);
+        c.radius = r;
+        c.neighbour = true;
+        const bool again = std::any_of(d.candidates.begin() + first, d.candidates.end(),
+                                       [&](const Candidate& o) { return cv::norm(o.centre - c.centre) < 0.5 * r; });
+        if (!again && free_at(c.centre, params.min_spacing * r)) d.candidates.push_back(c);
+      }
+      examine(first);
+      std::vector<int> added(static_cast<std::size_t>(static_cast<int>(d.candidates.size()) - first));
+      std::iota(added.begin(), added.end(), first);
+      std::stable_sort(added.begin(), added.end(), [&](int a, int b) {
+        return d.candidates[static_cast<std::size_t>(a)].presence >
+               d.candidates[static_cast<std::size_t>(b)].presence;
+      });
+      for (int i : added) {
+        Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+        if (c.presence < params.min_presence) {
+          c.why = "neighbour: not a die";
+        } else if (!free_at(c.centre, params.min_spacing * r)) {
+          c.why = "neighbour: on another die";
+        } else if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) {
+          c.why = "neighbour: an eleventh";
+        } else {
+          c.kept = true;
+          chosen.push_back(i);
+        }
+      }
+    }
+  }
   d.timing.examine_ms = ms_since(start);
 
   // read_faces: the crop turned to the predicted digit axis (both ways, a few turns around each),

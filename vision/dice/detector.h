@@ -69,6 +69,10 @@ struct Params {
                             // a die cocked
   double cnn_confidence = 0.5;  // with it, the value's mean probability over the crops of the
   double cnn_margin = 0.3;      // best way (always pooled) needed, and over the next value
+  bool neighbour_search = true;  // with it, fewer than ten dice: places where a die touching
+  double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
+  int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
+  double neighbour_no_die = 0.3;    // probability there is at most this
   double cnn_presence = 0.25;  // its share in a candidate's presence (1 - "not a die"), with the
                               // reader forest's, over the examine stage's turns
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
@@ -140,6 +144,7 @@ struct Candidate {
   double score = 0;     // the window detector's
   double presence = 0;  // share of votes that it is a die (examine)
   bool kept = false;    // among the dice reported
+  bool neighbour = false;  // proposed by the search beside the dice found (neighbour_search)
   std::string why;      // when not kept
 };
 
