@@ -11,7 +11,8 @@
 //
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
-//              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--threads 1]]
+//              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
+//               [--threads 1]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -223,6 +224,7 @@ int main(int argc, char** argv) {
   bool cnn = false;
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;
+  double cnn_jitter = 0.12;  // x radius, the CNN's crops around the true top face
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -258,6 +260,8 @@ int main(int argc, char** argv) {
       cnn_training.rate = std::atof(argv[++i]);
     else if (a == "--cnn-copies" && i + 1 < argc)
       cnn_copies = std::atoi(argv[++i]);
+    else if (a == "--cnn-jitter" && i + 1 < argc)
+      cnn_jitter = std::atof(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
@@ -274,10 +278,11 @@ int main(int argc, char** argv) {
                  "train_dice: --epochs must be at least 1, --rate above 0, --decay 0 or more\n");
     return 2;
   }
-  if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_copies < 1 || threads < 1)) {
+  if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_copies < 1 || threads < 1 ||
+              cnn_jitter < 0 || cnn_jitter > 0.5)) {
     std::fprintf(stderr,
                  "train_dice: --cnn-epochs, --cnn-copies and --threads must be at least 1, "
-                 "--cnn-rate above 0\n");
+                 "--cnn-rate above 0, --cnn-jitter 0 to 0.5\n");
     return 2;
   }
   if (out.empty() || dirs.empty()) {
@@ -285,7 +290,7 @@ int main(int argc, char** argv) {
         stderr,
         "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
         "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-        "[--cnn-rate R] [--cnn-copies C] [--threads T]] [--base MODEL.yml] DIR...\n");
+        "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -635,7 +640,7 @@ int main(int argc, char** argv) {
     }
     for (const TruthDie& d : s.dice) {
       if (d.visible < 0.6) continue;
-      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, 0.12);
+      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
