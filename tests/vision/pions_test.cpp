@@ -261,6 +261,17 @@ arbitre::vision::pions::Detection::Cell cell_at(int i, int j, int label, double 
   return c;
 }
 
+// A pion read `label` in row 0, column i, at Lab a, b, with the shares of empty, red, orange,
+// green, white (the colour rules' cells).
+arbitre::vision::pions::Detection::Cell pion_at(int i, int label, float a, float b,
+                                                std::array<float, 5> shares) {
+  arbitre::vision::pions::Detection::Cell c = cell_at(i, 0, label, 1 - shares[0], label);
+  c.features[1] = a;
+  c.features[2] = b;
+  c.shares = shares;
+  return c;
+}
+
 }  // namespace
 
 // Two groups of pions with one cell between them that fewer trees than usual see as a pion:
@@ -298,13 +309,8 @@ TEST(PionReader, ACellJoiningTwoGroupsHoldsAPionOnFewerVotes) {
 // square of the distance (0.3 of white's at 10, 0.03 at 33).
 TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
   namespace vp = arbitre::vision::pions;
-  // label white (4), a, b, and the shares of empty, red, orange, green, white.
   const auto white_at = [](int i, float a, float b, std::array<float, 5> shares) {
-    vp::Detection::Cell c = cell_at(i, 0, 4, 1 - shares[0], 4);
-    c.features[1] = a;
-    c.features[2] = b;
-    c.shares = shares;
-    return c;
+    return pion_at(i, 4, a, b, shares);
   };
   const auto cells = [&] {
     return std::vector<vp::Detection::Cell>{
@@ -341,14 +347,6 @@ TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
 // the two colours, or with no vote for the nearer colour, keeps its colour.
 TEST(PionReader, APionReadInAColourApartFromItsOthersTakesTheNearerColour) {
   namespace vp = arbitre::vision::pions;
-  // label, a, b, and the shares of empty, red, orange, green, white.
-  const auto pion_at = [](int i, int label, float a, float b, std::array<float, 5> shares) {
-    vp::Detection::Cell c = cell_at(i, 0, label, 1 - shares[0], label);
-    c.features[1] = a;
-    c.features[2] = b;
-    c.shares = shares;
-    return c;
-  };
   const auto cells = [&] {
     return std::vector<vp::Detection::Cell>{
         pion_at(0, 3, -40, 30, {0, 0, 0, 1, 0}),  // greens about (-40, 30)
