@@ -50,7 +50,11 @@ class ScriptedSource : public ObservationSource {
  public:
   explicit ScriptedSource(std::vector<SourceStep> steps) : steps_(std::move(steps)) {}
   SourceStep next() override {
-    if (next_ >= steps_.size()) return {SourceStep::Kind::Ended, 0, {}, {}, {}};
+    if (next_ >= steps_.size()) {
+      SourceStep ended;
+      ended.kind = SourceStep::Kind::Ended;
+      return ended;
+    }
     return steps_[next_++];
   }
   std::size_t size() const { return steps_.size(); }
