@@ -4,8 +4,8 @@
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
-//     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] (parameters to try on development scenes; the report uses
-//     the defaults)
+//     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] (parameters to try on
+//     development scenes; the report uses the defaults)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)

@@ -98,9 +98,14 @@ TEST(Cnn, GradientMatchesFiniteDifferences) {
     return cnn_gradient(n, images, labels, unused);
   };
   int checked = 0, agreed = 0;
-  const std::array<std::pair<std::vector<float> Cnn::*, const char*>, 8> layers{{
-      {&Cnn::w1, "w1"}, {&Cnn::b1, "b1"}, {&Cnn::w2, "w2"}, {&Cnn::b2, "b2"},
-      {&Cnn::w3, "w3"}, {&Cnn::b3, "b3"}, {&Cnn::w4, "w4"}, {&Cnn::b4, "b4"}}};
+  const std::array<std::pair<std::vector<float> Cnn::*, const char*>, 8> layers{{{&Cnn::w1, "w1"},
+                                                                                 {&Cnn::b1, "b1"},
+                                                                                 {&Cnn::w2, "w2"},
+                                                                                 {&Cnn::b2, "b2"},
+                                                                                 {&Cnn::w3, "w3"},
+                                                                                 {&Cnn::b3, "b3"},
+                                                                                 {&Cnn::w4, "w4"},
+                                                                                 {&Cnn::b4, "b4"}}};
   for (const auto& [member, name] : layers) {
     const std::vector<float>& g = gradient.*member;
     ASSERT_EQ(g.size(), (net.*member).size()) << name;
@@ -113,8 +118,10 @@ TEST(Cnn, GradientMatchesFiniteDifferences) {
       const double numeric = (loss(plus) - loss(minus)) / (2 * h);
       ++checked;
       // A max-pooling switch inside the step can bend the difference: most, not all, must agree.
-      if (std::abs(numeric - g[i]) <= 0.03 + 0.05 * std::abs(numeric)) ++agreed;
-      else ADD_FAILURE() << name << "[" << i << "]: backprop " << g[i] << ", numeric " << numeric;
+      if (std::abs(numeric - g[i]) <= 0.03 + 0.05 * std::abs(numeric))
+        ++agreed;
+      else
+        ADD_FAILURE() << name << "[" << i << "]: backprop " << g[i] << ", numeric " << numeric;
     }
   }
   EXPECT_EQ(agreed, checked);
@@ -187,10 +194,10 @@ TEST(Cnn, StorageRoundTripAndMalformedNodes) {
     cv::FileStorage s(changed, cv::FileStorage::READ | cv::FileStorage::MEMORY);
     return read_cnn(s["net"]).empty();
   };
-  EXPECT_TRUE(broken("side: 16", "side: 17"));         // a shape that does not pool evenly
-  EXPECT_TRUE(broken("classes: 3", "classes: 4"));     // the output layer's size disagrees
-  EXPECT_TRUE(broken("hidden: 16", "hidden: many"));   // not a number
-  EXPECT_TRUE(broken("w2:", "w9:"));                   // a layer missing
+  EXPECT_TRUE(broken("side: 16", "side: 17"));        // a shape that does not pool evenly
+  EXPECT_TRUE(broken("classes: 3", "classes: 4"));    // the output layer's size disagrees
+  EXPECT_TRUE(broken("hidden: 16", "hidden: many"));  // not a number
+  EXPECT_TRUE(broken("w2:", "w9:"));                  // a layer missing
 }
 
 }  // namespace

@@ -505,18 +505,22 @@ TEST(DiceReader, TheSearchBesideTheDiceFoundAddsOnlyTrueDice) {
     const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
     const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
     for (const auto& die : b.observation.dice) {
-      EXPECT_TRUE(std::any_of(a.observation.dice.begin(), a.observation.dice.end(), [&](const auto& o) {
-        return o.x == die.x && o.y == die.y && o.value == die.value;
-      })) << entry.path() << ": a die found without the search is gone with it";
+      EXPECT_TRUE(std::any_of(
+          a.observation.dice.begin(), a.observation.dice.end(),
+          [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
+          << entry.path() << ": a die found without the search is gone with it";
     }
     for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
       if (!a.candidates[static_cast<std::size_t>(a.die_candidate[k])].neighbour) continue;
       ++added;
       const auto& die = a.observation.dice[k];
-      EXPECT_TRUE(std::any_of(truth["dice"].begin(), truth["dice"].end(), [&](const auto& t) {
-        return std::hypot(t["x"].template get<double>() - die.x, t["y"].template get<double>() - die.y) <
-               0.5 * t["radius_px"].template get<double>();
-      })) << entry.path() << ": the search added a die where there is none";
+      EXPECT_TRUE(std::any_of(truth["dice"].begin(), truth["dice"].end(),
+                              [&](const auto& t) {
+                                return std::hypot(t["x"].template get<double>() - die.x,
+                                                  t["y"].template get<double>() - die.y) <
+                                       0.5 * t["radius_px"].template get<double>();
+                              }))
+          << entry.path() << ": the search added a die where there is none";
     }
     EXPECT_EQ(vd::detect(image, blind_with, blind).observation.dice.size(),
               vd::detect(image, blind_without, blind).observation.dice.size());

@@ -286,11 +286,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(
-        stderr,
-        "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
-        "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-        "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--base MODEL.yml] DIR...\n");
+    std::fprintf(stderr,
+                 "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
+                 "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
+                 "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--base "
+                 "MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -704,12 +704,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "digit cnn: %zu crops, %d epochs, %d threads\n", cnn_labels.size(),
                  cnn_training.epochs, threads);
     cv::setNumThreads(threads);
-    model.digit_cnn = arbitre::vision::train_cnn(
-        cv::Mat(static_cast<int>(cnn_labels.size()), vd::kCnnSide * vd::kCnnSide, CV_8U,
-                cnn_images.data()),
-        cnn_labels, cnn_training, [](int epoch, double loss) {
-          std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
-        });
+    model.digit_cnn =
+        arbitre::vision::train_cnn(cv::Mat(static_cast<int>(cnn_labels.size()),
+                                           vd::kCnnSide * vd::kCnnSide, CV_8U, cnn_images.data()),
+                                   cnn_labels, cnn_training, [](int epoch, double loss) {
+                                     std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+                                   });
     cv::setNumThreads(1);
   }
 

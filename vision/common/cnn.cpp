@@ -18,15 +18,15 @@ namespace {
 
 // The activations of one image through the network.
 struct Pass {
-  std::vector<float> x;     // the standardised input, side x side
-  std::vector<float> a1;    // conv1 (before ReLU), maps1 x conv1 x conv1
-  std::vector<float> p1;    // pooled after ReLU, maps1 x pool1 x pool1
-  std::vector<int> i1;      // where each pooled value came from in a1
+  std::vector<float> x;   // the standardised input, side x side
+  std::vector<float> a1;  // conv1 (before ReLU), maps1 x conv1 x conv1
+  std::vector<float> p1;  // pooled after ReLU, maps1 x pool1 x pool1
+  std::vector<int> i1;    // where each pooled value came from in a1
   std::vector<float> a2, p2;
   std::vector<int> i2;
   std::vector<float> c1, c2;  // the patches of each convolution's input (im2col)
-  std::vector<float> h;     // dense, after ReLU
-  std::vector<float> z;     // probabilities
+  std::vector<float> h;       // dense, after ReLU
+  std::vector<float> z;       // probabilities
   explicit Pass(const CnnShape& s)
       : x(static_cast<std::size_t>(s.side * s.side)),
         a1(static_cast<std::size_t>(s.maps1 * s.conv1() * s.conv1())),
@@ -84,9 +84,9 @@ void im2col(const float* in, int cin, int n, int k, float* cols) {
 // results either way (ISO C++ does not fuse the multiply and the add).
 using Floats8 = float __attribute__((vector_size(32)));
 
-__attribute__((always_inline)) inline void apply_body(const float* w, const float* bias,
-                                                      int cout, int taps, const float* cols,
-                                                      int size, float* out) {
+__attribute__((always_inline)) inline void apply_body(const float* w, const float* bias, int cout,
+                                                      int taps, const float* cols, int size,
+                                                      float* out) {
   constexpr int kOut = 4, kPixels = 16;
   const int full = size / kPixels * kPixels;
   int co = 0;
@@ -127,8 +127,7 @@ __attribute__((always_inline)) inline void apply_body(const float* w, const floa
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) void apply_avx2(const float* w, const float* bias, int cout,
-                                                int taps, const float* cols, int size,
-                                                float* out) {
+                                                int taps, const float* cols, int size, float* out) {
   apply_body(w, bias, cout, taps, cols, size, out);
 }
 const bool kAvx2 = __builtin_cpu_supports("avx2");
@@ -161,8 +160,8 @@ __attribute__((always_inline)) inline float dot(const float* a, const float* b, 
 
 __attribute__((always_inline)) inline void apply_back_body(const float* w, int cout, int taps,
                                                            const float* cols, int size,
-                                                           const float* dout, float* dw,
-                                                           float* db, float* dcols) {
+                                                           const float* dout, float* dw, float* db,
+                                                           float* dcols) {
   if (dcols) std::fill(dcols, dcols + static_cast<std::ptrdiff_t>(taps) * size, 0.0f);
   for (int co = 0; co < cout; ++co) {
     const float* __restrict g = dout + static_cast<std::ptrdiff_t>(co) * size;
@@ -183,15 +182,14 @@ __attribute__((always_inline)) inline void apply_back_body(const float* w, int c
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) void apply_back_avx2(const float* w, int cout, int taps,
-                                                     const float* cols, int size,
-                                                     const float* dout, float* dw, float* db,
-                                                     float* dcols) {
+                                                     const float* cols, int size, const float* dout,
+                                                     float* dw, float* db, float* dcols) {
   apply_back_body(w, cout, taps, cols, size, dout, dw, db, dcols);
 }
 #endif
 
-void apply_back(const float* w, int cout, int taps, const float* cols, int size,
-                const float* dout, float* dw, float* db, float* dcols) {
+void apply_back(const float* w, int cout, int taps, const float* cols, int size, const float* dout,
+                float* dw, float* db, float* dcols) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (kAvx2) return apply_back_avx2(w, cout, taps, cols, size, dout, dw, db, dcols);
 #endif
@@ -299,7 +297,8 @@ double backward(const Cnn& net, const Pass& s, int label, Back& b, Cnn& g) {
   const CnnShape& sh = net.shape;
   const int flat = sh.flat();
   for (int c = 0; c < sh.classes; ++c)
-    b.dz[static_cast<std::size_t>(c)] = s.z[static_cast<std::size_t>(c)] - (c == label ? 1.0f : 0.0f);
+    b.dz[static_cast<std::size_t>(c)] =
+        s.z[static_cast<std::size_t>(c)] - (c == label ? 1.0f : 0.0f);
   std::fill(b.dh.begin(), b.dh.end(), 0.0f);
   for (int c = 0; c < sh.classes; ++c) {
     const float d = b.dz[static_cast<std::size_t>(c)];
@@ -494,8 +493,8 @@ Cnn read_cnn(const cv::FileNode& node) {
     return true;
   };
   if (!number("side", s.side) || !number("kernel1", s.kernel1) || !number("maps1", s.maps1) ||
-      !number("kernel2", s.kernel2) || !number("maps2", s.maps2) ||
-      !number("hidden", s.hidden) || !number("classes", s.classes) || !s.valid())
+      !number("kernel2", s.kernel2) || !number("maps2", s.maps2) || !number("hidden", s.hidden) ||
+      !number("classes", s.classes) || !s.valid())
     return {};
   const auto get = [&](const char* key, std::vector<float>& out, long size) {
     cv::Mat m;
@@ -508,11 +507,12 @@ Cnn read_cnn(const cv::FileNode& node) {
     out.assign(m.ptr<float>(), m.ptr<float>() + size);
     return std::all_of(out.begin(), out.end(), [](float v) { return std::isfinite(v); });
   };
-  const long k1 = static_cast<long>(s.kernel1) * s.kernel1, k2 = static_cast<long>(s.kernel2) * s.kernel2;
+  const long k1 = static_cast<long>(s.kernel1) * s.kernel1,
+             k2 = static_cast<long>(s.kernel2) * s.kernel2;
   if (!get("w1", cnn.w1, s.maps1 * k1) || !get("b1", cnn.b1, s.maps1) ||
-      !get("w2", cnn.w2, static_cast<long>(s.maps2) * s.maps1 * k2) || !get("b2", cnn.b2, s.maps2) ||
-      !get("w3", cnn.w3, static_cast<long>(s.hidden) * s.flat()) || !get("b3", cnn.b3, s.hidden) ||
-      !get("w4", cnn.w4, static_cast<long>(s.classes) * s.hidden) ||
+      !get("w2", cnn.w2, static_cast<long>(s.maps2) * s.maps1 * k2) ||
+      !get("b2", cnn.b2, s.maps2) || !get("w3", cnn.w3, static_cast<long>(s.hidden) * s.flat()) ||
+      !get("b3", cnn.b3, s.hidden) || !get("w4", cnn.w4, static_cast<long>(s.classes) * s.hidden) ||
       !get("b4", cnn.b4, s.classes))
     return {};
   return cnn;

@@ -13,10 +13,10 @@
 namespace arbitre::vision {
 
 struct CnnShape {
-  int side = 28;             // the input image is side x side
+  int side = 28;                // the input image is side x side
   int kernel1 = 5, maps1 = 12;  // first convolution: kernel1 x kernel1, maps1 output maps
   int kernel2 = 3, maps2 = 24;  // second: kernel2 x kernel2 over maps1 maps, maps2 outputs
-  int hidden = 64;           // units of the fully connected layer
+  int hidden = 64;              // units of the fully connected layer
   int classes = 2;
   // The sizes after each stage (0 when the shape does not fit: each convolution's output must
   // have an even side for the pooling).

@@ -422,17 +422,18 @@ void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double ang
   double pre = 1;
   if (scale < 0.6) {
     const double half = kCnnRadius * radius * 1.5 + 4;
-    const cv::Rect roi = cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
-                                  static_cast<int>(2 * half), static_cast<int>(2 * half)) &
-                         cv::Rect(0, 0, grey.cols, grey.rows);
+    const cv::Rect roi =
+        cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
+                 static_cast<int>(2 * half), static_cast<int>(2 * half)) &
+        cv::Rect(0, 0, grey.cols, grey.rows);
     if (roi.area() > 0) {
       pre = scale * 1.5;
       cv::resize(grey(roi), source, cv::Size(), pre, pre, cv::INTER_AREA);
       at = (centre - cv::Point2d(roi.x, roi.y)) * pre;
     }
   }
-  cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)),
-                                      angle_deg, scale / pre);
+  cv::Mat m = cv::getRotationMatrix2D(
+      cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), angle_deg, scale / pre);
   m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
   m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
   cv::Mat crop(kCnnSide, kCnnSide, CV_8U, out);
@@ -780,7 +781,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       const cv::Point2d centre = d.candidates[static_cast<std::size_t>(k)].centre;
       for (int j = 0; j < directions; ++j) {
         const double a = 2 * M_PI * j / directions;
-        const cv::Point2d p = centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a));
+        const cv::Point2d p =
+            centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a));
         if (p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r) continue;
         if (!free_at(p, params.min_spacing * r)) continue;
         if (std::any_of(places.begin(), places.end(),
@@ -791,7 +793,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     }
     if (!places.empty()) {
       cv::Mat crops(static_cast<int>(places.size()), kCnnSide * kCnnSide, CV_8U);
-      for (int i = 0; i < crops.rows; ++i) cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
+      for (int i = 0; i < crops.rows; ++i)
+        cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
       const cv::Mat p = model.digit_cnn.probabilities(crops);
       const int first = static_cast<int>(d.candidates.size());
       for (int i = 0; i < crops.rows; ++i) {
@@ -800,12 +803,14 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         c.centre = refine_centre(grey, places[static_cast<std::size_t>(i)], r, params, model);
         c.radius = r;
         c.neighbour = true;
-        const bool again = std::any_of(d.candidates.begin() + first, d.candidates.end(),
-                                       [&](const Candidate& o) { return cv::norm(o.centre - c.centre) < 0.5 * r; });
+        const bool again = std::any_of(
+            d.candidates.begin() + first, d.candidates.end(),
+            [&](const Candidate& o) { return cv::norm(o.centre - c.centre) < 0.5 * r; });
         if (!again && free_at(c.centre, params.min_spacing * r)) d.candidates.push_back(c);
       }
       examine(first);
-      std::vector<int> added(static_cast<std::size_t>(static_cast<int>(d.candidates.size()) - first));
+      std::vector<int> added(
+          static_cast<std::size_t>(static_cast<int>(d.candidates.size()) - first));
       std::iota(added.begin(), added.end(), first);
       std::stable_sort(added.begin(), added.end(), [&](int a, int b) {
         return d.candidates[static_cast<std::size_t>(a)].presence >
@@ -870,7 +875,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       crops0[static_cast<std::size_t>(k)] = face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
       for (double angle : angles[static_cast<std::size_t>(k)]) {
         if (cnn)
-          cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle, cnn_rows.ptr(rows++));
+          cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle,
+                   cnn_rows.ptr(rows++));
         else
           face_features(face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, angle),
                         samples.ptr<float>(rows++));

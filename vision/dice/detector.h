@@ -65,16 +65,16 @@ struct Params {
                                  // network does not find most likely at the same crop is unread
   double net_weight = 0.5;       // with a digit network: its share in the mean with the forest
   bool use_cnn = true;  // with a digit convolutional network: it reads the digit (not the forest)
-  double cnn_cocked = 0.5;  // its mean "cocked" probability over the axis crops that flags
-                            // a die cocked
-  double cnn_confidence = 0.5;  // with it, the value's mean probability over the crops of the
-  double cnn_margin = 0.3;      // best way (always pooled) needed, and over the next value
-  bool neighbour_search = true;  // with it, fewer than ten dice: places where a die touching
+  double cnn_cocked = 0.5;          // its mean "cocked" probability over the axis crops that flags
+                                    // a die cocked
+  double cnn_confidence = 0.5;      // with it, the value's mean probability over the crops of the
+  double cnn_margin = 0.3;          // best way (always pooled) needed, and over the next value
+  bool neighbour_search = true;     // with it, fewer than ten dice: places where a die touching
   double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
   double neighbour_no_die = 0.3;    // probability there is at most this
-  double cnn_presence = 0.25;  // its share in a candidate's presence (1 - "not a die"), with the
-                              // reader forest's, over the examine stage's turns
+  double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
+                                 // reader forest's, over the examine stage's turns
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
