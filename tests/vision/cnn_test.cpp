@@ -39,7 +39,8 @@ void make_shapes(int n, unsigned seed, cv::Mat& images, std::vector<int>& labels
   }
 }
 
-CnnTraining small_training() {
+// The tests' network, trained for `epochs` (0: the initial weights).
+CnnTraining small_training(int epochs) {
   CnnTraining t;
   t.shape.side = 16;
   t.shape.kernel1 = 3;  // 14 -> 7
@@ -48,7 +49,7 @@ CnnTraining small_training() {
   t.shape.maps2 = 8;
   t.shape.hidden = 16;
   t.shape.classes = 3;
-  t.epochs = 12;
+  t.epochs = epochs;
   t.rate = 0.02;
   return t;
 }
@@ -84,8 +85,7 @@ TEST(Cnn, GradientMatchesFiniteDifferences) {
   cv::Mat images;
   std::vector<int> labels;
   make_shapes(6, 3, images, labels);
-  CnnTraining t = small_training();
-  t.epochs = 0;  // the initial weights
+  CnnTraining t = small_training(0);  // the initial weights
   Cnn net = train_cnn(images, labels, t);
   // Biases away from zero, so that every unit is somewhere along its slope.
   cv::RNG rng(5);
@@ -132,14 +132,8 @@ TEST(Cnn, LearnsShapesWhereverTheyAre) {
   std::vector<int> labels, test_labels;
   make_shapes(2400, 1, images, labels);
   make_shapes(600, 2, test_images, test_labels);
-  const Cnn untrained = [&] {
-    CnnTraining t = small_training();
-    t.epochs = 0;
-    return train_cnn(images, labels, t);
-  }();
-  CnnTraining t = small_training();
-  t.epochs = 20;
-  const Cnn cnn = train_cnn(images, labels, t);
+  const Cnn untrained = [&] { return train_cnn(images, labels, small_training(0)); }();
+  const Cnn cnn = train_cnn(images, labels, small_training(20));
   EXPECT_LT(accuracy(untrained, test_images, test_labels), 0.6);
   EXPECT_GE(accuracy(cnn, test_images, test_labels), 0.95);
   const cv::Mat p = cnn.probabilities(test_images.rowRange(0, 10));
@@ -154,8 +148,7 @@ TEST(Cnn, TrainingIsTheSameOnAnyNumberOfThreads) {
   cv::Mat images;
   std::vector<int> labels;
   make_shapes(300, 4, images, labels);
-  CnnTraining t = small_training();
-  t.epochs = 2;
+  CnnTraining t = small_training(2);
   const int threads = cv::getNumThreads();
   cv::setNumThreads(1);
   const Cnn one = train_cnn(images, labels, t);
@@ -173,8 +166,7 @@ TEST(Cnn, StorageRoundTripAndMalformedNodes) {
   cv::Mat images;
   std::vector<int> labels;
   make_shapes(90, 6, images, labels);
-  CnnTraining t = small_training();
-  t.epochs = 1;
+  CnnTraining t = small_training(1);
   const Cnn cnn = train_cnn(images, labels, t);
   cv::FileStorage out("cnn.yml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
   write_cnn(out, "net", cnn);
