@@ -53,6 +53,12 @@ struct TruthDie {
   int texture = 0;      // 0 none, 1 frosted, 2 transparent
 };
 
+// 0 and 8 read the same half a turn round.
+bool same_upside_down(const TruthDie& d) { return d.value == 10 || d.value == 8; }
+
+// The label of a flat die's crop half a turn round from upright.
+int half_turn_label(const TruthDie& d) { return same_upside_down(d) ? d.value : vd::kWrongTurn; }
+
 struct Scene {
   cv::Mat image, grey;
   std::vector<TruthDie> dice;
@@ -408,14 +414,14 @@ int main(int argc, char** argv) {
       // axis); 0 and 8 look alike upside down, so not near 180 degrees.
       if (k % 2 == 0) {
         double turn = rng.uniform(2.5 * half_step, 360.0 - 2.5 * half_step);
-        if ((d.value == 10 || d.value == 8) && std::abs(turn - 180.0) < 2.5 * half_step) turn += 90;
+        if (same_upside_down(d) && std::abs(turn - 180.0) < 2.5 * half_step) turn += 90;
         add(image, centre, r, d.rotation + turn, vd::kWrongTurn);
       }
       // Half a turn round (the other way along the digit's axis, which the reader always tries):
       // a wrong turn, except for 0 and 8, which read the same either way.
       const double back = 180.0 + rng.uniform(-upright, upright);
       add(image, centre, r, d.rotation + back,
-          d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
+          half_turn_label(d));
     }
   };
   // The digit forest: only what the reader meets along the predicted axis at the located face:
@@ -440,7 +446,7 @@ int main(int argc, char** argv) {
       }
       put(d.rotation + rng.uniform(-upright, upright), d.value);
       put(d.rotation + 180.0 + rng.uniform(-upright, upright),
-          d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
+          half_turn_label(d));
     }
   };
   // 4. The face locator (two regression forests): from near the die's centre to its top
@@ -543,6 +549,12 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> cnn_images;
   std::vector<int> cnn_labels;
   std::vector<unsigned char> cnn_row(vd::kCnnSide * vd::kCnnSide);
+  const auto keep_crop = [&](const cv::Mat& grey, cv::Point2d centre, double radius, double angle,
+                             int label) {
+    vd::cnn_crop(grey, centre, radius, angle, cnn_row.data());
+    cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
+    cnn_labels.push_back(label);
+  };
   const auto add_cnn = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d centre,
                            double radius, int copies, double jitter) {
     if (!cnn) return;
@@ -550,11 +562,7 @@ int main(int argc, char** argv) {
       const cv::Point2d at = centre + cv::Point2d(cnn_rng.uniform(-jitter, jitter) * radius,
                                                   cnn_rng.uniform(-jitter, jitter) * radius);
       const double r = radius * cnn_rng.uniform(0.9, 1.1);
-      const auto put = [&](double angle, int label) {
-        vd::cnn_crop(grey, at, r, angle, cnn_row.data());
-        cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
-        cnn_labels.push_back(label);
-      };
+      const auto put = [&](double angle, int label) { keep_crop(grey, at, r, angle, label); };
       if (d.cocked) {
         // As the reader meets it (along its digit's axis, either way), and at any turn: as many
         // crops as a flat die gives, so that a leaning digit read upright is learnt as cocked.
@@ -565,7 +573,7 @@ int main(int argc, char** argv) {
       }
       put(d.rotation + cnn_rng.uniform(-upright, upright), d.value);
       put(d.rotation + 180.0 + cnn_rng.uniform(-upright, upright),
-          d.value == 10 || d.value == 8 ? d.value : vd::kWrongTurn);
+          half_turn_label(d));
       if (k % 2 == 0)
         put(d.rotation + cnn_rng.uniform(40.0, 140.0) + (cnn_rng.uniform(0, 2) ? 180.0 : 0.0),
             vd::kWrongTurn);
@@ -573,10 +581,7 @@ int main(int argc, char** argv) {
   };
   // Not a die (a window off the dice, or on a die at the wrong size), at any turn.
   const auto add_cnn_none = [&](const cv::Mat& grey, cv::Point2d centre, double radius) {
-    if (!cnn) return;
-    vd::cnn_crop(grey, centre, radius, cnn_rng.uniform(0.0, 360.0), cnn_row.data());
-    cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
-    cnn_labels.push_back(vd::kNoDie);
+    if (cnn) keep_crop(grey, centre, radius, cnn_rng.uniform(0.0, 360.0), vd::kNoDie);
   };
   // A die seen from a candidate's centre at any turn (what the examine stage sees): its value
   // within the reader's step of upright, else a wrong turn (0 and 8 also half a turn round).
@@ -590,11 +595,9 @@ int main(int argc, char** argv) {
       label = vd::kCockedClass;
     else if (off < upright || off > 360.0 - upright)
       label = d.value;
-    else if (std::abs(off - 180.0) < upright && (d.value == 10 || d.value == 8))
+    else if (std::abs(off - 180.0) < upright && same_upside_down(d))
       label = d.value;
-    vd::cnn_crop(grey, centre, radius, d.rotation + turn, cnn_row.data());
-    cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
-    cnn_labels.push_back(label);
+    keep_crop(grey, centre, radius, d.rotation + turn, label);
   };
 
   std::vector<float> textures, texture_row(vd::kTextureFeatures);

@@ -339,10 +339,24 @@ double backward(const Cnn& net, const Pass& s, int label, Back& b, Cnn& g) {
   return -std::log(std::max(1e-12f, s.z[static_cast<std::size_t>(label)]));
 }
 
-// Every weight and bias vector of a network, in a fixed order (weights, then their biases).
+// Every weight and bias vector of a network, in a fixed order (weights, then their biases),
+// with their names in storage and their sizes for a shape.
 template <typename Net>
 auto parts(Net& n) {
   return std::array{&n.w1, &n.b1, &n.w2, &n.b2, &n.w3, &n.b3, &n.w4, &n.b4};
+}
+constexpr std::array<const char*, 8> kPartNames{"w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4"};
+std::array<long, 8> part_sizes(const CnnShape& s) {
+  const long k1 = static_cast<long>(s.kernel1) * s.kernel1,
+             k2 = static_cast<long>(s.kernel2) * s.kernel2;
+  return {s.maps1 * k1,
+          s.maps1,
+          static_cast<long>(s.maps2) * s.maps1 * k2,
+          s.maps2,
+          static_cast<long>(s.hidden) * s.flat(),
+          s.hidden,
+          static_cast<long>(s.classes) * s.hidden,
+          s.classes};
 }
 
 Cnn zeros_like(const Cnn& net) {
@@ -468,17 +482,12 @@ void write_cnn(cv::FileStorage& storage, const std::string& name, const Cnn& cnn
   storage << name << "{";
   storage << "side" << s.side << "kernel1" << s.kernel1 << "maps1" << s.maps1 << "kernel2"
           << s.kernel2 << "maps2" << s.maps2 << "hidden" << s.hidden << "classes" << s.classes;
-  const auto put = [&](const char* key, const std::vector<float>& v) {
-    storage << key << cv::Mat(1, static_cast<int>(v.size()), CV_32F, const_cast<float*>(v.data()));
-  };
-  put("w1", cnn.w1);
-  put("b1", cnn.b1);
-  put("w2", cnn.w2);
-  put("b2", cnn.b2);
-  put("w3", cnn.w3);
-  put("b3", cnn.b3);
-  put("w4", cnn.w4);
-  put("b4", cnn.b4);
+  const auto vectors = parts(cnn);
+  for (std::size_t k = 0; k < vectors.size(); ++k) {
+    const std::vector<float>& v = *vectors[k];
+    storage << kPartNames[k]
+            << cv::Mat(1, static_cast<int>(v.size()), CV_32F, const_cast<float*>(v.data()));
+  }
   storage << "}";
 }
 
@@ -507,14 +516,11 @@ Cnn read_cnn(const cv::FileNode& node) {
     out.assign(m.ptr<float>(), m.ptr<float>() + size);
     return std::all_of(out.begin(), out.end(), [](float v) { return std::isfinite(v); });
   };
-  const long k1 = static_cast<long>(s.kernel1) * s.kernel1,
-             k2 = static_cast<long>(s.kernel2) * s.kernel2;
-  if (!get("w1", cnn.w1, s.maps1 * k1) || !get("b1", cnn.b1, s.maps1) ||
-      !get("w2", cnn.w2, static_cast<long>(s.maps2) * s.maps1 * k2) ||
-      !get("b2", cnn.b2, s.maps2) || !get("w3", cnn.w3, static_cast<long>(s.hidden) * s.flat()) ||
-      !get("b3", cnn.b3, s.hidden) || !get("w4", cnn.w4, static_cast<long>(s.classes) * s.hidden) ||
-      !get("b4", cnn.b4, s.classes))
-    return {};
+  const auto vectors = parts(cnn);
+  const std::array<long, 8> sizes = part_sizes(s);
+  for (std::size_t k = 0; k < vectors.size(); ++k) {
+    if (!get(kPartNames[k], *vectors[k], sizes[k])) return {};
+  }
   return cnn;
 }
 

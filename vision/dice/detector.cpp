@@ -83,9 +83,9 @@ cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius
   if (params.refine_steps <= 0 || model.window_weights.empty()) return centre;
   const double f = kWindowRadius / radius;
   const int reach = params.refine_steps * 2;  // level pixels each way, in steps of 2
-  const int side = kWindow + 2 * reach + 16;
   const cv::Mat patch = refine_neighbourhood(grey, centre, radius, reach);
   if (patch.empty()) return centre;
+  const int side = patch.cols;
   // The windows' 3x3 blocks (16 pixels, 8 apart) lie on a grid of 2-pixel steps, most of them
   // shared by several windows: each block is computed once, by a HOG whose window is one block
   // (the same normalised histogram as inside a window: same gradient, block weights and
@@ -732,22 +732,28 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     }
   }
   std::vector<int> chosen;
+  // Whether a point is clear of the dice chosen so far (at least min_spacing radii away).
+  const auto clear_of_chosen = [&](cv::Point2d p) {
+    return std::none_of(chosen.begin(), chosen.end(), [&](int k) {
+      return cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - p) <
+             params.min_spacing * d.die_radius;
+    });
+  };
+  // Why a candidate is not one more die (empty: it is), against the dice chosen so far.
+  const auto why_not = [&](const Candidate& c) -> std::string {
+    if (c.presence < params.min_presence) return "not a die";
+    if (d.die_radius > 0 && (c.radius > d.die_radius * params.size_tolerance ||
+                             c.radius * params.size_tolerance < d.die_radius))
+      return "size";
+    if (!clear_of_chosen(c.centre)) return "on another die";
+    if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) return "an eleventh";
+    return {};
+  };
   for (int i : order) {
     Candidate& c = d.candidates[static_cast<std::size_t>(i)];
     if (!c.why.empty()) continue;
-    if (c.presence < params.min_presence) {
-      c.why = "not a die";
-    } else if (d.die_radius > 0 && (c.radius > d.die_radius * params.size_tolerance ||
-                                    c.radius * params.size_tolerance < d.die_radius)) {
-      c.why = "size";
-    } else if (std::any_of(chosen.begin(), chosen.end(), [&](int k) {
-                 return cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - c.centre) <
-                        params.min_spacing * d.die_radius;
-               })) {
-      c.why = "on another die";
-    } else if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) {
-      c.why = "an eleventh";
-    } else {
+    c.why = why_not(c);
+    if (c.why.empty()) {
       c.kept = true;
       chosen.push_back(i);
     }
@@ -771,12 +777,6 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const double r = d.die_radius;
     const int directions = std::max(1, params.neighbour_directions);
     std::vector<cv::Point2d> places;
-    const auto free_at = [&](cv::Point2d p, double spacing) {
-      for (int k : chosen) {
-        if (cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - p) < spacing) return false;
-      }
-      return true;
-    };
     for (int k : chosen) {
       const cv::Point2d centre = d.candidates[static_cast<std::size_t>(k)].centre;
       for (int j = 0; j < directions; ++j) {
@@ -784,7 +784,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         const cv::Point2d p =
             centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a));
         if (p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r) continue;
-        if (!free_at(p, params.min_spacing * r)) continue;
+        if (!clear_of_chosen(p)) continue;
         if (std::any_of(places.begin(), places.end(),
                         [&](cv::Point2d q) { return cv::norm(q - p) < r; }))
           continue;
@@ -806,7 +806,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         const bool again = std::any_of(
             d.candidates.begin() + first, d.candidates.end(),
             [&](const Candidate& o) { return cv::norm(o.centre - c.centre) < 0.5 * r; });
-        if (!again && free_at(c.centre, params.min_spacing * r)) d.candidates.push_back(c);
+        if (!again && clear_of_chosen(c.centre)) d.candidates.push_back(c);
       }
       examine(first);
       std::vector<int> added(
@@ -818,15 +818,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       });
       for (int i : added) {
         Candidate& c = d.candidates[static_cast<std::size_t>(i)];
-        if (c.presence < params.min_presence) {
-          c.why = "neighbour: not a die";
-        } else if (!free_at(c.centre, params.min_spacing * r)) {
-          c.why = "neighbour: on another die";
-        } else if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) {
-          c.why = "neighbour: an eleventh";
-        } else {
+        const std::string why = why_not(c);  // at the common size: never "size"
+        if (why.empty()) {
           c.kept = true;
           chosen.push_back(i);
+        } else {
+          c.why = "neighbour: " + why;
         }
       }
     }
@@ -911,8 +908,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       cv::Mat best_crop;
       double cnn_cocked = 0;
       for (int t = 0; t < turns; ++t) {
-        if (!cnn) cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
-        if (cnn) cnn_cocked += shares.at<float>(row0 + t, kCockedClass) / turns;
+        if (cnn)
+          cnn_cocked += shares.at<float>(row0 + t, kCockedClass) / turns;
+        else
+          cocked += reader_shares.at<float>(row0 + t, kCockedClass) / turns;
         for (int v = 1; v <= 10; ++v) {
           const double s = shares.at<float>(row0 + t, v);
           best_of_value[static_cast<std::size_t>(v)] =

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <queue>
 
+#include "vision/common/forest.h"
+
 namespace arbitre::vision::pions {
 namespace {
 
@@ -656,6 +658,29 @@ void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params) {
   }
 }
 
+namespace {
+
+// The median a, b of the cells read `colour`, leaving out cell `skip` (of an even count, the
+// mean of the middle two); none when there are none.
+std::optional<cv::Vec2d> colour_median(const std::vector<Detection::Cell>& cells, int colour,
+                                       std::size_t skip) {
+  std::vector<double> as, bs;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (k == skip || cells[k].label != colour) continue;
+    as.push_back(cells[k].features[1]);
+    bs.push_back(cells[k].features[2]);
+  }
+  if (as.empty()) return std::nullopt;
+  const auto middle = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  return cv::Vec2d(middle(as), middle(bs));
+}
+
+}  // namespace
+
 // recolour_pale: see detector.h.
 void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
   if (params.pale_distance <= 0) return;
@@ -668,19 +693,8 @@ void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
   std::vector<std::pair<std::size_t, int>> recoloured;
   for (const std::size_t k : whites) {
     const Detection::Cell& cell = cells[k];
-    std::vector<double> as, bs;
-    for (const std::size_t o : whites) {
-      if (o == k) continue;
-      as.push_back(cells[o].features[1]);
-      bs.push_back(cells[o].features[2]);
-    }
-    // The median of an even count: the mean of the middle two (with two whites, their mean).
-    const auto middle = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      const std::size_t n = v.size();
-      return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    };
-    const double distance = std::hypot(cell.features[1] - middle(as), cell.features[2] - middle(bs));
+    const cv::Vec2d others = *colour_median(cells, kWhite, k);  // at least one other white
+    const double distance = std::hypot(cell.features[1] - others[0], cell.features[2] - others[1]);
     if (distance < params.pale_distance) continue;
     int other = 1;
     for (int c = 2; c < kWhite; ++c) {
@@ -698,28 +712,12 @@ void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
 void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params) {
   if (params.apart_distance <= 0) return;
   constexpr int kWhite = 1 + static_cast<int>(ri::Colour::White);
-  // The median a, b of the cells read `colour`, leaving out cell `skip`; none when there are none.
-  const auto median_of = [&](int colour, std::size_t skip) -> std::optional<cv::Vec2d> {
-    std::vector<double> as, bs;
-    for (std::size_t k = 0; k < cells.size(); ++k) {
-      if (k == skip || cells[k].label != colour) continue;
-      as.push_back(cells[k].features[1]);
-      bs.push_back(cells[k].features[2]);
-    }
-    if (as.empty()) return std::nullopt;
-    const auto middle = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      const std::size_t n = v.size();
-      return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    };
-    return cv::Vec2d(middle(as), middle(bs));
-  };
   std::vector<std::pair<std::size_t, int>> recoloured;
   for (std::size_t k = 0; k < cells.size(); ++k) {
     const Detection::Cell& cell = cells[k];
     if (cell.label <= 0 || cell.label >= kWhite) continue;
     const cv::Vec2d ab(cell.features[1], cell.features[2]);
-    const std::optional<cv::Vec2d> own = median_of(cell.label, k);
+    const std::optional<cv::Vec2d> own = colour_median(cells, cell.label, k);
     if (!own) continue;
     const double own_distance = cv::norm(ab - *own);
     if (own_distance < params.apart_distance) continue;
@@ -727,7 +725,7 @@ void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params) {
     double nearest_distance = 0;
     for (int colour = 1; colour <= kWhite; ++colour) {
       if (colour == cell.label) continue;
-      const std::optional<cv::Vec2d> other = median_of(colour, k);
+      const std::optional<cv::Vec2d> other = colour_median(cells, colour, k);
       if (!other) continue;
       const double distance = cv::norm(ab - *other);
       if (nearest == 0 || distance < nearest_distance) {
@@ -783,15 +781,14 @@ cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_w
   cv::Mat forest(samples.rows, kCellClasses, CV_32F, cv::Scalar(0));
   const bool use_forest = model.trained() && (model.net.empty() || net_weight < 1);
   if (use_forest) {
-    cv::Mat votes;
+    const cv::Mat votes = forest_votes(model.forest, samples);  // getVotes' counts, all rows
     for (int r = 0; r < samples.rows; ++r) {
-      model.forest->getVotes(samples.row(r), votes, 0);
       double total = 0;
-      for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(1, k);
+      for (int k = 0; k < votes.cols; ++k) total += votes.at<int>(r + 1, k);
       for (int k = 0; k < votes.cols; ++k) {
         const int label = votes.at<int>(0, k);
         if (label >= 0 && label < kCellClasses && total > 0) {
-          forest.at<float>(r, label) = static_cast<float>(votes.at<int>(1, k) / total);
+          forest.at<float>(r, label) = static_cast<float>(votes.at<int>(r + 1, k) / total);
         }
       }
     }
@@ -934,9 +931,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
         cell.label = presence >= params.net_min_confidence && cell.likeliest > 0 ? best : 0;
         cell.confidence = cell.label > 0 ? presence : 1.0 - presence;
       } else if (model.trained()) {
-        cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
-        cv::Mat votes;
-        model.forest->getVotes(sample, votes, 0);
+        const cv::Mat sample(1, kCellFeatures, CV_32F, cell.features.data());
+        const cv::Mat votes = forest_votes(model.forest, sample);
         // A pion is there when most trees see one, whatever its colour (the trees that see a
         // pion may split between two colours); its colour is the one most of them see. The
         // confidence is the share of trees that agree with the verdict.
