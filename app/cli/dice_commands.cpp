@@ -15,6 +15,24 @@ const char* zone_name(vision::DieZone zone) {
 
 }  // namespace
 
+nlohmann::ordered_json die_json(const vision::DieSighting& d) {
+  using json = nlohmann::ordered_json;
+  const auto round1 = [](double v) { return std::round(v * 10) / 10; };
+  json die = {{"value", d.value > 0 && !d.cocked ? json(d.value) : json(nullptr)},
+              {"colour", d.colour == referee::yams::DieColour::Red ? "red" : "white"},
+              {"cocked", d.cocked},
+              {"zone", zone_name(d.zone)},
+              {"x", round1(d.x)},
+              {"y", round1(d.y)},
+              {"confidence", std::round(d.confidence * 100) / 100}};
+  if (d.texture) {
+    die["texture"] = *d.texture == referee::yams::Texture::Frosted       ? "frosted"
+                     : *d.texture == referee::yams::Texture::Transparent ? "transparent"
+                                                                         : "none";
+  }
+  return die;
+}
+
 nlohmann::ordered_json dice(const std::string& image, const std::string& overlay_png,
                             const std::string& zones_file, bool textures) {
   using json = nlohmann::ordered_json;
@@ -23,25 +41,10 @@ nlohmann::ordered_json dice(const std::string& image, const std::string& overlay
   options.textures = textures;
   if (!zones_file.empty()) options.zones = session::load_zones_file(zones_file);
   const vision::DiceObservation seen = vision::detect_dice_file(image, options);
-  const auto round1 = [](double v) { return std::round(v * 10) / 10; };
   std::vector<vision::DieSighting> sorted = seen.dice;
   std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
   json dice = json::array();
-  for (const auto& d : sorted) {
-    json die = {{"value", d.value > 0 && !d.cocked ? json(d.value) : json(nullptr)},
-                {"colour", d.colour == referee::yams::DieColour::Red ? "red" : "white"},
-                {"cocked", d.cocked},
-                {"zone", zone_name(d.zone)},
-                {"x", round1(d.x)},
-                {"y", round1(d.y)},
-                {"confidence", std::round(d.confidence * 100) / 100}};
-    if (d.texture) {
-      die["texture"] = *d.texture == referee::yams::Texture::Frosted       ? "frosted"
-                       : *d.texture == referee::yams::Texture::Transparent ? "transparent"
-                                                                           : "none";
-    }
-    dice.push_back(die);
-  }
+  for (const auto& d : sorted) dice.push_back(die_json(d));
   return {{"image", image}, {"width", seen.width}, {"height", seen.height}, {"dice", dice}};
 }
 

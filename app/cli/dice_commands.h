@@ -6,8 +6,13 @@
 #include <string>
 
 #include "vision/dice.h"
+#include "vision/observation.h"
 
 namespace arbitre::app::detect {
+
+// One die seen: value (null when cocked or unreadable), colour, cocked, zone, position (-1 for a
+// die typed in by the players) and confidence (and the texture when the reader told it).
+nlohmann::ordered_json die_json(const vision::DieSighting& die);
 
 // Every die seen: value (null when cocked or unreadable), colour, cocked, zone, position and
 // confidence (and the texture with `textures`); with `overlay_png`, also writes the debug

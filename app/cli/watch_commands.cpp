@@ -12,6 +12,7 @@
 #include <optional>
 #include <ostream>
 
+#include "app/cli/dice_commands.h"
 #include "app/session/calibration.h"
 #include "app/session/camera_source.h"
 #include "app/session/demo.h"
@@ -184,6 +185,7 @@ int play_demo(const WatchOptions& options, std::ostream& out) {
     auto session = s::Session::start(&store, session_options, [&](const s::Event& event) {
       if (const auto* over = std::get_if<s::GameOver>(&event)) got = over->scores;
       print(out, event_json(event));
+      if (demo.table) demo.table->hear(event);
     });
     const s::LoopEnd end = s::run_loop(*session, *demo.source, {nullptr, [] { return interrupted != 0; }});
     print(out, event_json(s::Stopped{s::end_reason(end, *session), !session->over(), session->game()}));
@@ -193,11 +195,19 @@ int play_demo(const WatchOptions& options, std::ostream& out) {
       ok = got[i].player == demo.expected[i].player && got[i].score == demo.expected[i].score;
     }
     if (!session->over()) ok = false;
-    print(out, {{"event", "demo-verdict"},
-                {"kind", std::string(data::store::to_text(kind))},
-                {"ok", ok},
-                {"expected", scores_json(demo.expected)},
-                {"got", scores_json(got)}});
+    json verdict = {{"event", "demo-verdict"},
+                    {"kind", std::string(data::store::to_text(kind))},
+                    {"ok", ok},
+                    {"expected", scores_json(demo.expected)},
+                    {"got", scores_json(got)}};
+    if (demo.table) {  // what the players typed besides the camera
+      const s::PlayersTally& t = demo.table->tally();
+      verdict["players_typed"] = {{"rolls", t.rolls},         {"rolls_corrected", t.rolls_fixed},
+                                  {"dice_corrected", t.fixed}, {"scenes_typed", t.scenes_typed},
+                                  {"dice_typed", t.typed},     {"dice_added", t.added},
+                                  {"dice_removed", t.removed}, {"rolls_undone", t.undone}};
+    }
+    print(out, verdict);
     if (!ok) code = 1;
   }
   return code;
@@ -232,10 +242,13 @@ json event_json(const s::Event& event) {
                         {"recoloured", cells_json(e.recoloured)}};
           },
           [](const s::DiceUnreadable& e) {
+            json scene = json::array();
+            for (const vision::DieSighting& d : e.scene) scene.push_back(detect::die_json(d));
             return json{{"event", "dice-unreadable"},
                         {"reason", e.reason},
                         {"seen", e.seen},
-                        {"dice", e.dice}};
+                        {"dice", e.dice},
+                        {"scene", scene}};
           },
           [](const s::CameraLost& e) { return json{{"event", "camera-lost"}, {"error", e.error}}; },
           [](const s::CameraReconnected&) { return json{{"event", "camera-reconnected"}}; },

@@ -429,8 +429,9 @@ bool MainFrame::start(const StartRequest& request) {
       setup.options.irma = demo.irma;
       setup.options.yams = demo.yams;
       setup.source = std::move(demo.source);
+      setup.table = demo.table;
       stats_.expected = demo.expected;
-      if (const auto dir = s::demo_recording_dir(request.kind); dir && request.kind == s::GameKind::Irma) {
+      if (const auto dir = s::demo_recording_dir(request.kind)) {
         setup.image_pattern = (fs::path(*dir) / "%04d.jpg").string();
       }
       // The demo keeps nothing: a temporary store, removed when the next game starts or the

@@ -158,6 +158,7 @@ void Runner::run() {
     if (!setup_.store_path.empty()) store.emplace(data::store::Store::open(setup_.store_path));
     std::vector<s::Event> early;  // emitted by start(), before session_ is set
     auto listener = [&](const s::Event& event) {
+      if (setup_.table) setup_.table->hear(event);
       if (!session_) {
         early.push_back(event);
         return;
@@ -165,7 +166,10 @@ void Runner::run() {
       const std::shared_ptr<const GameView> game = view();
       {
         std::lock_guard lock(mutex_);
-        if (pause_when_ && pause_when_(event, *game)) {
+        // Not while the players at a recorded table still have lines to type about this event:
+        // held there, their correction would come after what is done during the pause.
+        const bool answering = setup_.table && setup_.table->answering();
+        if (pause_when_ && !answering && pause_when_(event, *game)) {
           pause_when_ = nullptr;
           paused_ = true;
         }

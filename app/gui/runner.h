@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/session/demo.h"
 #include "app/session/events.h"
 #include "app/session/irma_game.h"
 #include "app/session/loop.h"
@@ -66,6 +67,8 @@ struct RunnerSetup {
   // recording, an image sequence): the live view shows them. Empty: none.
   std::string image_pattern;
   std::string store_path;  // the SQLite file; empty: no store (nothing kept)
+  // A recorded Yams demo's players: they hear every event (and answer through the source).
+  std::shared_ptr<s::RecordedPlayers> table;
   // A running game of that store to resume (its log replayed) instead of starting a new one.
   std::optional<s::GameId> resume;
   bool realtime = false;   // wait for each observation's time (a recording played at its pace)

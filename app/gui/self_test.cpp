@@ -489,6 +489,7 @@ void SelfTest::step() {
         break;
       }
       saved_ = s::ry::to_text(game->yams->turn.dice);
+      undos_before_ = stats.undos;
       if (die_ == 0) {
         // The advisor's choice for the dice on the table: a keep of these ten dice, or an empty
         // box of the player to move.
@@ -530,9 +531,10 @@ void SelfTest::step() {
       break;
     }
     case Phase::YamsUndone: {
-      if (stats.undos == 0) break;
+      if (stats.undos <= undos_before_) break;  // the recorded players may have undone too
       const GameView* game = frame_->yams_panel()->game();
-      check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_, "Undo restored the Yams dice");
+      const std::string now = game && game->yams ? s::ry::to_text(game->yams->turn.dice) : "";
+      check(now == saved_, "Undo restored the Yams dice (" + now + ", before the correction " + saved_ + ")");
       click_menu(frame_->redo_menu_id());  // Edit > Redo (Ctrl+Y, Ctrl+Shift+Z)
       next(Phase::YamsRedone);
       break;
@@ -546,7 +548,7 @@ void SelfTest::step() {
       break;
     }
     case Phase::YamsUndoneAgain: {
-      if (stats.undos < 2) break;
+      if (stats.undos < undos_before_ + 2) break;
       const GameView* game = frame_->yams_panel()->game();
       check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_, "Undo restored the Yams dice again");
       next(Phase::YamsLive);
@@ -593,7 +595,7 @@ void SelfTest::step() {
       break;
     }
     case Phase::YamsLiveUndone: {
-      if (stats.undos < 3 && stats.corrections > corrections_) break;  // the live correction's undo
+      if (stats.undos < undos_before_ + 3 && stats.corrections > corrections_) break;  // the live correction's undo
       const GameView* game = frame_->yams_panel()->game();
       check(game && game->yams && s::ry::to_text(game->yams->turn.dice) == saved_,
             "Undo restored the Yams dice after the live view's correction");

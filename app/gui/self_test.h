@@ -72,6 +72,7 @@ class SelfTest : public wxEvtHandler {
   int corrections_ = 0;   // counters when the phase began
   int refusals_ = 0;
   std::string saved_;     // the board or dice before the correction, as text
+  int undos_before_ = 0;  // undos of the game before the correction (the recorded players undo too)
   std::string fixed_;     // and after it
   int other_ = 0;         // the colour the Irma correction chooses (index in kAllColours)
   int choice_ = 0;        // the face the Yams correction chooses (index in 1..10)

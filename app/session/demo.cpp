@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -105,12 +106,23 @@ std::optional<double> json_number(const json& object, const char* key) {
 // Commands typed while a recording plays: what the camera cannot see (a box chosen, a declared
 // sixth roll, a roll with every die kept). The recording's frames pass through; a command is
 // given just before the frame it is for (frames counted from 0), the rest before the end.
+// The players' answers to the referee (RecordedPlayers) come before anything else.
 class CommandedSource : public ObservationSource {
  public:
-  CommandedSource(std::unique_ptr<ObservationSource> frames, std::vector<std::pair<long, std::string>> commands)
-      : frames_(std::move(frames)), commands_(std::move(commands)) {}
+  CommandedSource(std::unique_ptr<ObservationSource> frames, std::vector<std::pair<long, std::string>> commands,
+                  std::shared_ptr<RecordedPlayers> players)
+      : frames_(std::move(frames)), commands_(std::move(commands)), players_(std::move(players)) {}
 
   SourceStep next() override {
+    if (players_) {
+      if (auto line = players_->answer()) {
+        SourceStep step;
+        step.kind = SourceStep::Kind::Command;
+        step.seconds = seconds_;
+        step.text = std::move(*line);
+        return step;
+      }
+    }
     if (!held_) held_ = frames_->next();
     const bool frame = held_->kind == SourceStep::Kind::Observation;
     const bool ended = held_->kind == SourceStep::Kind::Ended;
@@ -124,6 +136,7 @@ class CommandedSource : public ObservationSource {
     SourceStep step = std::move(*held_);
     held_.reset();
     if (frame) {
+      if (players_) players_->at_frame(frames_seen_);
       ++frames_seen_;
       seconds_ = step.seconds;
     }
@@ -133,6 +146,7 @@ class CommandedSource : public ObservationSource {
  private:
   std::unique_ptr<ObservationSource> frames_;
   std::vector<std::pair<long, std::string>> commands_;
+  std::shared_ptr<RecordedPlayers> players_;
   std::size_t next_ = 0;
   std::optional<SourceStep> held_;
   long frames_seen_ = 0;
@@ -156,13 +170,15 @@ std::vector<std::pair<double, double>> polygon(const data::JsonReader& reader, c
 // name -> points, or a list of {"player", "score"}); for Yams "zones" (the tray and the kept
 // area, polygons in image pixels) and "commands" (a list of {"frame", "command"}).
 void read_truth(const fs::path& dir, Demo& demo, CameraOptions& camera,
-                std::vector<std::pair<long, std::string>>& commands) {
+                std::vector<std::pair<long, std::string>>& commands,
+                std::vector<RecordedPlayers::Shot>& shots, int& width) {
   const fs::path path = dir / "truth.json";
   if (!fs::exists(path)) return;
   const data::JsonReader reader(path.string());
   const json truth = reader.parse(data::read_text_file(path.string()));
   if (!truth.is_object()) reader.fail("top level", "expected an object");
   if (const auto fps = json_number(truth, "fps")) camera.fps = *fps;
+  if (const auto w = json_number(truth, "width")) width = static_cast<int>(*w);
   if (const auto it = truth.find("players"); it != truth.end() && it->is_array()) {
     demo.players.clear();
     for (const json& name : *it) demo.players.push_back(reader.string(name, "players"));
@@ -194,20 +210,178 @@ void read_truth(const fs::path& dir, Demo& demo, CameraOptions& camera,
     std::stable_sort(commands.begin(), commands.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
   }
+  if (const auto it = truth.find("shots"); it != truth.end() && it->is_array() && demo.kind == GameKind::Yams) {
+    for (const json& entry : *it) {
+      const json& frames = reader.field(entry, "frames", "shots");
+      if (!frames.is_array() || frames.size() != 2) reader.fail("shots.frames", "expected [first, last]");
+      RecordedPlayers::Shot shot;
+      shot.rolled = entry.value("kind", "") == "rolled";
+      shot.first = reader.integer(frames[0], "shots.frames", 0, INT_MAX);
+      shot.last = reader.integer(frames[1], "shots.frames", 0, INT_MAX);
+      const json& dice = reader.field(entry, "dice", "shots");
+      if (!dice.is_array()) reader.fail("shots.dice", "expected a list");
+      for (const json& d : dice) {
+        RecordedPlayers::Die die;
+        die.value = reader.integer(reader.field(d, "value", "shots.dice"), "shots.dice.value", 1, 10);
+        die.red = reader.string(reader.field(d, "colour", "shots.dice"), "shots.dice.colour") == "red";
+        die.kept = reader.string(reader.field(d, "zone", "shots.dice"), "shots.dice.zone") == "kept";
+        die.x = json_number(d, "x").value_or(-1);
+        die.y = json_number(d, "y").value_or(-1);
+        shot.dice.push_back(die);
+      }
+      shots.push_back(std::move(shot));
+    }
+  }
 }
 
 // The recording in `dir` through the camera path, the commands of its truth interleaved.
 void play_recording(const std::string& dir, GameKind kind, Demo& demo) {
   CameraOptions camera;
   std::vector<std::pair<long, std::string>> commands;
-  read_truth(dir, demo, camera, commands);
+  std::vector<RecordedPlayers::Shot> shots;
+  int width = 0;
+  read_truth(dir, demo, camera, commands, shots, width);
+  if (kind == GameKind::Yams && !shots.empty() && width > 0) {
+    demo.table = std::make_shared<RecordedPlayers>(std::move(shots), width);
+  }
   auto frames = open_camera((fs::path(dir) / "%04d.jpg").string(), kind, camera);
-  demo.source = commands.empty() ? std::move(frames)
-                                 : std::make_unique<CommandedSource>(std::move(frames), std::move(commands));
+  demo.source = commands.empty() && !demo.table
+                    ? std::move(frames)
+                    : std::make_unique<CommandedSource>(std::move(frames), std::move(commands), demo.table);
   demo.from = dir;
 }
 
 }  // namespace
+
+const RecordedPlayers::Shot* RecordedPlayers::shot() const {
+  const auto it = std::find_if(shots_.begin(), shots_.end(),
+                               [&](const Shot& s) { return s.first <= frame_ && frame_ <= s.last; });
+  return it == shots_.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> RecordedPlayers::answer() {
+  if (next_ >= answers_.size()) return std::nullopt;
+  return answers_[next_++];
+}
+
+void RecordedPlayers::hear(const Event& event) {
+  const auto text = [](int value, bool red) { return std::to_string(value) + (red ? "r" : "w"); };
+  if (const auto* unreadable = std::get_if<DiceUnreadable>(&event)) {
+    // Once per settled scene: what the players typed is reported again until it is readable.
+    const Shot* truth = shot();
+    if (!truth || answered_frame_ == frame_) return;
+    answered_frame_ = frame_;
+    const std::vector<vision::DieSighting>& seen = unreadable->scene;
+    std::vector<bool> used(seen.size(), false);
+    std::vector<std::string> wrong, added;
+    std::vector<std::pair<std::size_t, std::string>> typed;  // the listed dice: index, value
+    const double near = 0.04 * width_;
+    for (const Die& die : truth->dice) {  // the nearest die seen is the die
+      std::optional<std::size_t> best;
+      double best_distance = near;
+      for (std::size_t j = 0; j < seen.size(); ++j) {
+        const double distance = std::hypot(seen[j].x - die.x, seen[j].y - die.y);
+        if (!used[j] && distance < best_distance) best = j, best_distance = distance;
+      }
+      if (!best) {
+        added.push_back("die + " + text(die.value, die.red) + (die.kept ? " kept" : " tray"));
+        continue;
+      }
+      used[*best] = true;
+      const vision::DieSighting& s = seen[*best];
+      const bool listed = std::find(unreadable->dice.begin(), unreadable->dice.end(),
+                                    static_cast<int>(*best)) != unreadable->dice.end();
+      if (listed) {
+        typed.emplace_back(*best, text(die.value, die.red));
+      } else if (s.value != die.value || (s.colour == ry::DieColour::Red) != die.red) {
+        wrong.push_back("die " + std::to_string(*best) + " " + text(die.value, die.red));
+      }
+    }
+    std::vector<std::string> removed;  // from the highest number down
+    for (std::size_t j = seen.size(); j-- > 0;) {
+      if (!used[j]) removed.push_back("die - " + std::to_string(j));
+    }
+    // In an order that makes the scene readable only with the last line (a scene readable too
+    // early is taken as it is then): the dice read wrong, the dice that are none, the dice
+    // missed, and last the dice listed as unread, numbered as they are once the others are gone.
+    answers_.erase(answers_.begin(), answers_.begin() + static_cast<std::ptrdiff_t>(next_));
+    next_ = 0;
+    for (const auto* part : {&wrong, &removed, &added}) answers_.insert(answers_.end(), part->begin(), part->end());
+    for (const auto& [index, value] : typed) {
+      const auto gone = std::count_if(used.begin(), used.begin() + static_cast<std::ptrdiff_t>(index),
+                                      [](bool u) { return !u; });
+      answers_.push_back("die " + std::to_string(index - static_cast<std::size_t>(gone)) + " " + value);
+    }
+    ++tally_.scenes_typed;
+    tally_.typed += static_cast<int>(wrong.size() + typed.size());
+    tally_.added += static_cast<int>(added.size());
+    tally_.removed += static_cast<int>(removed.size());
+    return;
+  }
+  // A roll accepted, or refused for a die set aside that shows another face: the dice as the
+  // referee has them against the dice on the table.
+  const Rolled* rolled = std::get_if<Rolled>(&event);
+  const Refused* refused = std::get_if<Refused>(&event);
+  if (refused && !(refused->yams && refused->yams->kind == ry::MoveKind::Roll &&
+                   (refused->reason == ry::to_string(ry::Reason::KeptDieChanged) ||
+                    refused->reason == ry::to_string(ry::Reason::BadDice)))) {
+    return;
+  }
+  if (!rolled && !refused) return;
+  if (rolled) ++tally_.rolls;
+  const Shot* truth = shot();
+  if (!truth) return;
+  if (refused && !truth->rolled) return;  // dice set aside taken for a roll, and refused: no roll
+  if (rolled && !rolled->manual && !truth->rolled) {  // no die was rolled: dice set aside
+    ++tally_.undone;
+    answers_.push_back("undo");
+    return;
+  }
+  const ry::Dice& dice = rolled ? rolled->dice : refused->yams->dice;
+  const std::uint16_t keep = rolled ? rolled->keep : refused->yams->keep;
+  struct Left {
+    int number;  // the game's die number (-1: a die of the truth)
+    int value;
+    bool red;
+    bool kept;
+  };
+  std::vector<Left> read, real;
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    read.push_back({static_cast<int>(i), dice[i].value, dice[i].colour == ry::DieColour::Red,
+                    ((keep >> i) & 1u) != 0});
+  }
+  for (const Die& d : truth->dice) real.push_back({-1, d.value, d.red, d.kept});
+  if (refused) {  // the dice the referee names are the likelier misread: paired last
+    std::stable_partition(read.begin(), read.end(), [&](const Left& d) {
+      return std::find(refused->dice.begin(), refused->dice.end(), d.number) == refused->dice.end();
+    });
+  }
+  std::vector<std::string> fixes;
+  // Pairs off the dice left on both sides that `same` accepts; a pair that differs is corrected.
+  const auto pair_off = [&](auto&& same) {
+    for (auto r = read.begin(); r != read.end();) {
+      const auto t = std::find_if(real.begin(), real.end(), [&](const Left& x) { return same(*r, x); });
+      if (t == real.end()) {
+        ++r;
+        continue;
+      }
+      if (t->value != r->value || t->red != r->red) {
+        fixes.push_back("fix die " + std::to_string(r->number) + " " + text(t->value, t->red));
+      }
+      real.erase(t);
+      r = read.erase(r);
+    }
+  };
+  pair_off([](const Left& a, const Left& b) { return a.value == b.value && a.red == b.red && a.kept == b.kept; });
+  pair_off([](const Left& a, const Left& b) { return a.value == b.value && a.red == b.red; });
+  pair_off([](const Left& a, const Left& b) { return a.red == b.red && a.kept == b.kept; });
+  pair_off([](const Left& a, const Left& b) { return a.red == b.red; });
+  pair_off([](const Left&, const Left&) { return true; });
+  if (fixes.empty()) return;
+  if (rolled) ++tally_.rolls_fixed;
+  tally_.fixed += static_cast<int>(fixes.size());
+  answers_.insert(answers_.end(), fixes.begin(), fixes.end());
+}
 
 std::optional<std::string> demo_recording_dir(GameKind kind) {
   const char* env = std::getenv("ARBITRE_DEMO_RECORDINGS");

@@ -23,6 +23,59 @@
 
 namespace arbitre::app::session {
 
+// What the players at a recorded Yams table did besides rolling and choosing boxes: they answer
+// the referee as players looking at the dice would. A settled scene the camera could not read
+// (a die unread, cocked, missed or invented) they type in (`die N VALUE`, `die + VALUE ZONE`,
+// `die - N`); a roll accepted with a die read wrong they correct (`fix die N VALUE`), as they do
+// a roll refused for a die read wrong; a roll counted when they had only set dice aside they
+// undo (`undo`). Counted,
+// so that the demo says how much of the game the camera read alone.
+struct PlayersTally {
+  int scenes_typed = 0;  // unreadable settled scenes the players completed
+  int typed = 0;         // dice typed over what the camera read (or could not)
+  int added = 0;         // dice the camera missed
+  int removed = 0;       // dice it saw that are none
+  int rolls = 0;         // rolls accepted
+  int rolls_fixed = 0;   // of which with a die read wrong, corrected after
+  int fixed = 0;         // dice corrected so
+  int undone = 0;        // rolls counted that were none
+};
+
+class RecordedPlayers {
+ public:
+  struct Die {
+    int value = 0;
+    bool red = false;
+    bool kept = false;
+    double x = 0, y = 0;
+  };
+  struct Shot {
+    long first = 0, last = 0;  // frames, from 0
+    bool rolled = false;       // the dice were just rolled (not set aside, a hand, the empty tray)
+    std::vector<Die> dice;
+  };
+  RecordedPlayers(std::vector<Shot> shots, int width) : shots_(std::move(shots)), width_(width) {}
+  // Before each frame the recording gives: its number.
+  void at_frame(long frame) { frame_ = frame; }
+  // What the session reported: queues the answers.
+  void hear(const Event& event);
+  // The next answer to type, if any.
+  std::optional<std::string> answer();
+  // Whether answers are waiting to be typed.
+  bool answering() const { return next_ < answers_.size(); }
+  const PlayersTally& tally() const { return tally_; }
+
+ private:
+  const Shot* shot() const;
+  std::vector<Shot> shots_;
+  int width_ = 0;
+  long frame_ = -1;
+  long answered_frame_ = -2;  // one answer per settled scene
+  std::vector<std::string> answers_;
+  std::size_t next_ = 0;
+  PlayersTally tally_;
+};
+
 struct Demo {
   GameKind kind = GameKind::Irma;
   std::vector<std::string> players;
@@ -31,6 +84,8 @@ struct Demo {
   std::unique_ptr<ObservationSource> source;
   std::string from;                 // where it comes from, for people
   std::vector<FinalScore> expected;  // the ground truth's final scores (empty if unknown)
+  // A recorded Yams game's players: give them every event the session reports.
+  std::shared_ptr<RecordedPlayers> table;
 };
 
 // The bundled recording of a game, when one exists: its directory.

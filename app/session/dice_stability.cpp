@@ -51,33 +51,47 @@ DiceUpdate DiceStability::feed(const vision::DiceObservation& observation, doubl
     update.carried.erase(std::unique(update.carried.begin(), update.carried.end()), update.carried.end());
     last_ = update.scene;
   }
-  const auto& dice = update.scene.dice;
-  for (std::size_t i = 0; i < dice.size(); ++i) {
-    if (dice[i].cocked) update.dice.push_back(static_cast<int>(i));
-  }
-  if (!update.dice.empty()) {
+  if (why_unreadable(update.scene, update.reason, update.dice)) {
     update.event = DiceEvent::Unreadable;
-    update.reason = "cocked";
-    return update;
-  }
-  for (std::size_t i = 0; i < dice.size(); ++i) {
-    if (dice[i].value < 1 || dice[i].value > 10 || dice[i].confidence < params_.min_confidence) {
-      update.dice.push_back(static_cast<int>(i));
-    }
-  }
-  if (!update.dice.empty()) {
-    update.event = DiceEvent::Unreadable;
-    update.reason = "unread";
-    return update;
-  }
-  if (dice.size() != static_cast<std::size_t>(referee::yams::kDiceCount)) {
-    update.event = DiceEvent::Unreadable;
-    update.reason = "count";
     return update;
   }
   update.event = DiceEvent::Settled;
   if (params_.carry_kept && observation.width > 0) readable_ = update.scene;
   return update;
+}
+
+bool DiceStability::why_unreadable(const vision::DiceObservation& scene, std::string& reason,
+                                   std::vector<int>& dice) const {
+  dice.clear();
+  const auto& all = scene.dice;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].cocked) dice.push_back(static_cast<int>(i));
+  }
+  if (!dice.empty()) {
+    reason = "cocked";
+    return true;
+  }
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].value < 1 || all[i].value > 10 || all[i].confidence < params_.min_confidence) {
+      dice.push_back(static_cast<int>(i));
+    }
+  }
+  if (!dice.empty()) {
+    reason = "unread";
+    return true;
+  }
+  if (all.size() != static_cast<std::size_t>(referee::yams::kDiceCount)) {
+    reason = "count";
+    return true;
+  }
+  reason.clear();
+  return false;
+}
+
+void DiceStability::typed(const vision::DiceObservation& scene) {
+  if (!params_.carry_kept || scene.width <= 0) return;
+  last_ = scene;
+  readable_ = scene;
 }
 
 }  // namespace arbitre::app::session

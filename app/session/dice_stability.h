@@ -51,6 +51,13 @@ class DiceStability {
 
   // One frame's observation at `seconds` (monotonic).
   DiceUpdate feed(const vision::DiceObservation& observation, double seconds);
+  // Whether a scene is not readable: the reason ("cocked", "unread" or "count") and the dice
+  // concerned (none for "count").
+  bool why_unreadable(const vision::DiceObservation& scene, std::string& reason,
+                      std::vector<int>& dice) const;
+  // An unreadable settled scene that the players completed by typing what the camera could not
+  // read: what the physics carries from, as a settled readable scene would be.
+  void typed(const vision::DiceObservation& scene);
 
  private:
   using Signature = std::vector<std::tuple<int, int, int, int, bool>>;

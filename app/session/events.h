@@ -17,6 +17,7 @@
 #include "referee/irma/irma.h"
 #include "referee/yams/yams.h"
 #include "scoring/yams/sheet.h"
+#include "vision/observation.h"
 
 namespace arbitre::app::session {
 
@@ -50,11 +51,14 @@ struct BoardChanged {
   std::vector<ri::Cell> recoloured;
 };
 
-// The dice settled but cannot be a roll: a cocked die, dice missing or unread.
+// The dice settled but cannot be a roll: a cocked die, dice missing or unread. The players
+// reroll, or type what the camera could not read (`die N VALUE`, `die + VALUE ZONE`, `die - N`,
+// N the index in `scene`); the scene as typed so far is reported again until it is readable.
 struct DiceUnreadable {
   std::string reason;       // "cocked", "count", "unread"
   int seen = 0;             // dice seen
-  std::vector<int> dice;    // the dice concerned (indices in the observation)
+  std::vector<int> dice;    // the dice concerned (indices in `scene`)
+  std::vector<vision::DieSighting> scene;  // the settled dice, as read (and typed)
 };
 
 struct CameraLost {

@@ -16,6 +16,8 @@ namespace {
 namespace sy = scoring::yams;
 
 bool kept(const vision::DieSighting& die) { return die.zone == vision::DieZone::Kept; }
+// Whether a die has a place in the image (one typed in with `die + VALUE` has none).
+bool placed(const vision::DieSighting& die) { return die.x >= 0 && die.y >= 0; }
 
 }  // namespace
 
@@ -35,15 +37,22 @@ void YamsSession::observe(const SourceStep& step) {
     case DiceEvent::None:
       return;
     case DiceEvent::Unstable:
+      pending_.reset();
       if (settled_once_) emit(Unstable{});
       return;
     case DiceEvent::Unreadable:
       settled_once_ = true;
+      pending_.reset();
+      refused_.reset();
       if (!update.scene.dice.empty()) {
-        emit(DiceUnreadable{update.reason, static_cast<int>(update.scene.dice.size()), update.dice});
+        pending_ = update.scene;
+        emit(DiceUnreadable{update.reason, static_cast<int>(update.scene.dice.size()), update.dice,
+                            update.scene.dice});
       }
       return;
     case DiceEvent::Settled:
+      pending_.reset();
+      refused_.reset();
       settled(update.scene);
       return;
   }
@@ -62,8 +71,11 @@ bool YamsSession::rolled(const vision::DiceObservation& before,
       const vision::DieSighting& was = before.dice[j];
       if (used[j] || was.value != die.value || was.colour != die.colour) continue;
       if (was.texture && die.texture && *was.texture != *die.texture) continue;
-      const double distance = positions ? std::hypot(was.x - die.x, was.y - die.y) : 0;
-      if (positions && distance > limit) continue;
+      // A die typed in (`die + VALUE`) has no place: any die of its face may have been it, as a
+      // last resort (a die of that face at its place is the better match).
+      const bool unplaced = !placed(die) || !placed(was);
+      const double distance = !positions ? 0 : unplaced ? limit : std::hypot(was.x - die.x, was.y - die.y);
+      if (distance > limit) continue;
       if (!best || distance < best_distance) {
         best = j;
         best_distance = distance;
@@ -112,22 +124,26 @@ YamsSession::Mapped YamsSession::map_dice(const vision::DiceObservation& scene) 
   const auto aside = [&](std::size_t i) { return ((state.turn.aside >> i) & 1u) != 0; };
   // A die in the kept area is the die it was: the same face as read (one already aside first),
   // or the face the game knows; failing that, a die of its colour (the referee says it changed).
-  for (const std::size_t k : order) {
-    if (!kept(dice[k])) continue;
-    const ry::Die die = as_die(dice[k]);
-    bool keep_face = true;
-    auto i = free_die([&](std::size_t i) { return seen[i] == die && aside(i); });
-    if (!i) i = free_die([&](std::size_t i) { return seen[i] == die; });
-    if (!i) i = free_die([&](std::size_t i) { return known[i] == die; });
-    if (!i) {
-      keep_face = false;
-      i = free_die([&](std::size_t i) {
-        return known[i].colour == die.colour && known[i].texture == die.texture;
-      });
+  // Each rule for every kept die before the next rule: a die read as another face must not take
+  // the number of a die whose face another kept die shows.
+  std::vector<bool> placed_kept(dice.size(), false);
+  const auto keep_by = [&](bool keep_face, auto&& accepts) {
+    for (const std::size_t k : order) {
+      if (!kept(dice[k]) || placed_kept[k]) continue;
+      const ry::Die die = as_die(dice[k]);
+      if (const auto i = free_die([&](std::size_t i) { return accepts(i, die); })) {
+        placed_kept[k] = true;
+        assign(k, *i, keep_face);
+      }
     }
-    if (!i) i = free_die([](std::size_t) { return true; });
-    assign(k, *i, keep_face);
-  }
+  };
+  keep_by(true, [&](std::size_t i, const ry::Die& die) { return seen[i] == die && aside(i); });
+  keep_by(true, [&](std::size_t i, const ry::Die& die) { return seen[i] == die; });
+  keep_by(true, [&](std::size_t i, const ry::Die& die) { return known[i] == die; });
+  keep_by(false, [&](std::size_t i, const ry::Die& die) {
+    return known[i].colour == die.colour && known[i].texture == die.texture;
+  });
+  keep_by(false, [](std::size_t, const ry::Die&) { return true; });
   // A rolled die takes a free number of its colour.
   for (const std::size_t k : order) {
     if (kept(dice[k])) continue;
@@ -155,8 +171,14 @@ void YamsSession::settled(const vision::DiceObservation& scene) {
 }
 
 void YamsSession::roll(const vision::DiceObservation& scene, bool manual, const std::string& line) {
-  const Mapped mapped = map_dice(scene);
+  try_roll(map_dice(scene), manual, line);
+}
+
+void YamsSession::try_roll(const Mapped& mapped, bool manual, const std::string& line) {
+  refused_.reset();
   if (!act(game_, YamsGame::Action::roll(mapped.keep, mapped.dice, mapped.seen, manual), line)) {
+    refused_ = mapped;
+    refused_manual_ = manual;
     return;
   }
   if (automatic_ && !game_.over() && !ry::can_roll(game_.state())) fill_best("");
@@ -205,6 +227,10 @@ bool YamsSession::game_command(const std::vector<std::string>& words, const std:
     }
     return true;
   }
+  if (words[0] == "die") {
+    type_die(words, line);
+    return true;
+  }
   if (words[0] == "fix") {
     int die = -1;
     if (words.size() != 4 || words[1] != "die" ||
@@ -219,14 +245,95 @@ bool YamsSession::game_command(const std::vector<std::string>& words, const std:
       refuse(line, "die " + words[3] + ": " + problem);
       return true;
     }
+    if (refused_ && die >= 0 && die < ry::kDiceCount) {
+      // The roll just refused (a die set aside read as another face): the die really shows
+      // `value`, and the roll is refereed again with it.
+      Mapped mapped = *refused_;
+      mapped.dice[static_cast<std::size_t>(die)] = *value;  // `seen` stays as read
+      try_roll(mapped, refused_manual_, line);
+      return true;
+    }
     act(game_, YamsGame::Action::fix_die(die, *value), line);
     return true;
   }
   return false;
 }
 
+void YamsSession::type_die(const std::vector<std::string>& words, const std::string& line) {
+  if (!pending_) {
+    refuse(line, "no unreadable dice to type: the dice settled readable, or are moving");
+    return;
+  }
+  std::vector<vision::DieSighting>& dice = pending_->dice;
+  const auto index = [&](const std::string& word) -> std::optional<std::size_t> {
+    std::size_t n = 0;
+    const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), n);
+    if (error != std::errc() || end != word.data() + word.size() || n >= dice.size()) {
+      refuse(line, "die " + word + ": no such die in the unreadable scene (0 to " +
+                       std::to_string(dice.size() - 1) + ")");
+      return std::nullopt;
+    }
+    return n;
+  };
+  const auto value = [&](const std::string& word) -> std::optional<ry::Die> {
+    std::string problem;
+    const auto die = ry::die_from_text(word, &problem);
+    if (!die) refuse(line, "die " + word + ": " + problem);
+    return die;
+  };
+  const auto set = [](vision::DieSighting& sighting, const ry::Die& die) {
+    sighting.value = die.value;
+    sighting.colour = die.colour;
+    if (die.texture != ry::Texture::None) sighting.texture = die.texture;
+    sighting.confidence = 1;
+    sighting.cocked = false;
+  };
+  if (words.size() == 3 && words[1] == "-") {  // a die seen that is not one
+    const auto n = index(words[2]);
+    if (!n) return;
+    dice.erase(dice.begin() + static_cast<std::ptrdiff_t>(*n));
+  } else if ((words.size() == 3 || words.size() == 4) && words[1] == "+") {  // a die not seen
+    const auto die = value(words[2]);
+    if (!die) return;
+    vision::DieSighting sighting;
+    sighting.x = sighting.y = -1;
+    sighting.zone = vision::DieZone::Tray;
+    if (words.size() == 4) {
+      if (words[3] == "kept") {
+        sighting.zone = vision::DieZone::Kept;
+      } else if (words[3] != "tray") {
+        refuse(line, "die + VALUE ZONE: the zone is kept or tray, not \"" + words[3] + "\"");
+        return;
+      }
+    }
+    set(sighting, *die);
+    dice.push_back(sighting);
+  } else if (words.size() == 3) {  // a die the camera could not read, or read wrong
+    const auto n = index(words[1]);
+    const auto die = n ? value(words[2]) : std::nullopt;
+    if (!die) return;
+    set(dice[*n], *die);
+  } else {
+    refuse(line, "expected: die N VALUE, die + VALUE [kept|tray] or die - N (N as the "
+                 "dice-unreadable event lists the dice)");
+    return;
+  }
+  DiceUnreadable still;
+  if (stability_.why_unreadable(*pending_, still.reason, still.dice)) {
+    still.seen = static_cast<int>(dice.size());
+    still.scene = dice;
+    emit(still);
+    return;
+  }
+  const vision::DiceObservation scene = std::move(*pending_);
+  pending_.reset();
+  stability_.typed(scene);
+  settled(scene);
+}
+
 std::string YamsSession::commands() const {
-  return "box ID, box, declare ID, roll, fix die N VALUE, undo, redo, abandon, quit";
+  return "box ID, box, declare ID, roll, fix die N VALUE, die N VALUE, die + VALUE [kept|tray], "
+         "die - N, undo, redo, abandon, quit";
 }
 
 void YamsSession::undo(const std::string& line) { act(game_, YamsGame::Action::undo(), line); }

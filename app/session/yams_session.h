@@ -11,6 +11,14 @@
 // free number of its colour. A die corrected with `fix die` keeps its corrected face while it
 // stays aside, whatever the camera reads on it.
 //
+// A settled scene that is not readable (a die cocked, unread, missed or invented) waits for the
+// players: they reroll, or type what the camera could not read (`die N VALUE`, `die + VALUE`,
+// `die - N`); once the scene as typed is readable it is taken as if it had settled so.
+//
+// A roll refused because a die set aside shows another face, or because the dice are not five of
+// each colour, may be the camera's error: `fix die N VALUE` right after it says what die N really
+// shows, and the roll is refereed again.
+//
 // At the end of a turn the box comes as a command (`box chiffre-7`); with `automatic`, the
 // advisor's best box is filled as soon as no roll is left (after the fifth roll, or a declared
 // sixth). The sheet is emitted after each turn.
@@ -60,7 +68,11 @@ class YamsSession : public Session {
  private:
   void settled(const vision::DiceObservation& scene);
   void roll(const vision::DiceObservation& scene, bool manual, const std::string& line);
+  void try_roll(const Mapped& mapped, bool manual, const std::string& line);
   void fill_best(const std::string& line);
+  // `die N VALUE`, `die + VALUE [kept|tray]`, `die - N`: what the players type of an unreadable
+  // settled scene; once it is readable it is taken as a settled scene.
+  void type_die(const std::vector<std::string>& words, const std::string& line);
   // The dice the game knows, as a scene without positions (after a resume).
   vision::DiceObservation known_scene() const;
 
@@ -70,6 +82,9 @@ class YamsSession : public Session {
   double roll_distance_;
   bool settled_once_ = false;
   std::optional<vision::DiceObservation> scene_;  // the last readable settled scene
+  std::optional<vision::DiceObservation> pending_;  // the unreadable settled scene, as typed so far
+  std::optional<Mapped> refused_;  // the roll the referee just refused: `fix die` corrects it
+  bool refused_manual_ = false;
   vision::DiceObservation reference_;             // the dice as they lay at the last settle
 };
 

@@ -585,6 +585,93 @@ TEST(YamsSession, AKeptDieThatChangedFaceIsRefused) {
   EXPECT_EQ(session->yams()->state().turn.rolls, 1);
 }
 
+// One picture of ten dice as objects: "7r" read sure, "?r" unread, at the given places (tray).
+std::string dice_objects(const std::vector<std::string>& faces, int frames = 10) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < faces.size(); ++i) {
+    const std::string& f = faces[i];
+    const bool unread = f[0] == '?';
+    out.push_back({{"value", unread ? 0 : std::stoi(f)},
+                   {"colour", f.back() == 'r' ? "red" : "white"},
+                   {"zone", "tray"},
+                   {"x", 100 + 90 * static_cast<int>(i)},
+                   {"y", 200},
+                   {"confidence", unread ? 0.2 : 0.9}});
+  }
+  return nlohmann::json{{"dice", out}, {"frames", frames}}.dump();
+}
+
+TEST(YamsSession, ThePlayersTypeWhatTheCameraCouldNotReadAndTheSceneBecomesARoll) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  // Die 2 unread, and a white die missed: the scene waits for the players.
+  play(*session, steps({dice_objects({"1r", "2r", "?r", "4r", "5r", "1w", "2w", "3w", "4w"})}));
+  ASSERT_EQ(recorder.count<s::DiceUnreadable>(), 1);
+  const s::DiceUnreadable first = recorder.all<s::DiceUnreadable>()[0];
+  EXPECT_EQ(first.reason, "unread");
+  EXPECT_EQ(first.dice, std::vector<int>({2}));
+  ASSERT_EQ(first.scene.size(), 9u);
+  EXPECT_EQ(recorder.count<s::Rolled>(), 0);
+  session->command("die 2 3r");  // still a die short: reported again, no roll
+  ASSERT_EQ(recorder.count<s::DiceUnreadable>(), 2);
+  EXPECT_EQ(recorder.all<s::DiceUnreadable>()[1].reason, "count");
+  EXPECT_EQ(recorder.count<s::Rolled>(), 0);
+  session->command("die + 5w tray");
+  ASSERT_EQ(recorder.count<s::Rolled>(), 1);
+  // The die typed in has no place: it is numbered first of its colour.
+  EXPECT_EQ(ry::to_text(recorder.all<s::Rolled>()[0].dice), "1r 2r 3r 4r 5r 5w 1w 2w 3w 4w");
+  // Nothing pending any more: typing is refused with the reason.
+  recorder.clear();
+  session->command("die 0 9r");
+  EXPECT_EQ(recorder.count<s::CommandRefused>(), 1);
+}
+
+TEST(YamsSession, ADieSeenThatIsNoneIsTypedAwayAndBadTypingIsRefused) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  play(*session, steps({dice_objects({"1r", "2r", "3r", "4r", "5r", "1w", "2w", "3w", "4w", "5w", "6w"})}));
+  ASSERT_EQ(recorder.count<s::DiceUnreadable>(), 1);
+  EXPECT_EQ(recorder.all<s::DiceUnreadable>()[0].reason, "count");
+  for (const char* bad : {"die 11 3r", "die 0 11r", "die + 3r shelf", "die", "die - x"}) {
+    recorder.clear();
+    session->command(bad);
+    EXPECT_EQ(recorder.count<s::CommandRefused>(), 1) << bad;
+    EXPECT_EQ(recorder.count<s::Rolled>(), 0) << bad;
+  }
+  session->command("die - 10");
+  ASSERT_EQ(recorder.count<s::Rolled>(), 1);
+  EXPECT_EQ(ry::to_text(recorder.all<s::Rolled>()[0].dice), "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w");
+}
+
+TEST(YamsSession, ARollRefusedForAKeptDieReadWrongIsRefereedAgainOnceFixed) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0),
+                        dice("9r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {0}, 1)}));
+  ASSERT_EQ(recorder.count<s::Refused>(), 1);  // the camera read the kept 1 as a 9
+  session->command("fix die 0 1r");
+  const auto rolled = recorder.all<s::Rolled>();
+  ASSERT_EQ(rolled.size(), 2u);
+  EXPECT_EQ(rolled[1].roll, 2);
+  EXPECT_EQ(rolled[1].keep, 1u);
+  EXPECT_EQ(rolled[1].dice[0], (ry::Die{1, ry::DieColour::Red, ry::Texture::None}));
+  EXPECT_EQ(session->yams()->state().turn.rolls, 2);
+}
+
+TEST(YamsSession, AKeptDieReadAsAnotherFaceDoesNotTakeTheNumberOfADieAnotherShows) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  // Roll 1 numbers the white dice 1w..5w as dice 5..9. Two white dice are set aside for roll 2;
+  // in its picture one is read 9w (a face no die showed) and comes first, the other shows 1w,
+  // die 5's face. The 9w must not take die 5's number: only one die is said to have changed.
+  play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0),
+                        dice("1r 2r 3r 4r 5r 9w 2w 1w 4w 5w", {5, 7}, 1)}));
+  const auto refused = recorder.all<s::Refused>();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].reason, "kept-die-changed");
+  EXPECT_EQ(refused[0].dice, std::vector<int>({6}));
+}
+
 TEST(YamsSession, FixingADieIsRefereedStoredUndoableAndSurvivesAResume) {
   const std::string db = temp_db("game");
   ds::GameId game = 0;
@@ -738,7 +825,11 @@ TEST(YamsSession, BoxesAndDeclarationsComeAsCommands) {
 }
 
 TEST(YamsSession, TheBundledGamePlayedToTheCameraEndsWithTheRecordsScores) {
+  // The record seen as a camera would see it (the rendered recording, when there is one, is
+  // WatchCli.DemoPlaysTheBundledYamsRecordingThroughTheDiceReader's).
+  setenv("ARBITRE_DEMO_RECORDINGS", temp_db("no-recordings").c_str(), 1);
   s::Demo demo = s::make_demo(ds::GameKind::Yams);
+  unsetenv("ARBITRE_DEMO_RECORDINGS");
   s::SessionOptions options = yams_options(false, demo.players);
   options.yams = demo.yams;
   Recorder recorder;
@@ -918,4 +1009,81 @@ TEST(CameraSource, AskedForPicturesEachObservationCarriesItsFrame) {
   const s::SourceStep step = plain->next();
   ASSERT_EQ(step.kind, s::SourceStep::Kind::Observation);
   EXPECT_FALSE(step.picture);
+}
+
+TEST(RecordedPlayers, TypeAnUnreadableSceneSoThatOnlyTheLastLineMakesItReadable) {
+  // The table: a red 3, a white 5, a kept red 7 and a white 2. The camera read the 3, misread
+  // the 5 as a 6, could not read the 7, saw a die where there is none and missed the 2.
+  s::RecordedPlayers::Shot shot;
+  shot.first = 0;
+  shot.last = 2;
+  shot.rolled = true;
+  shot.dice = {{3, true, false, 100, 200}, {5, false, false, 200, 200}, {7, true, true, 300, 400},
+               {2, false, false, 400, 200}};
+  s::RecordedPlayers players({shot}, 640);
+  players.at_frame(2);
+  const auto sighting = [](int value, bool red, double x, double y, double confidence) {
+    arbitre::vision::DieSighting d;
+    d.value = value;
+    d.colour = red ? ry::DieColour::Red : ry::DieColour::White;
+    d.x = x;
+    d.y = y;
+    d.confidence = confidence;
+    return d;
+  };
+  s::DiceUnreadable event;
+  event.reason = "unread";
+  event.scene = {sighting(3, true, 101, 200, 0.9), sighting(0, true, 300, 401, 0.1),
+                 sighting(9, false, 520, 200, 0.9), sighting(6, false, 201, 199, 0.9)};
+  event.dice = {1};
+  event.seen = 4;
+  players.hear(event);
+  players.hear(event);  // reported again as typed: answered once
+  std::vector<std::string> lines;
+  while (const auto line = players.answer()) lines.push_back(*line);
+  // Read wrong, none, missed, then the unread die, numbered once die 2 is gone (still 1).
+  EXPECT_EQ(lines, (std::vector<std::string>{"die 3 5w", "die - 2", "die + 2w tray", "die 1 7r"}));
+  EXPECT_EQ(players.tally().scenes_typed, 1);
+  EXPECT_EQ(players.tally().typed, 2);
+  EXPECT_EQ(players.tally().added, 1);
+  EXPECT_EQ(players.tally().removed, 1);
+}
+
+ry::Dice ten_dice(const std::string& text) {
+  std::istringstream in(text);
+  ry::Dice dice{};
+  for (ry::Die& d : dice) {
+    std::string word;
+    in >> word;
+    d = *ry::die_from_text(word);
+  }
+  return dice;
+}
+
+TEST(RecordedPlayers, CorrectARollReadWrongAndUndoARollThatWasNone) {
+  s::RecordedPlayers::Shot rolled;
+  rolled.first = 0;
+  rolled.last = 2;
+  rolled.rolled = true;
+  const ry::Dice truth = ten_dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w");
+  for (const ry::Die& d : truth) rolled.dice.push_back({d.value, d.colour == ry::DieColour::Red, false, 0, 0});
+  s::RecordedPlayers::Shot aside = rolled;
+  aside.first = 3;
+  aside.last = 5;
+  aside.rolled = false;
+  s::RecordedPlayers players({rolled, aside}, 640);
+  players.at_frame(1);
+  s::Rolled read;
+  read.roll = 1;
+  read.dice = ten_dice("1r 2r 8r 4r 5r 1w 2w 3w 4w 5w");  // the 3 read as an 8
+  players.hear(read);
+  EXPECT_EQ(players.answer(), std::optional<std::string>("fix die 2 3r"));
+  EXPECT_EQ(players.answer(), std::nullopt);
+  players.at_frame(4);  // the dice were only set aside, and the session counted a roll
+  read.dice = truth;
+  players.hear(read);
+  EXPECT_EQ(players.answer(), std::optional<std::string>("undo"));
+  EXPECT_EQ(players.tally().rolls, 2);
+  EXPECT_EQ(players.tally().rolls_fixed, 1);
+  EXPECT_EQ(players.tally().undone, 1);
 }

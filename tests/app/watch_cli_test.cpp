@@ -355,7 +355,42 @@ TEST(StoreCli, GamesShowRecordsExportAndImportRoundTrip) {
   EXPECT_THAT(last, ::testing::EndsWith(",54"));
 }
 
+TEST(WatchCli, DemoPlaysTheBundledYamsRecordingThroughTheDiceReader) {
+  // data/demo/recordings/yams: rendered frames of a whole one-player game (tools/
+  // make_demo_recordings.sh), read by the dice reader, settled by the stability filter, refereed
+  // and stored. The recording's players type what the camera could not read and correct what it
+  // read wrong, as players at the table would; the final score must be the ground truth's.
+  const std::string dir = std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/yams";
+  ASSERT_TRUE(std::filesystem::exists(dir + "/0000.jpg")) << dir;
+  const json truth = json::parse(slurp(dir + "/truth.json"));
+  const std::string db = temp_db("yams-recording.db");
+  const CliRun run = run_arbitre("watch --demo --game yams --db " + db + " < /dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  const std::vector<json> events = lines(run.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_THAT(events[0]["from"].get<std::string>(), ::testing::EndsWith("data/demo/recordings/yams"));
+  const json verdict = events.back();
+  ASSERT_EQ(verdict["event"], "demo-verdict") << run.out;
+  EXPECT_EQ(verdict["ok"], true) << verdict.dump();
+  ASSERT_EQ(truth["scores"].size(), 1u);
+  ASSERT_EQ(verdict["got"].size(), 1u);
+  EXPECT_EQ(verdict["got"][0]["player"], truth["scores"][0]["player"]);
+  EXPECT_EQ(verdict["got"][0]["score"], truth["scores"][0]["score"]);
+  EXPECT_THAT(kinds(events), ::testing::Contains("game-over"));
+  // Every roll of the recording was counted, and the camera did most of the work: the players
+  // corrected or undid at most one roll in ten, and typed in at most one settled scene in three
+  // (on 2026-11-30: 7 and 31, for 157 rolls).
+  int rolls = 0;
+  for (const json& shot : truth["shots"]) rolls += shot["kind"] == "rolled";
+  const json& typed = verdict["players_typed"];
+  EXPECT_EQ(typed["rolls"].get<int>() - typed["rolls_undone"].get<int>(), rolls) << typed.dump();
+  EXPECT_LE(typed["rolls_corrected"].get<int>() + typed["rolls_undone"].get<int>(), rolls / 10) << typed.dump();
+  EXPECT_LE(typed["scenes_typed"].get<int>(), rolls / 3) << typed.dump();
+}
+
 TEST(StoreCli, AYamsGameExportsAndImportsToo) {
+  // The bundled two-player record, played as scripted observations (fast).
+  const ScopedEnv no_recordings("ARBITRE_DEMO_RECORDINGS", write_temp("no-recordings", ""));
   const std::string db = temp_db("played.db");
   ASSERT_EQ(run_arbitre("watch --demo --game yams --db " + db + " < /dev/null").exit_code, 0);
   const CliRun exported = run_arbitre("export 1 --db " + db);

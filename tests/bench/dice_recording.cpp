@@ -11,6 +11,7 @@
 // not read exactly were not (a roll may have several causes; "only": the one cause). Prints the
 // first settled roll that the filter with the physics could not read.
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +80,10 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
       if (!used[j] && d < distance) distance = d, best = static_cast<int>(j);
     }
     if (best < 0) {
+      if (std::getenv("DICE_RECORDING_LIST")) {
+        std::printf("  missed %s %s %d at %.0f,%.0f\n", key.c_str(), shot["frames"].dump().c_str(),
+                    t["value"].get<int>(), t["x"].get<double>(), t["y"].get<double>());
+      }
       tally.add(key, 4);
       exact = false;
       why |= 1;
@@ -100,7 +105,11 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
       tally.add(key, 1);
     }
   }
-  for (const bool u : used) {
+  for (std::size_t j = 0; j < used.size(); ++j) {
+    const bool u = used[j];
+    if (!u && std::getenv("DICE_RECORDING_LIST")) {
+      std::printf("  invented %s at %.0f,%.0f\n", shot["frames"].dump().c_str(), seen.dice[j].x, seen.dice[j].y);
+    }
     if (!u) why |= 1;
     exact = exact && u;
   }

@@ -69,9 +69,15 @@ bool wait_for(Done done) {
   return true;
 }
 
+// The bundled Yams record played as scripted observations (fast; the rendered recording is the
+// GUI self-test's and WatchCli's).
 RunnerSetup yams_demo_setup(std::vector<s::FinalScore>& expected) {
+  const std::string none = (std::filesystem::temp_directory_path() / "arbitre-no-recordings").string();
+  setenv("ARBITRE_DEMO_RECORDINGS", none.c_str(), 1);
   s::Demo demo = s::make_demo(s::GameKind::Yams);
+  unsetenv("ARBITRE_DEMO_RECORDINGS");
   RunnerSetup setup;
+  setup.table = demo.table;
   setup.options.kind = s::GameKind::Yams;
   setup.options.players = demo.players;
   setup.options.yams = demo.yams;
