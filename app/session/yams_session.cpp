@@ -16,6 +16,15 @@ namespace {
 namespace sy = scoring::yams;
 
 bool kept(const vision::DieSighting& die) { return die.zone == vision::DieZone::Kept; }
+// A die as the players say it shows: sure, flat.
+void set_face(vision::DieSighting& sighting, const ry::Die& die) {
+  sighting.value = die.value;
+  sighting.colour = die.colour;
+  if (die.texture != ry::Texture::None) sighting.texture = die.texture;
+  sighting.confidence = 1;
+  sighting.cocked = false;
+}
+
 // Whether a die has a place in the image (one typed in with `die + VALUE` has none).
 bool placed(const vision::DieSighting& die) { return die.x >= 0 && die.y >= 0; }
 
@@ -96,9 +105,11 @@ YamsSession::Mapped YamsSession::map_dice(const vision::DiceObservation& scene) 
     return ry::Die{static_cast<std::uint8_t>(d.value), d.colour, texture};
   };
   Mapped out;
+  out.sighting.fill(-1);
   std::array<bool, ry::kDiceCount> used{};
   const auto assign = [&](std::size_t k, std::size_t i, bool keep_face) {
     used[i] = true;
+    out.sighting[i] = static_cast<int>(k);
     out.seen[i] = as_die(dice[k]);
     out.dice[i] = keep_face ? state.turn.dice[i] : out.seen[i];
     if (kept(dice[k])) out.keep = static_cast<std::uint16_t>(out.keep | (1u << i));
@@ -171,14 +182,14 @@ void YamsSession::settled(const vision::DiceObservation& scene) {
 }
 
 void YamsSession::roll(const vision::DiceObservation& scene, bool manual, const std::string& line) {
-  try_roll(map_dice(scene), manual, line);
+  try_roll(scene, manual, line);
 }
 
-void YamsSession::try_roll(const Mapped& mapped, bool manual, const std::string& line) {
+void YamsSession::try_roll(const vision::DiceObservation& scene, bool manual, const std::string& line) {
   refused_.reset();
+  const Mapped mapped = map_dice(scene);
   if (!act(game_, YamsGame::Action::roll(mapped.keep, mapped.dice, mapped.seen, manual), line)) {
-    refused_ = mapped;
-    refused_manual_ = manual;
+    refused_ = Refusal{scene, mapped, manual};
     return;
   }
   if (automatic_ && !game_.over() && !ry::can_roll(game_.state())) fill_best("");
@@ -245,12 +256,16 @@ bool YamsSession::game_command(const std::vector<std::string>& words, const std:
       refuse(line, "die " + words[3] + ": " + problem);
       return true;
     }
-    if (refused_ && die >= 0 && die < ry::kDiceCount) {
-      // The roll just refused (a die set aside read as another face): the die really shows
-      // `value`, and the roll is refereed again with it.
-      Mapped mapped = *refused_;
-      mapped.dice[static_cast<std::size_t>(die)] = *value;  // `seen` stays as read
-      try_roll(mapped, refused_manual_, line);
+    if (refused_ && die >= 0 && die < ry::kDiceCount &&
+        refused_->mapped.sighting[static_cast<std::size_t>(die)] >= 0) {
+      // The roll just refused (a die set aside read as another face, dice not five of each
+      // colour): the die the roll numbered N really shows `value`; the scene so corrected is
+      // numbered again (the die may be another die than the misread face made it) and refereed.
+      vision::DiceObservation scene = refused_->scene;
+      vision::DieSighting& sighting =
+          scene.dice[static_cast<std::size_t>(refused_->mapped.sighting[static_cast<std::size_t>(die)])];
+      set_face(sighting, *value);
+      try_roll(scene, refused_->manual, line);
       return true;
     }
     act(game_, YamsGame::Action::fix_die(die, *value), line);
@@ -281,13 +296,6 @@ void YamsSession::type_die(const std::vector<std::string>& words, const std::str
     if (!die) refuse(line, "die " + word + ": " + problem);
     return die;
   };
-  const auto set = [](vision::DieSighting& sighting, const ry::Die& die) {
-    sighting.value = die.value;
-    sighting.colour = die.colour;
-    if (die.texture != ry::Texture::None) sighting.texture = die.texture;
-    sighting.confidence = 1;
-    sighting.cocked = false;
-  };
   if (words.size() == 3 && words[1] == "-") {  // a die seen that is not one
     const auto n = index(words[2]);
     if (!n) return;
@@ -306,13 +314,13 @@ void YamsSession::type_die(const std::vector<std::string>& words, const std::str
         return;
       }
     }
-    set(sighting, *die);
+    set_face(sighting, *die);
     dice.push_back(sighting);
   } else if (words.size() == 3) {  // a die the camera could not read, or read wrong
     const auto n = index(words[1]);
     const auto die = n ? value(words[2]) : std::nullopt;
     if (!die) return;
-    set(dice[*n], *die);
+    set_face(dice[*n], *die);
   } else {
     refuse(line, "expected: die N VALUE, die + VALUE [kept|tray] or die - N (N as the "
                  "dice-unreadable event lists the dice)");

@@ -24,6 +24,7 @@
 // sixth). The sheet is emitted after each turn.
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include "app/session/dice_stability.h"
@@ -47,6 +48,7 @@ class YamsSession : public Session {
     std::uint16_t keep = 0;
     ry::Dice dice{};  // as refereed: a die kept aside keeps its (corrected) face
     ry::Dice seen{};  // as read
+    std::array<int, ry::kDiceCount> sighting{};  // each die's index in the scene (-1: none)
   };
   Mapped map_dice(const vision::DiceObservation& scene) const;
   // Is the scene a new roll after `before` (the dice as they lay)?
@@ -68,7 +70,7 @@ class YamsSession : public Session {
  private:
   void settled(const vision::DiceObservation& scene);
   void roll(const vision::DiceObservation& scene, bool manual, const std::string& line);
-  void try_roll(const Mapped& mapped, bool manual, const std::string& line);
+  void try_roll(const vision::DiceObservation& scene, bool manual, const std::string& line);
   void fill_best(const std::string& line);
   // `die N VALUE`, `die + VALUE [kept|tray]`, `die - N`: what the players type of an unreadable
   // settled scene; once it is readable it is taken as a settled scene.
@@ -83,8 +85,13 @@ class YamsSession : public Session {
   bool settled_once_ = false;
   std::optional<vision::DiceObservation> scene_;  // the last readable settled scene
   std::optional<vision::DiceObservation> pending_;  // the unreadable settled scene, as typed so far
-  std::optional<Mapped> refused_;  // the roll the referee just refused: `fix die` corrects it
-  bool refused_manual_ = false;
+  // The roll the referee just refused (its scene, as mapped): `fix die` corrects it.
+  struct Refusal {
+    vision::DiceObservation scene;
+    Mapped mapped;
+    bool manual = false;
+  };
+  std::optional<Refusal> refused_;
   vision::DiceObservation reference_;             // the dice as they lay at the last settle
 };
 

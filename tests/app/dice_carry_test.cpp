@@ -114,6 +114,9 @@ TEST(CarryKnownValues, AKeptDieTheReaderMissedIsBackAtItsPlace) {
             "?rk 3r");
   // No fewer dice in all: a red die read as white, say; nothing is added.
   EXPECT_EQ(text(carry("7r@300,400 k 3r@140,100", "7w@360,400 k 3r@141,100")), "7wk 3r");
+  // After a roll (the tray dice lie elsewhere) the kept die may have been taken back and rolled,
+  // and a red die missed in the tray: nothing is added, the scene stays a die short.
+  EXPECT_EQ(text(carry(before, "2w@341,400 k 6r@240,160 1w@120,190")), "2wk 6r 1w");
 }
 
 TEST(CarryKnownValues, DiceSetAsideCarryTheValuesTheyShowedInTheTray) {

@@ -658,6 +658,24 @@ TEST(YamsSession, ARollRefusedForAKeptDieReadWrongIsRefereedAgainOnceFixed) {
   EXPECT_EQ(session->yams()->state().turn.rolls, 2);
 }
 
+TEST(YamsSession, AFixedRefusedRollIsNumberedAgainFromTheCorrectedFace) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  // The 3r and the 4r (dice 2 and 3) set aside; the 4r read as a 9r, which no die showed: the
+  // roll numbers it as die 0 (the first free red) and is refused for die 0.
+  play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0),
+                        dice("8r 6r 3r 9r 5r 1w 2w 3w 4w 5w", {2, 3}, 1)}));
+  const auto refused = recorder.all<s::Refused>();
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].dice, std::vector<int>({0}));
+  // The player says die 0 shows a 4: the 4r is die 3 again, kept, and the roll is accepted.
+  session->command("fix die 0 4r");
+  const auto rolled = recorder.all<s::Rolled>();
+  ASSERT_EQ(rolled.size(), 2u);
+  EXPECT_EQ(rolled[1].keep, (1u << 2) | (1u << 3));
+  EXPECT_EQ(ry::to_text(rolled[1].dice).substr(0, 14), "8r 6r 3r 4r 5r");
+}
+
 TEST(YamsSession, AKeptDieReadAsAnotherFaceDoesNotTakeTheNumberOfADieAnotherShows) {
   Recorder recorder;
   auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());

@@ -1,6 +1,6 @@
 // How the dice reader and the Yams session's stability filter read a rendered Yams recording
 // (scenegen --yams-record; data/demo/recordings/yams), against its ground truth:
-//   build/release/tests/bench/dice_recording DIR [--max-pictures N]
+//   build/release/tests/bench/dice_recording DIR [--max-pictures N] [--respace-from R]
 // Every picture is read once by the dice reader (zones from the truth, as the demo gives them);
 // the frames are fed, at the recording's clock, to two app::session::DiceStability filters: with
 // the table's physics (kept dice carry their values: vision::dice::carry_known_values) and
@@ -120,13 +120,15 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: dice_recording DIR [--max-pictures N]\n");
+    std::fprintf(stderr, "usage: dice_recording DIR [--max-pictures N] [--respace-from R]\n");
     return 2;
   }
   const fs::path dir = argv[1];
   long max_pictures = -1;
+  double respace_from = vd::Params{}.respace_from;
   for (int i = 2; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--max-pictures") max_pictures = std::atol(argv[++i]);
+    else if (std::string(argv[i]) == "--respace-from") respace_from = std::atof(argv[++i]);
   }
   std::ifstream in(dir / "truth.json");
   if (!in) {
@@ -137,6 +139,7 @@ int main(int argc, char** argv) {
   vd::Params params;
   params.zones.tray = polygon(truth["zones"]["tray"]);
   params.zones.kept = polygon(truth["zones"]["kept"]);
+  params.respace_from = respace_from;
   const vd::Model& model = vd::default_model();
   const double fps = truth.value("fps", 2.0);
 

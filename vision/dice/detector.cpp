@@ -753,6 +753,24 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     Candidate& c = d.candidates[static_cast<std::size_t>(i)];
     if (!c.why.empty()) continue;
     c.why = why_not(c);
+    if (c.why == "on another die" && params.respace_from > 0 &&
+        static_cast<int>(chosen.size()) < referee::yams::kDiceCount) {
+      // Nearly clear of the dice chosen: in a row of touching dice the windows' centres are a
+      // few pixels off. Re-centred where the window detector peaks, a second window on the same
+      // die falls on it; a die of its own moves clear.
+      const bool near_only = std::all_of(chosen.begin(), chosen.end(), [&](int k) {
+        return cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - c.centre) >=
+               params.respace_from * d.die_radius;
+      });
+      if (near_only) {
+        Candidate moved = c;
+        moved.radius = std::clamp(c.radius, d.die_radius / params.radius_spread,
+                                  d.die_radius * params.radius_spread);
+        moved.centre = refine_centre(grey, c.centre, moved.radius, params, model);
+        moved.why = why_not(moved);
+        if (moved.why.empty()) c = moved;
+      }
+    }
     if (c.why.empty()) {
       c.kept = true;
       chosen.push_back(i);

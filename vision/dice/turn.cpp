@@ -88,9 +88,18 @@ DiceObservation carry_known_values(const DiceObservation& before, const DiceObse
   // Kept dice do not vanish either: when fewer dice are seen than before, and fewer of a colour
   // (by no more than in all), and exactly that many of before's kept dice of that colour, all
   // read sure, are seen nowhere at their place, the reader missed them: they are back at their
-  // place with their values.
+  // place with their values. Not after a roll (a tray die not where a tray die lay before): a
+  // player may pick a kept die up to roll it again, and a die missed in the tray would pass for
+  // it.
+  const bool tray_still = std::all_of(out.dice.begin(), out.dice.end(), [&](const DieSighting& d) {
+    return d.zone == DieZone::Kept ||
+           std::any_of(before.dice.begin(), before.dice.end(), [&](const DieSighting& b) {
+             return b.zone == d.zone && b.colour == d.colour && std::hypot(b.x - d.x, b.y - d.y) <= pixels;
+           });
+  });
   for (const referee::yams::DieColour colour :
        {referee::yams::DieColour::Red, referee::yams::DieColour::White}) {
+    if (!tray_still) break;
     const auto of_colour = [&](const DiceObservation& o) {
       return std::count_if(o.dice.begin(), o.dice.end(), [&](const DieSighting& d) { return d.colour == colour; });
     };

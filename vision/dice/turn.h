@@ -42,7 +42,9 @@ struct TurnParams {
 //  - kept dice do not vanish: when `scene` shows fewer dice in all, and of a colour, than
 //    `before` (at most as many fewer of the colour as in all), and exactly that many of before's
 //    kept dice of that colour, all sure, are seen nowhere at their place, the reader missed
-//    them: they are added back, at their place, with their values;
+//    them: they are added back, at their place, with their values — unless the dice were
+//    rolled (a tray die of `scene` is not where a tray die of its colour lay in `before`): a
+//    player may take a kept die back to roll it, and a die missed in the tray would pass for it;
 //  - setting dice aside does not change their values: the dice new in the kept zone came from
 //    before's tray (those no longer at their place there); for each colour, the values of those
 //    dice less the values read on the newcomers of that colour must all be one value for the
