@@ -100,6 +100,8 @@ wxString describe(const s::Event& event) {
           },
           [](const s::DiceUnreadable& e) -> wxString {
             if (e.reason == "cocked") return _("A die is cocked: roll it again");
+            if (e.reason == "refused")
+              return _("Roll refused: the camera may have misread a die; correct it, or roll again");
             if (e.reason == "count")
               return wxString::Format(_("%d dice seen, ten expected"), e.seen);
             return _("Some dice cannot be read");

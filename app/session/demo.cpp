@@ -267,10 +267,13 @@ std::optional<std::string> RecordedPlayers::answer() {
 void RecordedPlayers::hear(const Event& event) {
   const auto text = [](int value, bool red) { return std::to_string(value) + (red ? "r" : "w"); };
   if (const auto* unreadable = std::get_if<DiceUnreadable>(&event)) {
-    // Once per settled scene: what the players typed is reported again until it is readable.
+    // Once per settled scene (or refused roll): what the players typed is reported again.
     const Shot* truth = shot();
-    if (!truth || answered_frame_ == frame_) return;
-    answered_frame_ = frame_;
+    if (!truth || unreadable->again) return;
+    // A refused roll is typed only where the camera was wrong, and a few times a picture at most
+    // (the referee may refuse the dice as they are: then there is nothing to type).
+    const bool refused = unreadable->reason == "refused";
+    if (refused && (refusals_frame_ == frame_ ? ++refusals_ : (refusals_frame_ = frame_, refusals_ = 1)) > 3) return;
     const std::vector<vision::DieSighting>& seen = unreadable->scene;
     std::vector<bool> used(seen.size(), false);
     std::vector<std::string> wrong, added;
@@ -289,8 +292,8 @@ void RecordedPlayers::hear(const Event& event) {
       }
       used[*best] = true;
       const vision::DieSighting& s = seen[*best];
-      const bool listed = std::find(unreadable->dice.begin(), unreadable->dice.end(),
-                                    static_cast<int>(*best)) != unreadable->dice.end();
+      const bool listed = !refused && std::find(unreadable->dice.begin(), unreadable->dice.end(),
+                                                static_cast<int>(*best)) != unreadable->dice.end();
       if (listed) {
         typed.emplace_back(*best, text(die.value, die.red));
       } else if (s.value != die.value || (s.colour == ry::DieColour::Red) != die.red) {
@@ -304,7 +307,8 @@ void RecordedPlayers::hear(const Event& event) {
     // In an order that makes the scene readable only with the last line (a scene readable too
     // early is taken as it is then): the dice read wrong, the dice that are none, the dice
     // missed, and last the dice listed as unread, numbered as they are once the others are gone.
-    answers_.erase(answers_.begin(), answers_.begin() + static_cast<std::ptrdiff_t>(next_));
+    // (Lines not typed yet are of an older scene: this one replaces them.)
+    answers_.clear();
     next_ = 0;
     for (const auto* part : {&wrong, &removed, &added}) answers_.insert(answers_.end(), part->begin(), part->end());
     for (const auto& [index, value] : typed) {
@@ -312,33 +316,26 @@ void RecordedPlayers::hear(const Event& event) {
                                       [](bool u) { return !u; });
       answers_.push_back("die " + std::to_string(index - static_cast<std::size_t>(gone)) + " " + value);
     }
+    if (answers_.empty()) return;
     ++tally_.scenes_typed;
     tally_.typed += static_cast<int>(wrong.size() + typed.size());
     tally_.added += static_cast<int>(added.size());
     tally_.removed += static_cast<int>(removed.size());
     return;
   }
-  // A roll accepted, or refused for a die set aside that shows another face: the dice as the
-  // referee has them against the dice on the table.
+  // A roll accepted: the dice as the referee has them against the dice on the table.
   const Rolled* rolled = std::get_if<Rolled>(&event);
-  const Refused* refused = std::get_if<Refused>(&event);
-  if (refused && !(refused->yams && refused->yams->kind == ry::MoveKind::Roll &&
-                   (refused->reason == ry::to_string(ry::Reason::KeptDieChanged) ||
-                    refused->reason == ry::to_string(ry::Reason::BadDice)))) {
-    return;
-  }
-  if (!rolled && !refused) return;
-  if (rolled) ++tally_.rolls;
+  if (!rolled) return;
+  ++tally_.rolls;
   const Shot* truth = shot();
   if (!truth) return;
-  if (refused && !truth->rolled) return;  // dice set aside taken for a roll, and refused: no roll
-  if (rolled && !rolled->manual && !truth->rolled) {  // no die was rolled: dice set aside
+  if (!rolled->manual && !truth->rolled) {  // no die was rolled: dice set aside
     ++tally_.undone;
     answers_.push_back("undo");
     return;
   }
-  const ry::Dice& dice = rolled ? rolled->dice : refused->yams->dice;
-  const std::uint16_t keep = rolled ? rolled->keep : refused->yams->keep;
+  const ry::Dice& dice = rolled->dice;
+  const std::uint16_t keep = rolled->keep;
   struct Left {
     int number;  // the game's die number (-1: a die of the truth)
     int value;
@@ -351,11 +348,6 @@ void RecordedPlayers::hear(const Event& event) {
                     ((keep >> i) & 1u) != 0});
   }
   for (const Die& d : truth->dice) real.push_back({-1, d.value, d.red, d.kept});
-  if (refused) {  // the dice the referee names are the likelier misread: paired last
-    std::stable_partition(read.begin(), read.end(), [&](const Left& d) {
-      return std::find(refused->dice.begin(), refused->dice.end(), d.number) == refused->dice.end();
-    });
-  }
   std::vector<std::string> fixes;
   // Pairs off the dice left on both sides that `same` accepts; a pair that differs is corrected.
   const auto pair_off = [&](auto&& same) {
@@ -378,7 +370,7 @@ void RecordedPlayers::hear(const Event& event) {
   pair_off([](const Left& a, const Left& b) { return a.red == b.red; });
   pair_off([](const Left&, const Left&) { return true; });
   if (fixes.empty()) return;
-  if (rolled) ++tally_.rolls_fixed;
+  ++tally_.rolls_fixed;
   tally_.fixed += static_cast<int>(fixes.size());
   answers_.insert(answers_.end(), fixes.begin(), fixes.end());
 }

@@ -25,18 +25,18 @@ namespace arbitre::app::session {
 
 // What the players at a recorded Yams table did besides rolling and choosing boxes: they answer
 // the referee as players looking at the dice would. A settled scene the camera could not read
-// (a die unread, cocked, missed or invented) they type in (`die N VALUE`, `die + VALUE ZONE`,
-// `die - N`); a roll accepted with a die read wrong they correct (`fix die N VALUE`), as they do
-// a roll refused for a die read wrong; a roll counted when they had only set dice aside they
-// undo (`undo`). Counted,
+// (a die unread, cocked, missed or invented), or the dice of a roll the referee refused, they
+// type in (`die N VALUE`, `die + VALUE ZONE`, `die - N`) when the camera read them wrong; a roll
+// accepted with a die read wrong they correct (`fix die N VALUE`); a roll counted when they had
+// only set dice aside they undo (`undo`). Counted,
 // so that the demo says how much of the game the camera read alone.
 struct PlayersTally {
-  int scenes_typed = 0;  // unreadable settled scenes the players completed
+  int scenes_typed = 0;  // unreadable settled scenes (or refused rolls) the players typed in
   int typed = 0;         // dice typed over what the camera read (or could not)
   int added = 0;         // dice the camera missed
   int removed = 0;       // dice it saw that are none
   int rolls = 0;         // rolls accepted
-  int rolls_fixed = 0;   // of which with a die read wrong, corrected after
+  int rolls_fixed = 0;   // of which with a die read wrong, corrected after (fix die)
   int fixed = 0;         // dice corrected so
   int undone = 0;        // rolls counted that were none
 };
@@ -70,7 +70,8 @@ class RecordedPlayers {
   std::vector<Shot> shots_;
   int width_ = 0;
   long frame_ = -1;
-  long answered_frame_ = -2;  // one answer per settled scene
+  long refusals_frame_ = -1;  // refused rolls answered at that frame
+  int refusals_ = 0;
   std::vector<std::string> answers_;
   std::size_t next_ = 0;
   PlayersTally tally_;

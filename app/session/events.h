@@ -51,14 +51,18 @@ struct BoardChanged {
   std::vector<ri::Cell> recoloured;
 };
 
-// The dice settled but cannot be a roll: a cocked die, dice missing or unread. The players
-// reroll, or type what the camera could not read (`die N VALUE`, `die + VALUE ZONE`, `die - N`,
-// N the index in `scene`); the scene as typed so far is reported again until it is readable.
+// The dice settled but cannot be a roll: a cocked die, dice missing or unread; or the roll they
+// made was refused ("refused", after the `refused` event: a die read wrong, missed or seen where
+// there is none may be the cause). The players reroll, or type what the camera could not read
+// (`die N VALUE`, `die + VALUE ZONE`, `die - N`, N the index in `scene`); the scene as typed so
+// far is reported again (`again`) until it is readable, then taken as settled (a refused roll:
+// refereed again).
 struct DiceUnreadable {
-  std::string reason;       // "cocked", "count", "unread"
+  std::string reason;       // "cocked", "count", "unread", "refused"
   int seen = 0;             // dice seen
   std::vector<int> dice;    // the dice concerned (indices in `scene`)
   std::vector<vision::DieSighting> scene;  // the settled dice, as read (and typed)
+  bool again = false;       // reported again after a `die` command
 };
 
 struct CameraLost {

@@ -47,11 +47,13 @@ void YamsSession::observe(const SourceStep& step) {
       return;
     case DiceEvent::Unstable:
       pending_.reset();
+      pending_refused_ = false;
       if (settled_once_) emit(Unstable{});
       return;
     case DiceEvent::Unreadable:
       settled_once_ = true;
       pending_.reset();
+      pending_refused_ = false;
       refused_.reset();
       if (!update.scene.dice.empty()) {
         pending_ = update.scene;
@@ -61,6 +63,7 @@ void YamsSession::observe(const SourceStep& step) {
       return;
     case DiceEvent::Settled:
       pending_.reset();
+      pending_refused_ = false;
       refused_.reset();
       settled(update.scene);
       return;
@@ -190,6 +193,16 @@ void YamsSession::try_roll(const vision::DiceObservation& scene, bool manual, co
   const Mapped mapped = map_dice(scene);
   if (!act(game_, YamsGame::Action::roll(mapped.keep, mapped.dice, mapped.seen, manual), line)) {
     refused_ = Refusal{scene, mapped, manual};
+    if (game_.over()) return;
+    // The players may type the dice of the refused roll, as of a scene the camera could not read.
+    DiceUnreadable typing{"refused", static_cast<int>(scene.dice.size()), {}, scene.dice};
+    for (const int k : ry::check(game_.state(), ry::Move::roll(mapped.keep, mapped.dice)).dice) {
+      if (k >= 0 && k < ry::kDiceCount && mapped.sighting[static_cast<std::size_t>(k)] >= 0)
+        typing.dice.push_back(mapped.sighting[static_cast<std::size_t>(k)]);
+    }
+    pending_ = scene;
+    pending_refused_ = true;
+    emit(typing);
     return;
   }
   if (automatic_ && !game_.over() && !ry::can_roll(game_.state())) fill_best("");
@@ -330,13 +343,22 @@ void YamsSession::type_die(const std::vector<std::string>& words, const std::str
   if (stability_.why_unreadable(*pending_, still.reason, still.dice)) {
     still.seen = static_cast<int>(dice.size());
     still.scene = dice;
+    still.again = true;
     emit(still);
     return;
   }
   const vision::DiceObservation scene = std::move(*pending_);
+  const bool refused = pending_refused_;
   pending_.reset();
+  pending_refused_ = false;
   stability_.typed(scene);
-  settled(scene);
+  if (!refused) {
+    settled(scene);
+    return;
+  }
+  scene_ = scene;  // the refused roll's dice, typed: refereed again
+  reference_ = scene;
+  try_roll(scene, refused_ ? refused_->manual : false, line);
 }
 
 std::string YamsSession::commands() const {

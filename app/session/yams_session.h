@@ -85,6 +85,7 @@ class YamsSession : public Session {
   bool settled_once_ = false;
   std::optional<vision::DiceObservation> scene_;  // the last readable settled scene
   std::optional<vision::DiceObservation> pending_;  // the unreadable settled scene, as typed so far
+  bool pending_refused_ = false;  // ... the scene of a refused roll (refereed again once typed)
   // The roll the referee just refused (its scene, as mapped): `fix die` corrects it.
   struct Refusal {
     vision::DiceObservation scene;

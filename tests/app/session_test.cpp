@@ -658,6 +658,27 @@ TEST(YamsSession, ARollRefusedForAKeptDieReadWrongIsRefereedAgainOnceFixed) {
   EXPECT_EQ(session->yams()->state().turn.rolls, 2);
 }
 
+TEST(YamsSession, TheDiceOfARefusedRollCanBeTypedLikeAnUnreadableScene) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0),
+                        dice("9r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {0}, 1)}));
+  ASSERT_EQ(recorder.count<s::Refused>(), 1);
+  const auto typing = recorder.all<s::DiceUnreadable>();
+  ASSERT_EQ(typing.size(), 1u);
+  EXPECT_EQ(typing[0].reason, "refused");
+  EXPECT_FALSE(typing[0].again);
+  ASSERT_EQ(typing[0].scene.size(), 10u);
+  ASSERT_EQ(typing[0].dice.size(), 1u);  // the kept die the referee names, as seen
+  const int k = typing[0].dice[0];
+  EXPECT_EQ(typing[0].scene[static_cast<std::size_t>(k)].value, 9);
+  session->command("die " + std::to_string(k) + " 1r");
+  const auto rolled = recorder.all<s::Rolled>();
+  ASSERT_EQ(rolled.size(), 2u);
+  EXPECT_EQ(rolled[1].roll, 2);
+  EXPECT_EQ(rolled[1].dice[0], (ry::Die{1, ry::DieColour::Red, ry::Texture::None}));
+}
+
 TEST(YamsSession, AFixedRefusedRollIsNumberedAgainFromTheCorrectedFace) {
   Recorder recorder;
   auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
@@ -1056,7 +1077,8 @@ TEST(RecordedPlayers, TypeAnUnreadableSceneSoThatOnlyTheLastLineMakesItReadable)
   event.dice = {1};
   event.seen = 4;
   players.hear(event);
-  players.hear(event);  // reported again as typed: answered once
+  event.again = true;  // reported again as typed: answered once
+  players.hear(event);
   std::vector<std::string> lines;
   while (const auto line = players.answer()) lines.push_back(*line);
   // Read wrong, none, missed, then the unread die, numbered once die 2 is gone (still 1).
