@@ -120,12 +120,22 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_fix(const Action& actio
   if (value == before) {
     return "die " + std::to_string(action.die) + " already shows " + ry::to_text(before);
   }
-  ry::Move fixed = moves_[*roll];
-  fixed.dice[static_cast<std::size_t>(action.die)] = value;
+  // The die shows `value` in the last roll and, when it was set aside, in every roll since the
+  // one it was last rolled in: a kept die misread since it was set aside is corrected there too.
+  const auto die_bit = static_cast<std::uint16_t>(1u << action.die);
+  std::vector<std::pair<std::size_t, ry::Move>> fixed;
+  for (std::size_t i = *roll + 1; i-- > turn_begin_;) {
+    if (moves_[i].kind != ry::MoveKind::Roll) continue;
+    ry::Move move = moves_[i];
+    move.dice[static_cast<std::size_t>(action.die)] = value;
+    fixed.emplace_back(i, move);
+    if (!(moves_[i].keep & die_bit)) break;  // rolled here: its face before does not matter
+  }
   ry::State state = state_;  // the sheets do not change within a turn
   state.turn = ry::Turn{};
   for (std::size_t i = turn_begin_; i < moves_.size(); ++i) {
-    const ry::Move& move = i == *roll ? fixed : moves_[i];
+    const auto it = std::find_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == i; });
+    const ry::Move& move = it != fixed.end() ? it->second : moves_[i];
     const ry::Verdict verdict = ry::check(state, move);
     if (!verdict.legal()) {
       return "with die " + std::to_string(action.die) + " showing " + ry::to_text(value) +
@@ -143,8 +153,7 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_fix(const Action& actio
                   {"die", action.die},
                   {"value", ry::to_text(value)}};
   plan.fixed_state = std::move(state);
-  plan.fixed_index = *roll;
-  plan.fixed_move = fixed;
+  plan.fixed_moves = std::move(fixed);
   return plan;
 }
 
@@ -154,7 +163,7 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_redo() const {
 
 void YamsGame::push_undo(std::string what, const Plan& plan) {
   undo_.push_back({state_.turn, state_.player, std::nullopt, moves_.size(), turn_begin_, seen_,
-                   std::nullopt, std::move(what), plan.action, plan.kind});
+                   {}, std::move(what), plan.action, plan.kind});
   if (!redoing_) redo_.clear();
 }
 
@@ -235,8 +244,10 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
     }
     case Action::Kind::FixDie: {
       push_undo("fix die " + std::to_string(action.die) + " " + ry::to_text(action.value), plan);
-      undo_.back().replaced = std::make_pair(plan.fixed_index, moves_[plan.fixed_index]);
-      moves_[plan.fixed_index] = plan.fixed_move;
+      for (const auto& [index, move] : plan.fixed_moves) {
+        undo_.back().replaced.emplace_back(index, moves_[index]);
+        moves_[index] = move;
+      }
       state_ = std::move(*plan.fixed_state);
       Corrected corrected;
       corrected.seq = seq;
@@ -256,7 +267,7 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
       if (snapshot.filled) {
         state_.sheets[static_cast<std::size_t>(snapshot.player)].boxes[ry::index(*snapshot.filled)].reset();
       }
-      if (snapshot.replaced) moves_[snapshot.replaced->first] = snapshot.replaced->second;
+      for (const auto& [index, move] : snapshot.replaced) moves_[index] = move;
       moves_.resize(snapshot.moves);
       turn_begin_ = snapshot.turn_begin;
       seen_ = snapshot.seen;

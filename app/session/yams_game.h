@@ -88,8 +88,7 @@ class YamsGame {
     Action action;
     ry::Verdict verdict;
     std::optional<ry::State> fixed_state;  // FixDie: the turn replayed with the die corrected
-    std::size_t fixed_index = 0;
-    ry::Move fixed_move;
+    std::vector<std::pair<std::size_t, ry::Move>> fixed_moves;  // the rolls corrected (index, move)
     // Redo: the kind of the event redone (`action` and the fields above are its plan, made
     // again); `kind` is then Redo.
     std::optional<data::store::EventKind> redone;
@@ -134,7 +133,7 @@ class YamsGame {
     std::size_t moves = 0;
     std::size_t turn_begin = 0;
     ry::Dice seen{};
-    std::optional<std::pair<std::size_t, ry::Move>> replaced;  // a corrected roll
+    std::vector<std::pair<std::size_t, ry::Move>> replaced;  // the corrected rolls, as they were
     std::string what;
     Action action;  // what was done, for a redo
     data::store::EventKind kind = data::store::EventKind::Roll;  // and the event it stored

@@ -711,6 +711,34 @@ TEST(YamsSession, AKeptDieReadAsAnotherFaceDoesNotTakeTheNumberOfADieAnotherShow
   EXPECT_EQ(refused[0].dice, std::vector<int>({6}));
 }
 
+TEST(YamsSession, FixingAKeptDieCorrectsItBackToTheRollItWasSetAsideFrom) {
+  const std::string db = temp_db("game");
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  auto session = s::Session::start(&store, yams_options(false), recorder.listener());
+  // Die 0 read 1 in roll 1, set aside, and still read 1 in roll 2: it shows a 6 all along.
+  play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0),
+                        dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1)}));
+  ASSERT_EQ(recorder.count<s::Rolled>(), 2);
+  session->command("fix die 0 6r");
+  ASSERT_EQ(recorder.count<s::Corrected>(), 1) << "a kept die is corrected in every roll since it was set aside";
+  const auto& moves = session->yams()->moves();
+  ASSERT_EQ(moves.size(), 2u);
+  EXPECT_EQ(moves[0].dice[0].value, 6);
+  EXPECT_EQ(moves[1].dice[0].value, 6);
+  EXPECT_EQ(session->yams()->state().turn.dice[0].value, 6);
+  // Undone: both rolls as they were; and the log replays to the same game.
+  session->command("undo");
+  EXPECT_EQ(session->yams()->moves()[0].dice[0].value, 1);
+  EXPECT_EQ(session->yams()->moves()[1].dice[0].value, 1);
+  session->command("redo");
+  const std::vector<ry::Move> fixed = session->yams()->moves();
+  const ds::GameId game = session->game();
+  session.reset();
+  auto resumed = s::Session::resume(store, game, yams_options(false), recorder.listener());
+  EXPECT_EQ(resumed->yams()->moves(), fixed);
+}
+
 TEST(YamsSession, FixingADieIsRefereedStoredUndoableAndSurvivesAResume) {
   const std::string db = temp_db("game");
   ds::GameId game = 0;
