@@ -193,10 +193,15 @@ void YamsSession::try_roll(const vision::DiceObservation& scene, bool manual, co
   const Mapped mapped = map_dice(scene);
   if (!act(game_, YamsGame::Action::roll(mapped.keep, mapped.dice, mapped.seen, manual), line)) {
     refused_ = Refusal{scene, mapped, manual};
-    if (game_.over()) return;
-    // The players may type the dice of the refused roll, as of a scene the camera could not read.
+    // A refusal a die read wrong, missed or seen where there is none can cause: the players may
+    // type the dice of the roll, as of a scene the camera could not read.
+    const ry::Verdict verdict = ry::check(game_.state(), ry::Move::roll(mapped.keep, mapped.dice));
+    const bool camera = verdict.reason == ry::Reason::KeptDieChanged || verdict.reason == ry::Reason::DieSwapped ||
+                        verdict.reason == ry::Reason::BadDice || verdict.reason == ry::Reason::KeepOnFirstRoll ||
+                        verdict.reason == ry::Reason::DieUnkept;
+    if (!camera) return;
     DiceUnreadable typing{"refused", static_cast<int>(scene.dice.size()), {}, scene.dice};
-    for (const int k : ry::check(game_.state(), ry::Move::roll(mapped.keep, mapped.dice)).dice) {
+    for (const int k : verdict.dice) {
       if (k >= 0 && k < ry::kDiceCount && mapped.sighting[static_cast<std::size_t>(k)] >= 0)
         typing.dice.push_back(mapped.sighting[static_cast<std::size_t>(k)]);
     }
