@@ -418,6 +418,7 @@ bool MainFrame::start(const StartRequest& request) {
   stats_ = FrameStats{};
   can_undo_ = can_redo_ = false;
   stats_.start_pressed = std::chrono::steady_clock::now();
+  game_->SetSelection(request.kind == s::GameKind::Yams ? 1 : 0);  // the game played, shown
   RunnerSetup setup;
   setup.options.kind = request.kind;
   setup.realtime = request.realtime;
