@@ -273,7 +273,10 @@ void RecordedPlayers::hear(const Event& event) {
     // A refused roll is typed only where the camera was wrong, and a few times a picture at most
     // (the referee may refuse the dice as they are: then there is nothing to type).
     const bool refused = unreadable->reason == "refused";
-    if (refused && (refusals_frame_ == frame_ ? ++refusals_ : (refusals_frame_ = frame_, refusals_ = 1)) > 3) return;
+    if (refused) {
+      if (refusals_frame_ != frame_) refusals_frame_ = frame_, refusals_ = 0;
+      if (++refusals_ > 3) return;
+    }
     const std::vector<vision::DieSighting>& seen = unreadable->scene;
     std::vector<bool> used(seen.size(), false);
     std::vector<std::string> wrong, added;

@@ -185,10 +185,6 @@ void YamsSession::settled(const vision::DiceObservation& scene) {
 }
 
 void YamsSession::roll(const vision::DiceObservation& scene, bool manual, const std::string& line) {
-  try_roll(scene, manual, line);
-}
-
-void YamsSession::try_roll(const vision::DiceObservation& scene, bool manual, const std::string& line) {
   refused_.reset();
   const Mapped mapped = map_dice(scene);
   if (!act(game_, YamsGame::Action::roll(mapped.keep, mapped.dice, mapped.seen, manual), line)) {
@@ -283,7 +279,7 @@ bool YamsSession::game_command(const std::vector<std::string>& words, const std:
       vision::DieSighting& sighting =
           scene.dice[static_cast<std::size_t>(refused_->mapped.sighting[static_cast<std::size_t>(die)])];
       set_face(sighting, *value);
-      try_roll(scene, refused_->manual, line);
+      roll(scene, refused_->manual, line);
       return true;
     }
     act(game_, YamsGame::Action::fix_die(die, *value), line);
@@ -363,7 +359,7 @@ void YamsSession::type_die(const std::vector<std::string>& words, const std::str
   }
   scene_ = scene;  // the refused roll's dice, typed: refereed again
   reference_ = scene;
-  try_roll(scene, refused_ ? refused_->manual : false, line);
+  roll(scene, refused_ ? refused_->manual : false, line);
 }
 
 std::string YamsSession::commands() const {

@@ -69,8 +69,8 @@ class YamsSession : public Session {
 
  private:
   void settled(const vision::DiceObservation& scene);
+  // The scene as a roll, refereed; refused, it is kept for `fix die` and offered for typing.
   void roll(const vision::DiceObservation& scene, bool manual, const std::string& line);
-  void try_roll(const vision::DiceObservation& scene, bool manual, const std::string& line);
   void fill_best(const std::string& line);
   // `die N VALUE`, `die + VALUE [kept|tray]`, `die - N`: what the players type of an unreadable
   // settled scene; once it is readable it is taken as a settled scene.
