@@ -222,8 +222,11 @@ void read_truth(const fs::path& dir, Demo& demo, CameraOptions& camera,
       if (!dice.is_array()) reader.fail("shots.dice", "expected a list");
       for (const json& d : dice) {
         RecordedPlayers::Die die;
-        die.value = reader.integer(reader.field(d, "value", "shots.dice"), "shots.dice.value", 1, 10);
-        die.red = reader.string(reader.field(d, "colour", "shots.dice"), "shots.dice.colour") == "red";
+        die.face.value = static_cast<std::uint8_t>(
+            reader.integer(reader.field(d, "value", "shots.dice"), "shots.dice.value", 1, 10));
+        die.face.colour = reader.string(reader.field(d, "colour", "shots.dice"), "shots.dice.colour") == "red"
+                              ? ry::DieColour::Red
+                              : ry::DieColour::White;
         die.kept = reader.string(reader.field(d, "zone", "shots.dice"), "shots.dice.zone") == "kept";
         die.x = json_number(d, "x").value_or(-1);
         die.y = json_number(d, "y").value_or(-1);
@@ -260,12 +263,13 @@ const RecordedPlayers::Shot* RecordedPlayers::shot() const {
 }
 
 std::optional<std::string> RecordedPlayers::answer() {
-  if (next_ >= answers_.size()) return std::nullopt;
-  return answers_[next_++];
+  if (answers_.empty()) return std::nullopt;
+  std::string line = std::move(answers_.front());
+  answers_.pop_front();
+  return line;
 }
 
 void RecordedPlayers::hear(const Event& event) {
-  const auto text = [](int value, bool red) { return std::to_string(value) + (red ? "r" : "w"); };
   if (const auto* unreadable = std::get_if<DiceUnreadable>(&event)) {
     // Once per settled scene (or refused roll): what the players typed is reported again.
     const Shot* truth = shot();
@@ -290,7 +294,7 @@ void RecordedPlayers::hear(const Event& event) {
         if (!used[j] && distance < best_distance) best = j, best_distance = distance;
       }
       if (!best) {
-        added.push_back("die + " + text(die.value, die.red) + (die.kept ? " kept" : " tray"));
+        added.push_back("die + " + ry::to_text(die.face) + (die.kept ? " kept" : " tray"));
         continue;
       }
       used[*best] = true;
@@ -298,9 +302,9 @@ void RecordedPlayers::hear(const Event& event) {
       const bool listed = !refused && std::find(unreadable->dice.begin(), unreadable->dice.end(),
                                                 static_cast<int>(*best)) != unreadable->dice.end();
       if (listed) {
-        typed.emplace_back(*best, text(die.value, die.red));
-      } else if (s.value != die.value || (s.colour == ry::DieColour::Red) != die.red) {
-        wrong.push_back("die " + std::to_string(*best) + " " + text(die.value, die.red));
+        typed.emplace_back(*best, ry::to_text(die.face));
+      } else if (s.value != die.face.value || s.colour != die.face.colour) {
+        wrong.push_back("die " + std::to_string(*best) + " " + ry::to_text(die.face));
       }
     }
     std::vector<std::string> removed;  // from the highest number down
@@ -312,7 +316,6 @@ void RecordedPlayers::hear(const Event& event) {
     // missed, and last the dice listed as unread, numbered as they are once the others are gone.
     // (Lines not typed yet are of an older scene: this one replaces them.)
     answers_.clear();
-    next_ = 0;
     for (const auto* part : {&wrong, &removed, &added}) answers_.insert(answers_.end(), part->begin(), part->end());
     for (const auto& [index, value] : typed) {
       const auto gone = std::count_if(used.begin(), used.begin() + static_cast<std::ptrdiff_t>(index),
@@ -341,16 +344,14 @@ void RecordedPlayers::hear(const Event& event) {
   const std::uint16_t keep = rolled->keep;
   struct Left {
     int number;  // the game's die number (-1: a die of the truth)
-    int value;
-    bool red;
+    ry::Die face;
     bool kept;
   };
   std::vector<Left> read, real;
   for (std::size_t i = 0; i < dice.size(); ++i) {
-    read.push_back({static_cast<int>(i), dice[i].value, dice[i].colour == ry::DieColour::Red,
-                    ((keep >> i) & 1u) != 0});
+    read.push_back({static_cast<int>(i), dice[i], ((keep >> i) & 1u) != 0});
   }
-  for (const Die& d : truth->dice) real.push_back({-1, d.value, d.red, d.kept});
+  for (const Die& d : truth->dice) real.push_back({-1, d.face, d.kept});
   std::vector<std::string> fixes;
   // Pairs off the dice left on both sides that `same` accepts; a pair that differs is corrected.
   const auto pair_off = [&](auto&& same) {
@@ -360,17 +361,15 @@ void RecordedPlayers::hear(const Event& event) {
         ++r;
         continue;
       }
-      if (t->value != r->value || t->red != r->red) {
-        fixes.push_back("fix die " + std::to_string(r->number) + " " + text(t->value, t->red));
-      }
+      if (t->face != r->face) fixes.push_back("fix die " + std::to_string(r->number) + " " + ry::to_text(t->face));
       real.erase(t);
       r = read.erase(r);
     }
   };
-  pair_off([](const Left& a, const Left& b) { return a.value == b.value && a.red == b.red && a.kept == b.kept; });
-  pair_off([](const Left& a, const Left& b) { return a.value == b.value && a.red == b.red; });
-  pair_off([](const Left& a, const Left& b) { return a.red == b.red && a.kept == b.kept; });
-  pair_off([](const Left& a, const Left& b) { return a.red == b.red; });
+  pair_off([](const Left& a, const Left& b) { return a.face == b.face && a.kept == b.kept; });
+  pair_off([](const Left& a, const Left& b) { return a.face == b.face; });
+  pair_off([](const Left& a, const Left& b) { return a.face.colour == b.face.colour && a.kept == b.kept; });
+  pair_off([](const Left& a, const Left& b) { return a.face.colour == b.face.colour; });
   pair_off([](const Left&, const Left&) { return true; });
   if (fixes.empty()) return;
   ++tally_.rolls_fixed;

@@ -10,6 +10,7 @@
 // recording's truth, or the record replayed through the referee.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,8 +29,8 @@ namespace arbitre::app::session {
 // (a die unread, cocked, missed or invented), or the dice of a roll the referee refused, they
 // type in (`die N VALUE`, `die + VALUE ZONE`, `die - N`) when the camera read them wrong; a roll
 // accepted with a die read wrong they correct (`fix die N VALUE`); a roll counted when they had
-// only set dice aside they undo (`undo`). Counted,
-// so that the demo says how much of the game the camera read alone.
+// only set dice aside they undo (`undo`). Counted, so that the demo says how much of the game the
+// camera read alone.
 struct PlayersTally {
   int scenes_typed = 0;  // unreadable settled scenes (or refused rolls) the players typed in
   int typed = 0;         // dice typed over what the camera read (or could not)
@@ -44,8 +45,7 @@ struct PlayersTally {
 class RecordedPlayers {
  public:
   struct Die {
-    int value = 0;
-    bool red = false;
+    ry::Die face;
     bool kept = false;
     double x = 0, y = 0;
   };
@@ -62,7 +62,7 @@ class RecordedPlayers {
   // The next answer to type, if any.
   std::optional<std::string> answer();
   // Whether answers are waiting to be typed.
-  bool answering() const { return next_ < answers_.size(); }
+  bool answering() const { return !answers_.empty(); }
   const PlayersTally& tally() const { return tally_; }
 
  private:
@@ -72,8 +72,7 @@ class RecordedPlayers {
   long frame_ = -1;
   long refusals_frame_ = -1;  // refused rolls answered at that frame
   int refusals_ = 0;
-  std::vector<std::string> answers_;
-  std::size_t next_ = 0;
+  std::deque<std::string> answers_;
   PlayersTally tally_;
 };
 

@@ -54,10 +54,10 @@ struct BoardChanged {
 // The dice settled but cannot be a roll: a cocked die, dice missing or unread; or the roll they
 // made was refused for a reason a die read wrong, missed or seen where there is none can cause
 // ("refused", after the `refused` event: a kept die changed or unkept, a die swapped, not five
-// of each colour, a die kept at a turn's first roll). The players reroll, or type what the camera could not read
-// (`die N VALUE`, `die + VALUE ZONE`, `die - N`, N the index in `scene`); the scene as typed so
-// far is reported again (`again`) until it is readable, then taken as settled (a refused roll:
-// refereed again).
+// of each colour, a die kept at a turn's first roll). The players reroll, or type what the
+// camera could not read (`die N VALUE`, `die + VALUE ZONE`, `die - N`, N the index in `scene`);
+// the scene as typed so far is reported again (`again`) until it is readable, then taken as
+// settled (a refused roll: refereed again).
 struct DiceUnreadable {
   std::string reason;       // "cocked", "count", "unread", "refused"
   int seen = 0;             // dice seen

@@ -25,6 +25,14 @@ void set_face(vision::DieSighting& sighting, const ry::Die& die) {
   sighting.cocked = false;
 }
 
+// Whether a refusal of the referee can be the camera's doing: a die read as another face, or
+// missed, or seen where there is none.
+bool a_misread_can_cause(ry::Reason reason) {
+  return reason == ry::Reason::KeptDieChanged || reason == ry::Reason::DieUnkept ||
+         reason == ry::Reason::DieSwapped || reason == ry::Reason::BadDice ||
+         reason == ry::Reason::KeepOnFirstRoll;
+}
+
 // Whether a die has a place in the image (one typed in with `die + VALUE` has none).
 bool placed(const vision::DieSighting& die) { return die.x >= 0 && die.y >= 0; }
 
@@ -47,23 +55,20 @@ void YamsSession::observe(const SourceStep& step) {
       return;
     case DiceEvent::Unstable:
       pending_.reset();
-      pending_refused_ = false;
       if (settled_once_) emit(Unstable{});
       return;
     case DiceEvent::Unreadable:
       settled_once_ = true;
       pending_.reset();
-      pending_refused_ = false;
       refused_.reset();
       if (!update.scene.dice.empty()) {
-        pending_ = update.scene;
+        pending_ = Pending{update.scene, false};
         emit(DiceUnreadable{update.reason, static_cast<int>(update.scene.dice.size()), update.dice,
                             update.scene.dice});
       }
       return;
     case DiceEvent::Settled:
       pending_.reset();
-      pending_refused_ = false;
       refused_.reset();
       settled(update.scene);
       return;
@@ -192,17 +197,13 @@ void YamsSession::roll(const vision::DiceObservation& scene, bool manual, const 
     // A refusal a die read wrong, missed or seen where there is none can cause: the players may
     // type the dice of the roll, as of a scene the camera could not read.
     const ry::Verdict verdict = ry::check(game_.state(), ry::Move::roll(mapped.keep, mapped.dice));
-    const bool camera = verdict.reason == ry::Reason::KeptDieChanged || verdict.reason == ry::Reason::DieSwapped ||
-                        verdict.reason == ry::Reason::BadDice || verdict.reason == ry::Reason::KeepOnFirstRoll ||
-                        verdict.reason == ry::Reason::DieUnkept;
-    if (!camera) return;
+    if (!a_misread_can_cause(verdict.reason)) return;
     DiceUnreadable typing{"refused", static_cast<int>(scene.dice.size()), {}, scene.dice};
     for (const int k : verdict.dice) {
       if (k >= 0 && k < ry::kDiceCount && mapped.sighting[static_cast<std::size_t>(k)] >= 0)
         typing.dice.push_back(mapped.sighting[static_cast<std::size_t>(k)]);
     }
-    pending_ = scene;
-    pending_refused_ = true;
+    pending_ = Pending{scene, true};
     emit(typing);
     return;
   }
@@ -293,7 +294,7 @@ void YamsSession::type_die(const std::vector<std::string>& words, const std::str
     refuse(line, "no unreadable dice to type: the dice settled readable, or are moving");
     return;
   }
-  std::vector<vision::DieSighting>& dice = pending_->dice;
+  std::vector<vision::DieSighting>& dice = pending_->scene.dice;
   const auto index = [&](const std::string& word) -> std::optional<std::size_t> {
     std::size_t n = 0;
     const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), n);
@@ -341,19 +342,18 @@ void YamsSession::type_die(const std::vector<std::string>& words, const std::str
     return;
   }
   DiceUnreadable still;
-  if (stability_.why_unreadable(*pending_, still.reason, still.dice)) {
+  if (stability_.why_unreadable(pending_->scene, still.reason, still.dice)) {
     still.seen = static_cast<int>(dice.size());
     still.scene = dice;
     still.again = true;
     emit(still);
     return;
   }
-  const vision::DiceObservation scene = std::move(*pending_);
-  const bool refused = pending_refused_;
+  const Pending typed = std::move(*pending_);
   pending_.reset();
-  pending_refused_ = false;
+  const vision::DiceObservation& scene = typed.scene;
   stability_.typed(scene);
-  if (!refused) {
+  if (!typed.refused) {
     settled(scene);
     return;
   }

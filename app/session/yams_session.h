@@ -15,9 +15,10 @@
 // players: they reroll, or type what the camera could not read (`die N VALUE`, `die + VALUE`,
 // `die - N`); once the scene as typed is readable it is taken as if it had settled so.
 //
-// A roll refused because a die set aside shows another face, or because the dice are not five of
-// each colour, may be the camera's error: `fix die N VALUE` right after it says what die N really
-// shows, and the roll is refereed again.
+// A roll refused for a reason a misread die can cause (a die set aside shows another face, the
+// dice are not five of each colour, ...) may be the camera's error: its dice are offered for
+// typing the same way (reason "refused"), or `fix die N VALUE` right after it says what die N
+// really shows; the dice are numbered again and the roll is refereed again.
 //
 // At the end of a turn the box comes as a command (`box chiffre-7`); with `automatic`, the
 // advisor's best box is filled as soon as no roll is left (after the fifth roll, or a declared
@@ -84,8 +85,12 @@ class YamsSession : public Session {
   double roll_distance_;
   bool settled_once_ = false;
   std::optional<vision::DiceObservation> scene_;  // the last readable settled scene
-  std::optional<vision::DiceObservation> pending_;  // the unreadable settled scene, as typed so far
-  bool pending_refused_ = false;  // ... the scene of a refused roll (refereed again once typed)
+  // The unreadable settled scene (or the refused roll's: refereed again once typed), as typed so far.
+  struct Pending {
+    vision::DiceObservation scene;
+    bool refused = false;
+  };
+  std::optional<Pending> pending_;
   // The roll the referee just refused (its scene, as mapped): `fix die` corrects it.
   struct Refusal {
     vision::DiceObservation scene;

@@ -1085,8 +1085,9 @@ TEST(RecordedPlayers, TypeAnUnreadableSceneSoThatOnlyTheLastLineMakesItReadable)
   shot.first = 0;
   shot.last = 2;
   shot.rolled = true;
-  shot.dice = {{3, true, false, 100, 200}, {5, false, false, 200, 200}, {7, true, true, 300, 400},
-               {2, false, false, 400, 200}};
+  const auto face = [](const char* text) { return *ry::die_from_text(text); };
+  shot.dice = {{face("3r"), false, 100, 200}, {face("5w"), false, 200, 200}, {face("7r"), true, 300, 400},
+               {face("2w"), false, 400, 200}};
   s::RecordedPlayers players({shot}, 640);
   players.at_frame(2);
   const auto sighting = [](int value, bool red, double x, double y, double confidence) {
@@ -1134,7 +1135,7 @@ TEST(RecordedPlayers, CorrectARollReadWrongAndUndoARollThatWasNone) {
   rolled.last = 2;
   rolled.rolled = true;
   const ry::Dice truth = ten_dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w");
-  for (const ry::Die& d : truth) rolled.dice.push_back({d.value, d.colour == ry::DieColour::Red, false, 0, 0});
+  for (const ry::Die& d : truth) rolled.dice.push_back({d, false, 0, 0});
   s::RecordedPlayers::Shot aside = rolled;
   aside.first = 3;
   aside.last = 5;

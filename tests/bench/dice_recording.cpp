@@ -1,6 +1,6 @@
 // How the dice reader and the Yams session's stability filter read a rendered Yams recording
 // (scenegen --yams-record; data/demo/recordings/yams), against its ground truth:
-//   build/release/tests/bench/dice_recording DIR [--max-pictures N] [--respace-from R]
+//   build/release/tests/bench/dice_recording DIR [--max-pictures N] [--respace-from R] [--list]
 // Every picture is read once by the dice reader (zones from the truth, as the demo gives them);
 // the frames are fed, at the recording's clock, to two app::session::DiceStability filters: with
 // the table's physics (kept dice carry their values: vision::dice::carry_known_values) and
@@ -9,7 +9,8 @@
 // colour the dice the reader left unread or unsure (confidence under the filter's 0.5), missed,
 // or read wrong: on the pictures as read, and after the physics filled values in; why the rolls
 // not read exactly were not (a roll may have several causes; "only": the one cause). Prints the
-// first settled roll that the filter with the physics could not read.
+// first settled roll that the filter with the physics could not read. With --list, every die
+// missed or invented in a picture, as it is met.
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
@@ -63,7 +64,8 @@ constexpr const char* kCauses[] = {"a die missed or invented", "a tray die unrea
 
 // Matches the truth's dice with `seen` (nearest within 20 pixels) and tallies them; true when
 // every die is read right and nothing else is seen.
-bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& tally, int* causes = nullptr) {
+bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& tally, int* causes = nullptr,
+             bool list = false) {
   int scratch = 0;
   int& why = causes ? *causes : scratch;
   std::vector<bool> used(seen.dice.size(), false);
@@ -80,7 +82,7 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
       if (!used[j] && d < distance) distance = d, best = static_cast<int>(j);
     }
     if (best < 0) {
-      if (std::getenv("DICE_RECORDING_LIST")) {
+      if (list) {
         std::printf("  missed %s %s %d at %.0f,%.0f\n", key.c_str(), shot["frames"].dump().c_str(),
                     t["value"].get<int>(), t["x"].get<double>(), t["y"].get<double>());
       }
@@ -107,7 +109,7 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
   }
   for (std::size_t j = 0; j < used.size(); ++j) {
     const bool u = used[j];
-    if (!u && std::getenv("DICE_RECORDING_LIST")) {
+    if (!u && list) {
       std::printf("  invented %s at %.0f,%.0f\n", shot["frames"].dump().c_str(), seen.dice[j].x, seen.dice[j].y);
     }
     if (!u) why |= 1;
@@ -120,15 +122,18 @@ bool compare(const json& shot, const DiceObservation& seen, double sure, Tally& 
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: dice_recording DIR [--max-pictures N] [--respace-from R]\n");
+    std::fprintf(stderr, "usage: dice_recording DIR [--max-pictures N] [--respace-from R] [--list]\n");
     return 2;
   }
   const fs::path dir = argv[1];
   long max_pictures = -1;
   double respace_from = vd::Params{}.respace_from;
-  for (int i = 2; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--max-pictures") max_pictures = std::atol(argv[++i]);
-    else if (std::string(argv[i]) == "--respace-from") respace_from = std::atof(argv[++i]);
+  bool list = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--list") list = true;
+    else if (a == "--max-pictures" && i + 1 < argc) max_pictures = std::atol(argv[++i]);
+    else if (a == "--respace-from" && i + 1 < argc) respace_from = std::atof(argv[++i]);
   }
   std::ifstream in(dir / "truth.json");
   if (!in) {
@@ -165,7 +170,7 @@ int main(int argc, char** argv) {
     const DiceObservation seen = vd::detect(image, params, model).observation;
     const std::string kind = shot["kind"];
     const bool counted = kind == "rolled" || kind == "aside";
-    if (counted) compare(shot, seen, sure, as_read);
+    if (counted) compare(shot, seen, sure, as_read, nullptr, list);
     for (int f = first; f <= last; ++f) {
       const double seconds = f / fps;
       const s::DiceUpdate a = with.feed(seen, seconds);
