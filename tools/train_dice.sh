@@ -5,10 +5,10 @@
 # scenes 90-104, seed 2500, seed 2600), the evaluation seeds 3000, 3100 and 3200 and the
 # committed test scenes, seeds 5000 and 6000) and trains the dice model on them
 # (tools/train_dice): the forests and the digit network on the first 280 scenes, then the digit
-# convolutional network on all 580 with the rest of that model kept (--base).
+# and axis convolutional networks on all 580 with the rest of that model kept (--base).
 #   tools/train_dice.sh [BUILD_DIR]
 # One POV-Ray process at a time (580 scenes, 4-8 s each: 40-80 minutes of rendering),
-# then about 10 minutes of training on one core and 10 more for the convolutional network on
+# then about 10 minutes of training on one core and 10 more for the convolutional networks on
 # two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ trap 'rm -rf "$out"' EXIT
 "$build/tools/scenegen" --dice --out "$out/f" --seed 4100 --first 0 --count 150 --jpeg
 mkdir "$out/model"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$out/a" "$out/c" "$out/d"
-"$build/tools/train_dice" --base "$out/forests.yml" --cnn --cnn-epochs 15 --cnn-copies 6 --threads 2 \
+"$build/tools/train_dice" --base "$out/forests.yml" --cnn --cnn-epochs 15 --cnn-copies 6 --axis-cnn --threads 2 \
   --out "$out/model/dice_digits.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |

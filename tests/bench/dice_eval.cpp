@@ -4,8 +4,10 @@
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
-//     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] (parameters to try on
-//     development scenes; the report uses the defaults)
+//     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] [--no-axis-cnn]
+//     (parameters to try on development scenes; the report uses the defaults)
+//     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
+//     for breaking the failures down)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
@@ -94,7 +96,7 @@ int follow_turns(const std::string& dir, const vd::Params& base, const vd::Model
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir, model_file, failures, turns_dir;
+  std::string dir, model_file, failures, turns_dir, dice_csv;
   int max_failures = 12;
   vd::Params params;
   for (int i = 1; i < argc; ++i) {
@@ -167,6 +169,10 @@ int main(int argc, char** argv) {
       params.use_cnn = false;
     else if (a == "--net-weight" && i + 1 < argc)
       params.net_weight = std::atof(argv[++i]);
+    else if (a == "--no-axis-cnn")
+      params.use_axis_cnn = false;
+    else if (a == "--dice-csv" && i + 1 < argc)
+      dice_csv = argv[++i];
     else if (a == "--tolerance" && i + 1 < argc)
       params.size_tolerance = std::atof(argv[++i]);
     else
@@ -203,6 +209,12 @@ int main(int argc, char** argv) {
   vd::Timing sum;
   std::map<std::pair<int, int>, int> confusion;
   std::vector<std::string> failing;
+  std::ofstream csv;
+  if (!dice_csv.empty()) {
+    csv.open(dice_csv);
+    csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
+           "table,layout,light,tilt,jpeg,noise\n";
+  }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
     if (!truth.contains("dice")) continue;
@@ -215,6 +227,19 @@ int main(int argc, char** argv) {
     sum.read_ms += d.timing.read_ms;
     sum.other_ms += d.timing.other_ms;
     const auto s = arbitre::testing::score_dice(truth, d.observation);
+    if (csv.is_open()) {
+      const auto& sc = truth["scene"];
+      for (std::size_t i = 0; i < s.outcome.size(); ++i) {
+        const auto& t = truth["dice"][i];
+        csv << file.stem().string() << ',' << i << ',' << t["value"] << ',' << t["cocked"] << ','
+            << s.outcome[i] << ',' << t.value("colour", "") << ',' << t.value("texture", "")
+            << ',' << t.value("finish", "") << ',' << t.value("marking", "") << ','
+            << t.value("font", "") << ',' << t["radius_px"] << ',' << t.value("visible", 1.0)
+            << ',' << sc.value("table", "") << ',' << sc.value("layout", "") << ','
+            << sc.value("light", "") << ',' << sc.value("tilt_deg", 0.0) << ','
+            << sc.value("jpeg_quality", 0) << ',' << sc.value("noise_sigma", 0.0) << '\n';
+      }
+    }
     ++images;
     total.flat += s.flat, total.flat_right += s.flat_right, total.cocked += s.cocked;
     total.cocked_flagged += s.cocked_flagged, total.wrong_value += s.wrong_value;

@@ -26,6 +26,9 @@ struct DiceScore {
   // For the confusion matrix: (true value 1..10, read) with read 1..10, 0 unread, -1 cocked,
   // -2 missed.
   std::vector<std::pair<int, int>> pairs;
+  // For each true die, in the truth's order: right, wrong-value, wrong-colour, unread,
+  // called-cocked, missed (flat dice); flagged, read (cocked dice).
+  std::vector<std::string> outcome;
 };
 
 // A die matches the nearest true die within 0.6 of its radius; a true die matched twice is
@@ -63,6 +66,7 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
       ++s.flat;
     if (by[i] < 0) {
       ++s.missed;
+      s.outcome.emplace_back("missed");
       if (!cocked) s.pairs.emplace_back(value, -2);
       continue;
     }
@@ -79,6 +83,7 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
     const bool colour_right = (o.colour == referee::yams::DieColour::Red) == red;
     if (cocked) {
       if (o.cocked || o.value == 0) ++s.cocked_flagged;
+      s.outcome.emplace_back(o.cocked || o.value == 0 ? "flagged" : "read");
       continue;
     }
     s.pairs.emplace_back(value, o.cocked ? -1 : o.value);
@@ -90,6 +95,11 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
       ++s.wrong_value;
     if (!colour_right) ++s.wrong_colour;
     if (!o.cocked && o.value == value && colour_right) ++s.flat_right;
+    s.outcome.emplace_back(o.cocked             ? "called-cocked"
+                           : o.value == 0       ? "unread"
+                           : o.value != value   ? "wrong-value"
+                           : !colour_right      ? "wrong-colour"
+                                                : "right");
   }
   return s;
 }

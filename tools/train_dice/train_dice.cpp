@@ -12,13 +12,17 @@
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
-//               [--threads 1]]
+//               [--cnn-scale 0.1] [--cnn-transparent 1] [--threads 1]]
+//              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
 // --threads only speeds its training up (the same result). --base takes every part from MODEL
-// and trains only what --net and --cnn ask for.
+// and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis network
+// (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at the top
+// face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the true
+// face, and one at the face the locator finds), which then replaces the axis forests.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -231,6 +235,12 @@ int main(int argc, char** argv) {
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;
   double cnn_jitter = 0.12;  // x radius, the CNN's crops around the true top face
+  double cnn_scale = 0.1;    // their radius within this share of the die's
+  int cnn_transparent = 1;   // transparent dice (hardest to read) give this many times the crops
+  bool axis_cnn = false;
+  arbitre::vision::CnnTraining axis_training;
+  int axis_copies = 4;
+  double axis_jitter = 0.15;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -268,6 +278,16 @@ int main(int argc, char** argv) {
       cnn_copies = std::atoi(argv[++i]);
     else if (a == "--cnn-jitter" && i + 1 < argc)
       cnn_jitter = std::atof(argv[++i]);
+    else if (a == "--cnn-scale" && i + 1 < argc)
+      cnn_scale = std::atof(argv[++i]);
+    else if (a == "--cnn-transparent" && i + 1 < argc)
+      cnn_transparent = std::atoi(argv[++i]);
+    else if (a == "--axis-cnn")
+      axis_cnn = true;
+    else if (a == "--axis-copies" && i + 1 < argc)
+      axis_copies = std::atoi(argv[++i]);
+    else if (a == "--axis-jitter" && i + 1 < argc)
+      axis_jitter = std::atof(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
@@ -285,17 +305,27 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_copies < 1 || threads < 1 ||
-              cnn_jitter < 0 || cnn_jitter > 0.5)) {
+              cnn_jitter < 0 || cnn_jitter > 0.5 || cnn_scale < 0 || cnn_scale > 0.4 ||
+              cnn_transparent < 1)) {
     std::fprintf(stderr,
                  "train_dice: --cnn-epochs, --cnn-copies and --threads must be at least 1, "
-                 "--cnn-rate above 0, --cnn-jitter 0 to 0.5\n");
+                 "--cnn-rate above 0, --cnn-jitter 0 to 0.5, --cnn-scale 0 to 0.4, "
+                 "--cnn-transparent at least 1\n");
+    return 2;
+  }
+  if (axis_cnn && (axis_copies < 1 || axis_jitter < 0 || axis_jitter > 0.5 || threads < 1)) {
+    std::fprintf(stderr,
+                 "train_dice: --axis-copies and --threads must be at least 1, --axis-jitter 0 to "
+                 "0.5\n");
     return 2;
   }
   if (out.empty() || dirs.empty()) {
     std::fprintf(stderr,
                  "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
                  "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-                 "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--base "
+                 "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-scale S] "
+                 "[--cnn-transparent K] [--threads T]] [--axis-cnn "
+                 "[--axis-copies C] [--axis-jitter J]] [--base "
                  "MODEL.yml] DIR...\n");
     return 2;
   }
@@ -319,6 +349,7 @@ int main(int argc, char** argv) {
     model = base;
     if (!net.hidden.empty()) model.digit_net = {};
     if (cnn) model.digit_cnn = {};
+    if (axis_cnn) model.axis_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
     std::vector<std::vector<float>> x;
@@ -561,7 +592,7 @@ int main(int argc, char** argv) {
     for (int k = 0; k < copies; ++k) {
       const cv::Point2d at = centre + cv::Point2d(cnn_rng.uniform(-jitter, jitter) * radius,
                                                   cnn_rng.uniform(-jitter, jitter) * radius);
-      const double r = radius * cnn_rng.uniform(0.9, 1.1);
+      const double r = radius * cnn_rng.uniform(1 - cnn_scale, 1 + cnn_scale);
       const auto put = [&](double angle, int label) { keep_crop(grey, at, r, angle, label); };
       if (d.cocked) {
         // As the reader meets it (along its digit's axis, either way), and at any turn: as many
@@ -600,6 +631,27 @@ int main(int argc, char** argv) {
     keep_crop(grey, centre, radius, d.rotation + turn, label);
   };
 
+  // The axis network's crops, with draws of their own: near the top face, turned at random half
+  // the time (the digit's axis in the crop turns with it), labelled with the axis's bin.
+  cv::RNG axis_rng(4242);
+  std::vector<unsigned char> axis_images;
+  std::vector<int> axis_labels;
+  const auto add_axis_crop = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d centre,
+                                 double radius, int copies, double jitter) {
+    if (!axis_cnn || d.cocked) return;
+    for (int k = 0; k < copies; ++k) {
+      const cv::Point2d at = centre + cv::Point2d(axis_rng.uniform(-jitter, jitter) * radius,
+                                                  axis_rng.uniform(-jitter, jitter) * radius);
+      const double r = radius * axis_rng.uniform(0.9, 1.1);
+      const double turn = k % 2 == 0 ? 0.0 : axis_rng.uniform(0.0, 360.0);
+      vd::cnn_crop(grey, at, r, turn, cnn_row.data());
+      axis_images.insert(axis_images.end(), cnn_row.begin(), cnn_row.end());
+      const double axis = std::fmod(std::fmod(d.rotation - turn, 180.0) + 360.0, 180.0);
+      axis_labels.push_back(static_cast<int>(std::lround(axis / (180.0 / vd::kAxisBins))) %
+                            vd::kAxisBins);
+    }
+  };
+
   std::vector<float> textures, texture_row(vd::kTextureFeatures);
   std::vector<int> texture_labels;
   std::vector<float> leaning;
@@ -628,6 +680,7 @@ int main(int argc, char** argv) {
       add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
       add_digit(s.image, d, located, c.radius, d.cocked ? 2 : digit_copies, 0.06);
       add_cnn(s.grey, d, located, c.radius, (cnn_copies + 1) / 2, 0.06);
+      add_axis_crop(s.grey, d, located, c.radius, 1, 0.03);
       if (!d.cocked) add_axis(s.image, d, located, c.radius);
       // Flat or cocked, from the crops the examine stage sees (the candidate's centre, any turn);
       // cocked dice are few, so each gives eight turns.
@@ -643,7 +696,9 @@ int main(int argc, char** argv) {
     }
     for (const TruthDie& d : s.dice) {
       if (d.visible < 0.6) continue;
-      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
+      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius,
+              d.texture == 2 ? cnn_copies * cnn_transparent : cnn_copies, cnn_jitter);
+      add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
@@ -716,6 +771,23 @@ int main(int argc, char** argv) {
     cv::setNumThreads(1);
   }
 
+  // 10. The axis network (optional).
+  if (axis_cnn) {
+    axis_training = cnn_training;  // --cnn-epochs and --cnn-rate for both networks
+    axis_training.shape.side = vd::kCnnSide;
+    axis_training.shape.classes = vd::kAxisBins;
+    std::fprintf(stderr, "axis cnn: %zu crops, %d epochs, %d threads\n", axis_labels.size(),
+                 axis_training.epochs, threads);
+    cv::setNumThreads(threads);
+    model.axis_cnn =
+        arbitre::vision::train_cnn(cv::Mat(static_cast<int>(axis_labels.size()),
+                                           vd::kCnnSide * vd::kCnnSide, CV_8U, axis_images.data()),
+                                   axis_labels, axis_training, [](int epoch, double loss) {
+                                     std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+                                   });
+    cv::setNumThreads(1);
+  }
+
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
   const auto put = [&](const char* name, const cv::Ptr<cv::ml::RTrees>& forest) {
@@ -733,6 +805,7 @@ int main(int argc, char** argv) {
   put("texture", model.texture);
   if (!model.digit_net.empty()) arbitre::vision::write_mlp(storage, "digit_net", model.digit_net);
   if (!model.digit_cnn.empty()) arbitre::vision::write_cnn(storage, "digit_cnn", model.digit_cnn);
+  if (!model.axis_cnn.empty()) arbitre::vision::write_cnn(storage, "axis_cnn", model.axis_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

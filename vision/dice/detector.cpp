@@ -155,6 +155,11 @@ Model read_model(const cv::FileStorage& storage) {
     if (m.digit_cnn.shape.side != kCnnSide || m.digit_cnn.classes() != kReaderClasses)
       m.digit_cnn = Cnn{};
   }
+  if (!storage["axis_cnn"].empty()) {
+    m.axis_cnn = read_cnn(storage["axis_cnn"]);
+    if (m.axis_cnn.shape.side != kCnnSide || m.axis_cnn.classes() != kAxisBins)
+      m.axis_cnn = Cnn{};
+  }
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
   if (!m.axis_c || !m.axis_s) m.axis_c.release(), m.axis_s.release();
@@ -484,7 +489,25 @@ cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, i
   return at;
 }
 
-double digit_axis(const cv::Mat& bgr, cv::Point2d face, double radius, const Model& model) {
+double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, double radius,
+                  const Model& model, bool use_cnn) {
+  if (use_cnn && !model.axis_cnn.empty() && !grey.empty()) {
+    cv::Mat row(1, kCnnSide * kCnnSide, CV_8U);
+    cnn_crop(grey, face, radius, 0, row.ptr());
+    const cv::Mat p = model.axis_cnn.probabilities(row);
+    const float* q = p.ptr<float>();
+    const int b = static_cast<int>(std::max_element(q, q + kAxisBins) - q);
+    // The likeliest bin and its two neighbours, averaged as directions modulo 180 degrees.
+    double c = 0, s = 0;
+    for (int j = b - 1; j <= b + 1; ++j) {
+      const double a = 2 * M_PI * j / kAxisBins;  // twice the bin's angle, in radians
+      c += q[(j + kAxisBins) % kAxisBins] * std::cos(a);
+      s += q[(j + kAxisBins) % kAxisBins] * std::sin(a);
+    }
+    double a = 0.5 * std::atan2(s, c) * 180.0 / M_PI;
+    if (a < 0) a += 180.0;
+    return a;
+  }
   if (!model.axis_c || !model.axis_s) return -1;
   cv::Mat sample(1, kLocateFeatures, CV_32F);
   locate_features(bgr, face, radius, sample.ptr<float>());
@@ -861,7 +884,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
           d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
       d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
       std::vector<double>& at = angles[static_cast<std::size_t>(k)];
-      const double axis = digit_axis(bgr, d.face.back(), c.radius, model);
+      const double axis =
+          digit_axis(bgr, grey, d.face.back(), c.radius, model, params.use_axis_cnn);
       axis_read[static_cast<std::size_t>(k)] = axis >= 0 && params.axis_turns > 0;
       if (axis_read[static_cast<std::size_t>(k)]) {
         for (int way = 0; way < 2; ++way) {

@@ -70,13 +70,15 @@ struct Params {
   double cnn_cocked = 0.5;          // its mean "cocked" probability over the axis crops that flags
                                     // a die cocked
   double cnn_confidence = 0.5;      // with it, the value's mean probability over the crops of the
-  double cnn_margin = 0.3;          // best way (always pooled) needed, and over the next value
+  double cnn_margin = 0.3;
+  double pool_top = 1.0;            // (each value's mean over its likeliest this share of them)          // best way (always pooled) needed, and over the next value
   bool neighbour_search = true;     // with it, fewer than ten dice: places where a die touching
   double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
   double neighbour_no_die = 0.3;    // probability there is at most this
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
+  bool use_axis_cnn = true;       // with an axis network: it gives the digit's axis
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -115,6 +117,10 @@ inline constexpr int kReaderClasses = 13;
 inline constexpr int kCnnSide = 28;
 inline constexpr double kCnnRadius = 0.7;
 
+// The axis network's classes: the digit's axis (its rotation modulo 180 degrees) in bins of
+// 180 / kAxisBins degrees, bin b centred on b x that.
+inline constexpr int kAxisBins = 12;
+
 // The texture classifier's features of a face crop: Lab mean and spread in the middle and in the
 // ring around it, and the middle's mean gradient (see texture_features).
 inline constexpr int kTextureFeatures = 13;
@@ -137,6 +143,10 @@ struct Model {
   // The digit convolutional network: the same classes, from the grey crop (cnn_crop); when the
   // model has one it reads the digit, the forests still tell cocked dice.
   Cnn digit_cnn;
+  // The axis convolutional network: the digit's axis at the located top face, from the unturned
+  // grey crop (cnn_crop at turn 0), as one of kAxisBins directions modulo 180 degrees; when the
+  // model has one it replaces the axis forests.
+  Cnn axis_cnn;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
@@ -214,8 +224,11 @@ void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, floa
 cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, int steps,
                         const Model& model);
 // The digit's axis at the top face `face` (degrees clockwise from image-up, in [0, 180)): the
-// digit stands upright when the crop is turned by it or by it + 180. -1 without the regressor.
-double digit_axis(const cv::Mat& bgr, cv::Point2d face, double radius, const Model& model);
+// digit stands upright when the crop is turned by it or by it + 180: the axis network's (from
+// the lightness `grey`) when the model has one and `use_cnn`, else the axis forests'. -1 without
+// either.
+double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, double radius,
+                  const Model& model, bool use_cnn = true);
 // The texture classifier's features of a face crop (kTextureFeatures floats).
 void texture_features(const cv::Mat& crop, float* out);
 // Lab a* above neutral over the crop's middle (redness of the die's body).
