@@ -169,6 +169,8 @@ int main(int argc, char** argv) {
       params.use_cnn = false;
     else if (a == "--net-weight" && i + 1 < argc)
       params.net_weight = std::atof(argv[++i]);
+    else if (a == "--no-resized")
+      params.search_resized = false;
     else if (a == "--no-axis-cnn")
       params.use_axis_cnn = false;
     else if (a == "--dice-csv" && i + 1 < argc)

@@ -534,6 +534,47 @@ TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
   EXPECT_LT(error_cnn, error_forest) << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
 }
 
+// A die in a chain of touching dice whose only windows were a digit's and the chain's (turned
+// down for their size) is found when the search also looks where those windows were, read
+// right, and nothing found without that is lost. The scene: scenegen --dice seed 2500, scene 18
+// (a development scene; tests/data/dice/search).
+TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / "search";
+  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0018.json"));
+  const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+  ASSERT_FALSE(image.empty());
+  vd::Params with, without;
+  without.search_resized = false;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto& red10 = truth["dice"][0];  // the red 10 between the white 5 and the red 10
+  ASSERT_EQ(red10["value"], 10);
+  const auto at = [&](const std::vector<DieSighting>& dice) {
+    for (std::size_t k = 0; k < dice.size(); ++k) {
+      if (std::hypot(dice[k].x - red10["x"].get<double>(), dice[k].y - red10["y"].get<double>()) <
+          0.6 * red10["radius_px"].get<double>())
+        return static_cast<int>(k);
+    }
+    return -1;
+  };
+  EXPECT_EQ(at(b.observation.dice), -1) << "found without looking where the window was";
+  const int k = at(a.observation.dice);
+  ASSERT_GE(k, 0) << "not found";
+  EXPECT_TRUE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
+                  .neighbour);
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].value, 10);
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].colour, DieColour::Red);
+  const auto score = arbitre::testing::score_dice(truth, a.observation);
+  EXPECT_EQ(score.flat_right, score.flat) << "every flat die read right";
+  EXPECT_EQ(score.missed, 0);
+  for (const auto& die : b.observation.dice) {
+    EXPECT_TRUE(std::any_of(a.observation.dice.begin(), a.observation.dice.end(),
+                            [&](const auto& o) {
+                              return o.x == die.x && o.y == die.y && o.value == die.value;
+                            }))
+        << "a die found without it is gone with it";
+  }
+}
+
 // Fewer than ten dice found: the search beside the dice found adds dice that had no window of
 // their own (touching others) and only true dice; it never removes or moves a die found
 // without it; a network that sees no die anywhere adds none.

@@ -832,6 +832,20 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         places.push_back(p);
       }
     }
+    // And where a candidate was turned down for its size: a window on a digit or on a cluster
+    // may sit on a die whose own window was not among the candidates.
+    if (params.search_resized) {
+      for (const Candidate& c : d.candidates) {
+        const cv::Point2d p = c.centre;
+        if (c.why != "size" || p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r)
+          continue;
+        if (!clear_of_chosen(p)) continue;
+        if (std::any_of(places.begin(), places.end(),
+                        [&](cv::Point2d q) { return cv::norm(q - p) < 0.5 * r; }))
+          continue;
+        places.push_back(p);
+      }
+    }
     if (!places.empty()) {
       cv::Mat crops(static_cast<int>(places.size()), kCnnSide * kCnnSide, CV_8U);
       for (int i = 0; i < crops.rows; ++i)

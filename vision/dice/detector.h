@@ -76,6 +76,7 @@ struct Params {
   double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
   double neighbour_no_die = 0.3;    // probability there is at most this
+  bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
   bool use_axis_cnn = true;       // with an axis network: it gives the digit's axis
