@@ -238,7 +238,6 @@ int main(int argc, char** argv) {
   double cnn_scale = 0.1;    // their radius within this share of the die's
   int cnn_transparent = 1;   // transparent dice (hardest to read) give this many times the crops
   bool axis_cnn = false;
-  arbitre::vision::CnnTraining axis_training;
   int axis_copies = 4;
   double axis_jitter = 0.15;
   std::vector<std::string> dirs;
@@ -755,38 +754,27 @@ int main(int argc, char** argv) {
         });
   }
 
-  // 9. The digit convolutional network (optional).
-  if (cnn) {
-    cnn_training.shape.side = vd::kCnnSide;
-    cnn_training.shape.classes = vd::kReaderClasses;
-    std::fprintf(stderr, "digit cnn: %zu crops, %d epochs, %d threads\n", cnn_labels.size(),
-                 cnn_training.epochs, threads);
+  // 9 and 10. The digit and axis convolutional networks (optional), with the same training
+  // settings (--cnn-epochs, --cnn-rate) and their own classes.
+  const auto train_grey = [&](const char* what, std::vector<unsigned char>& images,
+                              const std::vector<int>& labels, int classes) {
+    arbitre::vision::CnnTraining training = cnn_training;
+    training.shape.side = vd::kCnnSide;
+    training.shape.classes = classes;
+    std::fprintf(stderr, "%s: %zu crops, %d epochs, %d threads\n", what, labels.size(),
+                 training.epochs, threads);
     cv::setNumThreads(threads);
-    model.digit_cnn =
-        arbitre::vision::train_cnn(cv::Mat(static_cast<int>(cnn_labels.size()),
-                                           vd::kCnnSide * vd::kCnnSide, CV_8U, cnn_images.data()),
-                                   cnn_labels, cnn_training, [](int epoch, double loss) {
-                                     std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
-                                   });
+    arbitre::vision::Cnn net = arbitre::vision::train_cnn(
+        cv::Mat(static_cast<int>(labels.size()), vd::kCnnSide * vd::kCnnSide, CV_8U,
+                images.data()),
+        labels, training, [](int epoch, double loss) {
+          std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+        });
     cv::setNumThreads(1);
-  }
-
-  // 10. The axis network (optional).
-  if (axis_cnn) {
-    axis_training = cnn_training;  // --cnn-epochs and --cnn-rate for both networks
-    axis_training.shape.side = vd::kCnnSide;
-    axis_training.shape.classes = vd::kAxisBins;
-    std::fprintf(stderr, "axis cnn: %zu crops, %d epochs, %d threads\n", axis_labels.size(),
-                 axis_training.epochs, threads);
-    cv::setNumThreads(threads);
-    model.axis_cnn =
-        arbitre::vision::train_cnn(cv::Mat(static_cast<int>(axis_labels.size()),
-                                           vd::kCnnSide * vd::kCnnSide, CV_8U, axis_images.data()),
-                                   axis_labels, axis_training, [](int epoch, double loss) {
-                                     std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
-                                   });
-    cv::setNumThreads(1);
-  }
+    return net;
+  };
+  if (cnn) model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+  if (axis_cnn) model.axis_cnn = train_grey("axis cnn", axis_images, axis_labels, vd::kAxisBins);
 
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
