@@ -12,7 +12,7 @@
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
-//               [--cnn-scale 0.1] [--cnn-transparent 1] [--threads 1]]
+//               [--threads 1]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
@@ -235,8 +235,6 @@ int main(int argc, char** argv) {
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;
   double cnn_jitter = 0.12;  // x radius, the CNN's crops around the true top face
-  double cnn_scale = 0.1;    // their radius within this share of the die's
-  int cnn_transparent = 1;   // transparent dice (hardest to read) give this many times the crops
   bool axis_cnn = false;
   int axis_copies = 4;
   double axis_jitter = 0.15;
@@ -277,10 +275,6 @@ int main(int argc, char** argv) {
       cnn_copies = std::atoi(argv[++i]);
     else if (a == "--cnn-jitter" && i + 1 < argc)
       cnn_jitter = std::atof(argv[++i]);
-    else if (a == "--cnn-scale" && i + 1 < argc)
-      cnn_scale = std::atof(argv[++i]);
-    else if (a == "--cnn-transparent" && i + 1 < argc)
-      cnn_transparent = std::atoi(argv[++i]);
     else if (a == "--axis-cnn")
       axis_cnn = true;
     else if (a == "--axis-copies" && i + 1 < argc)
@@ -304,12 +298,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_copies < 1 || threads < 1 ||
-              cnn_jitter < 0 || cnn_jitter > 0.5 || cnn_scale < 0 || cnn_scale > 0.4 ||
-              cnn_transparent < 1)) {
+              cnn_jitter < 0 || cnn_jitter > 0.5)) {
     std::fprintf(stderr,
                  "train_dice: --cnn-epochs, --cnn-copies and --threads must be at least 1, "
-                 "--cnn-rate above 0, --cnn-jitter 0 to 0.5, --cnn-scale 0 to 0.4, "
-                 "--cnn-transparent at least 1\n");
+                 "--cnn-rate above 0, --cnn-jitter 0 to 0.5\n");
     return 2;
   }
   if (axis_cnn && (axis_copies < 1 || axis_jitter < 0 || axis_jitter > 0.5 || threads < 1)) {
@@ -322,8 +314,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
                  "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-                 "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-scale S] "
-                 "[--cnn-transparent K] [--threads T]] [--axis-cnn "
+                 "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--axis-cnn "
                  "[--axis-copies C] [--axis-jitter J]] [--base "
                  "MODEL.yml] DIR...\n");
     return 2;
@@ -591,7 +582,7 @@ int main(int argc, char** argv) {
     for (int k = 0; k < copies; ++k) {
       const cv::Point2d at = centre + cv::Point2d(cnn_rng.uniform(-jitter, jitter) * radius,
                                                   cnn_rng.uniform(-jitter, jitter) * radius);
-      const double r = radius * cnn_rng.uniform(1 - cnn_scale, 1 + cnn_scale);
+      const double r = radius * cnn_rng.uniform(0.9, 1.1);
       const auto put = [&](double angle, int label) { keep_crop(grey, at, r, angle, label); };
       if (d.cocked) {
         // As the reader meets it (along its digit's axis, either way), and at any turn: as many
@@ -695,8 +686,7 @@ int main(int argc, char** argv) {
     }
     for (const TruthDie& d : s.dice) {
       if (d.visible < 0.6) continue;
-      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius,
-              d.texture == 2 ? cnn_copies * cnn_transparent : cnn_copies, cnn_jitter);
+      add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)

@@ -70,8 +70,7 @@ struct Params {
   double cnn_cocked = 0.5;          // its mean "cocked" probability over the axis crops that flags
                                     // a die cocked
   double cnn_confidence = 0.5;      // with it, the value's mean probability over the crops of the
-  double cnn_margin = 0.3;
-  double pool_top = 1.0;            // (each value's mean over its likeliest this share of them)          // best way (always pooled) needed, and over the next value
+  double cnn_margin = 0.3;          // best way (always pooled) needed, and over the next value
   bool neighbour_search = true;     // with it, fewer than ten dice: places where a die touching
   double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
