@@ -50,6 +50,30 @@ std::vector<std::string> kinds(const std::vector<json>& events) {
   return out;
 }
 
+// The bundled recording of `game` played by `arbitre watch --demo` into a new store: its truth,
+// the events printed and the last of them, the demo's verdict (which must say ok).
+struct DemoRun {
+  json truth;
+  std::vector<json> events;
+  json verdict;
+};
+void play_bundled_recording(const std::string& game, DemoRun& out) {
+  const std::string dir = std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/" + game;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/0000.jpg")) << dir;
+  out.truth = json::parse(slurp(dir + "/truth.json"));
+  const std::string db = temp_db(game + "-recording.db");
+  const CliRun run = run_arbitre("watch --demo --game " + game + " --db " + db + " < /dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  out.events = lines(run.out);
+  ASSERT_FALSE(out.events.empty());
+  EXPECT_EQ(out.events[0]["event"], "demo");
+  EXPECT_THAT(out.events[0]["from"].get<std::string>(),
+              ::testing::EndsWith("data/demo/recordings/" + game));
+  out.verdict = out.events.back();
+  ASSERT_EQ(out.verdict["event"], "demo-verdict") << run.out;
+  EXPECT_EQ(out.verdict["ok"], true) << out.verdict.dump();
+}
+
 // Red, orange, green (a suite), a green pion refused (not adjacent), moved under the green.
 const char* kIrmaScript = R"({"game": "irma", "steps": [
   {"board": []},
@@ -270,19 +294,11 @@ TEST(WatchCli, DemoPlaysTheBundledIrmaRecordingThroughThePionReader) {
   // data/demo/recordings/irma: rendered frames of the whole bundled game (tools/
   // make_demo_recordings.sh), read by the pion reader, settled by the stability filter, refereed
   // and stored; the final score must be the recording's ground truth.
-  const std::string dir = std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/irma";
-  ASSERT_TRUE(std::filesystem::exists(dir + "/0000.jpg")) << dir;
-  const json truth = json::parse(slurp(dir + "/truth.json"));
-  const std::string db = temp_db("recording.db");
-  const CliRun run = run_arbitre("watch --demo --game irma --db " + db + " < /dev/null");
-  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
-  const std::vector<json> events = lines(run.out);
-  ASSERT_FALSE(events.empty());
-  EXPECT_EQ(events[0]["event"], "demo");
-  EXPECT_THAT(events[0]["from"].get<std::string>(), ::testing::EndsWith("data/demo/recordings/irma"));
-  const json verdict = events.back();
-  ASSERT_EQ(verdict["event"], "demo-verdict") << run.out;
-  EXPECT_EQ(verdict["ok"], true) << run.out;
+  DemoRun demo;
+  ASSERT_NO_FATAL_FAILURE(play_bundled_recording("irma", demo));
+  const json& truth = demo.truth;
+  const std::vector<json>& events = demo.events;
+  const json& verdict = demo.verdict;
   ASSERT_EQ(truth["players"].size(), 1u);
   const std::string player = truth["players"][0];
   ASSERT_EQ(verdict["got"].size(), 1u);
@@ -360,18 +376,11 @@ TEST(WatchCli, DemoPlaysTheBundledYamsRecordingThroughTheDiceReader) {
   // make_demo_recordings.sh), read by the dice reader, settled by the stability filter, refereed
   // and stored. The recording's players type what the camera could not read and correct what it
   // read wrong, as players at the table would; the final score must be the ground truth's.
-  const std::string dir = std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/yams";
-  ASSERT_TRUE(std::filesystem::exists(dir + "/0000.jpg")) << dir;
-  const json truth = json::parse(slurp(dir + "/truth.json"));
-  const std::string db = temp_db("yams-recording.db");
-  const CliRun run = run_arbitre("watch --demo --game yams --db " + db + " < /dev/null");
-  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
-  const std::vector<json> events = lines(run.out);
-  ASSERT_FALSE(events.empty());
-  EXPECT_THAT(events[0]["from"].get<std::string>(), ::testing::EndsWith("data/demo/recordings/yams"));
-  const json verdict = events.back();
-  ASSERT_EQ(verdict["event"], "demo-verdict") << run.out;
-  EXPECT_EQ(verdict["ok"], true) << verdict.dump();
+  DemoRun demo;
+  ASSERT_NO_FATAL_FAILURE(play_bundled_recording("yams", demo));
+  const json& truth = demo.truth;
+  const std::vector<json>& events = demo.events;
+  const json& verdict = demo.verdict;
   ASSERT_EQ(truth["scores"].size(), 1u);
   ASSERT_EQ(verdict["got"].size(), 1u);
   EXPECT_EQ(verdict["got"][0]["player"], truth["scores"][0]["player"]);
@@ -379,7 +388,7 @@ TEST(WatchCli, DemoPlaysTheBundledYamsRecordingThroughTheDiceReader) {
   EXPECT_THAT(kinds(events), ::testing::Contains("game-over"));
   // Every roll of the recording was counted, and the camera did most of the work: the players
   // corrected or undid at most one roll in ten, and typed in at most one settled scene in three
-  // (on 2026-11-30: 7 and 31, for 157 rolls).
+  // (on 2026-11-30: 9 and 30, for 157 rolls).
   int rolls = 0;
   for (const json& shot : truth["shots"]) rolls += shot["kind"] == "rolled";
   const json& typed = verdict["players_typed"];

@@ -818,32 +818,27 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const double r = d.die_radius;
     const int directions = std::max(1, params.neighbour_directions);
     std::vector<cv::Point2d> places;
+    // A place inside the image, clear of the dice chosen and at least `gap` from the places kept.
+    const auto propose = [&](cv::Point2d p, double gap) {
+      if (p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r) return;
+      if (!clear_of_chosen(p)) return;
+      if (std::any_of(places.begin(), places.end(),
+                      [&](cv::Point2d q) { return cv::norm(q - p) < gap; }))
+        return;
+      places.push_back(p);
+    };
     for (int k : chosen) {
       const cv::Point2d centre = d.candidates[static_cast<std::size_t>(k)].centre;
       for (int j = 0; j < directions; ++j) {
         const double a = 2 * M_PI * j / directions;
-        const cv::Point2d p =
-            centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a));
-        if (p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r) continue;
-        if (!clear_of_chosen(p)) continue;
-        if (std::any_of(places.begin(), places.end(),
-                        [&](cv::Point2d q) { return cv::norm(q - p) < r; }))
-          continue;
-        places.push_back(p);
+        propose(centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a)), r);
       }
     }
     // And where a candidate was turned down for its size: a window on a digit or on a cluster
     // may sit on a die whose own window was not among the candidates.
     if (params.search_resized) {
       for (const Candidate& c : d.candidates) {
-        const cv::Point2d p = c.centre;
-        if (c.why != "size" || p.x < r || p.y < r || p.x > bgr.cols - r || p.y > bgr.rows - r)
-          continue;
-        if (!clear_of_chosen(p)) continue;
-        if (std::any_of(places.begin(), places.end(),
-                        [&](cv::Point2d q) { return cv::norm(q - p) < 0.5 * r; }))
-          continue;
-        places.push_back(p);
+        if (c.why == "size") propose(c.centre, 0.5 * r);
       }
     }
     if (!places.empty()) {
