@@ -1,8 +1,8 @@
 // Accuracy and speed of the pion reader on a labelled set made by tools/scenegen.
 //
-//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--net-min-confidence C]
+//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C]
 //
-// --model: a model written by train_pions (a forest, and its network when it has one).
+// --model: a model written by train_pions (a forest, and its networks when it has them).
 //
 // For each NNNN.json + image: detect, match the reported pions to the true ones by position
 // (within 0.4 pitch), then count pions read right (matched, right colour, right cell up to the
@@ -32,7 +32,7 @@ namespace vp = arbitre::vision::pions;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--net-min-confidence C]\n");
+    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C]\n");
     return 2;
   }
   const fs::path dir = argv[1];
@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--overlays") overlays = argv[i + 1];
     if (std::string(argv[i]) == "--model") model = vp::load_cell_model(argv[i + 1]);
     if (std::string(argv[i]) == "--net-weight") params.net_weight = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--patch-weight") params.patch_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--net-min-confidence") params.net_min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);

@@ -77,15 +77,41 @@ TEST(Cnn, ShapesFitOnlyWhenEveryConvolutionPoolsEvenly) {
   s.kernel2 = 3;
   s.classes = 1;
   EXPECT_FALSE(s.valid());
+  s.classes = 2;
+  s.channels = 0;
+  EXPECT_FALSE(s.valid());
+  s.channels = 3;
+  EXPECT_TRUE(s.valid());
+}
+
+// Images of `planes` planes: the shapes of make_shapes in the last plane, noise of the same
+// spread in the others (a network reading only the first plane cannot tell the classes apart).
+void make_planes(int n, unsigned seed, int planes, cv::Mat& images, std::vector<int>& labels) {
+  cv::Mat shapes;
+  make_shapes(n, seed, shapes, labels);
+  if (planes == 1) {
+    images = shapes;
+    return;
+  }
+  cv::RNG rng(seed + 100);
+  images.create(n, planes * 16 * 16, CV_8U);
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c + 1 < planes; ++c) {
+      cv::Mat noise = images.row(i).colRange(c * 256, (c + 1) * 256);
+      rng.fill(noise, cv::RNG::NORMAL, 120, 20);
+    }
+    shapes.row(i).copyTo(images.row(i).colRange((planes - 1) * 256, planes * 256));
+  }
 }
 
 // The gradient of backpropagation is the loss's slope: central differences on weights of every
-// layer agree with it.
-TEST(Cnn, GradientMatchesFiniteDifferences) {
+// layer agree with it, for grey images and for images of two planes.
+void check_gradient(int planes) {
   cv::Mat images;
   std::vector<int> labels;
-  make_shapes(6, 3, images, labels);
+  make_planes(6, 3, planes, images, labels);
   CnnTraining t = small_training(0);  // the initial weights
+  t.shape.channels = planes;
   Cnn net = train_cnn(images, labels, t);
   // Biases away from zero, so that every unit is somewhere along its slope.
   cv::RNG rng(5);
@@ -121,10 +147,39 @@ TEST(Cnn, GradientMatchesFiniteDifferences) {
       if (std::abs(numeric - g[i]) <= 0.03 + 0.05 * std::abs(numeric))
         ++agreed;
       else
-        ADD_FAILURE() << name << "[" << i << "]: backprop " << g[i] << ", numeric " << numeric;
+        ADD_FAILURE() << planes << " planes, " << name << "[" << i << "]: backprop " << g[i]
+                      << ", numeric " << numeric;
     }
   }
   EXPECT_EQ(agreed, checked);
+}
+
+TEST(Cnn, GradientMatchesFiniteDifferences) {
+  check_gradient(1);
+  check_gradient(2);
+}
+
+// A network of three planes reads the shape drawn in the third alone; its first convolution
+// has a kernel per plane.
+TEST(Cnn, ReadsEveryPlaneOfItsImages) {
+  cv::Mat images, test_images;
+  std::vector<int> labels, test_labels;
+  make_planes(2400, 1, 3, images, labels);
+  make_planes(600, 2, 3, test_images, test_labels);
+  CnnTraining t = small_training(20);
+  t.shape.channels = 3;
+  const Cnn cnn = train_cnn(images, labels, t);
+  EXPECT_EQ(cnn.inputs(), 3 * 16 * 16);
+  EXPECT_EQ(cnn.w1.size(), static_cast<std::size_t>(6 * 3 * 3 * 3));
+  EXPECT_GE(accuracy(cnn, test_images, test_labels), 0.95);
+  // The first plane alone (the shapes' plane replaced by noise) says nothing.
+  cv::Mat blind = test_images.clone();
+  cv::RNG rng(9);
+  for (int i = 0; i < blind.rows; ++i) {
+    cv::Mat last = blind.row(i).colRange(2 * 256, 3 * 256);
+    rng.fill(last, cv::RNG::NORMAL, 120, 20);
+  }
+  EXPECT_LT(accuracy(cnn, blind, test_labels), 0.6);
 }
 
 TEST(Cnn, LearnsShapesWhereverTheyAre) {
@@ -190,6 +245,25 @@ TEST(Cnn, StorageRoundTripAndMalformedNodes) {
   EXPECT_TRUE(broken("classes: 3", "classes: 4"));    // the output layer's size disagrees
   EXPECT_TRUE(broken("hidden: 16", "hidden: many"));  // not a number
   EXPECT_TRUE(broken("w2:", "w9:"));                  // a layer missing
+  EXPECT_EQ(text.find("channels"), std::string::npos) << "a grey network is written as before";
+
+  // A network of two planes keeps its planes.
+  cv::Mat planes;
+  make_planes(90, 6, 2, planes, labels);
+  t.shape.channels = 2;
+  const Cnn two = train_cnn(planes, labels, t);
+  cv::FileStorage out2("cnn.yml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
+  write_cnn(out2, "net", two);
+  const std::string text2 = out2.releaseAndGetString();
+  cv::FileStorage in2(text2, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+  const Cnn two_back = read_cnn(in2["net"]);
+  ASSERT_FALSE(two_back.empty());
+  EXPECT_EQ(two_back.shape.channels, 2);
+  EXPECT_EQ(cv::norm(two.probabilities(planes), two_back.probabilities(planes), cv::NORM_INF), 0);
+  std::string five = text2;
+  five.replace(five.find("channels: 2"), 11, "channels: 5");
+  cv::FileStorage in5(five, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+  EXPECT_TRUE(read_cnn(in5["net"]).empty()) << "at most four planes";
 }
 
 }  // namespace

@@ -386,6 +386,30 @@ arbitre::vision::Mlp constant_net(const std::array<float, vp::kCellClasses>& log
   return net;
 }
 
+// A patch network (the reader's shape) whose probability of a pion does not depend on the patch:
+// softmax of (0, pion_logit).
+arbitre::vision::Cnn constant_patch_net(float pion_logit) {
+  arbitre::vision::Cnn net;
+  auto& s = net.shape;
+  s.side = vp::kNetPatchPixels;
+  s.channels = vp::kPatchPlanes;
+  s.kernel1 = 5;
+  s.maps1 = 2;
+  s.kernel2 = 3;
+  s.maps2 = 2;
+  s.hidden = 2;
+  s.classes = 2;
+  net.w1.assign(static_cast<std::size_t>(s.maps1 * s.channels * s.kernel1 * s.kernel1), 0.0f);
+  net.b1.assign(static_cast<std::size_t>(s.maps1), 0.0f);
+  net.w2.assign(static_cast<std::size_t>(s.maps2 * s.maps1 * s.kernel2 * s.kernel2), 0.0f);
+  net.b2.assign(static_cast<std::size_t>(s.maps2), 0.0f);
+  net.w3.assign(static_cast<std::size_t>(s.flat() * s.hidden), 0.0f);
+  net.b3.assign(static_cast<std::size_t>(s.hidden), 0.0f);
+  net.w4.assign(static_cast<std::size_t>(s.classes * s.hidden), 0.0f);
+  net.b4 = {0.0f, pion_logit};
+  return net;
+}
+
 // A small forest on random features: class k where feature 0 lies in [k, k + 1).
 cv::Ptr<cv::ml::RTrees> small_forest(cv::Mat& samples) {
   cv::RNG rng(7);
@@ -483,7 +507,61 @@ TEST(PionReader, UsesTheCellNetworkWhenTheModelHasOne) {
   }
 }
 
-// A model is stored as the forest (as RTrees::save writes it) and the network beside it; a file
+// The patch network has its say only on the cells the forest and the cell network are unsure of
+// (presence within [patch_low, patch_high]): there, with weight w, the presence becomes
+// (1 - w) x theirs + w x its pion probability, the colours keeping their proportions; elsewhere
+// nothing changes. At weight 0 the reader reads as without it.
+TEST(PionReader, ThePatchNetworkWeighsInOnTheCellsTheReaderIsUnsureOf) {
+  vp::CellModel model = vp::default_cell_model();
+  ASSERT_TRUE(model.trained());
+  model.patch_net = {};
+  const cv::Mat image = arbitre::vision::load_image((fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg").string());
+  ASSERT_FALSE(image.empty());
+  vp::Params params;
+  params.patch_low = 0.0005;  // (this scene's cells: most are sure, a few are not)
+  params.patch_high = 0.9995;
+  const vp::Detection without = vp::detect(image, params, model);
+  const auto find = [](const vp::Detection& d, cv::Point at) -> const vp::Detection::Cell* {
+    for (const auto& cell : d.cells) {
+      if (cell.lattice == at) return &cell;
+    }
+    return nullptr;
+  };
+  for (const float logit : {-30.0f, 30.0f}) {  // sure of empty, sure of a pion
+    vp::CellModel with = model;
+    with.patch_net = constant_patch_net(logit);
+    const double pion = logit > 0 ? 1.0 : 0.0;
+    const vp::Detection d = vp::detect(image, params, with);
+    int unsure = 0, sure = 0;
+    for (const auto& before : without.cells) {
+      const vp::Detection::Cell* after = find(d, before.lattice);
+      if (!after) continue;
+      if (before.presence >= params.patch_low && before.presence <= params.patch_high) {
+        ++unsure;
+        EXPECT_NEAR(after->presence, 0.7 * before.presence + 0.3 * pion, 1e-5);
+        EXPECT_NEAR(after->shares[0], 1 - after->presence, 1e-5);
+        for (int k = 1; k < vp::kCellClasses; ++k) {
+          EXPECT_NEAR(after->shares[k], before.shares[k] * after->presence / before.presence, 1e-5);
+        }
+        EXPECT_EQ(after->label, after->presence >= params.net_min_confidence ? before.likeliest : 0);
+      } else {
+        ++sure;
+        EXPECT_FLOAT_EQ(after->presence, before.presence);
+        EXPECT_EQ(after->label, before.label);
+      }
+    }
+    EXPECT_GE(unsure, 3);
+    EXPECT_GE(sure, 20);
+  }
+  vp::CellModel with = model;
+  with.patch_net = constant_patch_net(30);
+  params.patch_weight = 0;
+  const vp::Detection off = vp::detect(image, params, with);
+  ASSERT_EQ(off.cells.size(), without.cells.size());
+  for (std::size_t k = 0; k < off.cells.size(); ++k) EXPECT_EQ(off.cells[k].presence, without.cells[k].presence);
+}
+
+// A model is stored as the forest (as RTrees::save writes it) and the networks beside it; a file
 // without a network reads as a forest alone, one with a network of the wrong shape too.
 TEST(PionCellModel, StoredWithItsNetworkAndReadBack) {
   cv::Mat samples;
@@ -515,6 +593,19 @@ TEST(PionCellModel, StoredWithItsNetworkAndReadBack) {
   vp::save_cell_model(wrong, odd);
   EXPECT_TRUE(vp::load_cell_model(wrong).net.empty()) << "three classes: not a cell network";
   EXPECT_TRUE(vp::load_cell_model(wrong).trained());
+  EXPECT_TRUE(read_both.patch_net.empty());
+  model.patch_net = constant_patch_net(2);
+  vp::save_cell_model(both, model);
+  const vp::CellModel with_patch = vp::load_cell_model(both);
+  ASSERT_FALSE(with_patch.patch_net.empty());
+  EXPECT_FALSE(with_patch.net.empty());
+  EXPECT_EQ(with_patch.patch_net.b4, model.patch_net.b4);
+  EXPECT_EQ(with_patch.patch_net.shape.channels, vp::kPatchPlanes);
+  model.patch_net.shape.channels = 1;  // a grey patch network: not the reader's
+  model.patch_net.w1.resize(model.patch_net.w1.size() / vp::kPatchPlanes);
+  vp::save_cell_model(wrong, model);
+  EXPECT_TRUE(vp::load_cell_model(wrong).patch_net.empty());
+  EXPECT_FALSE(vp::load_cell_model(wrong).net.empty());
   EXPECT_FALSE(vp::load_cell_model((dir / "missing.yml").string()).trained());
   fs::remove_all(dir);
 }

@@ -1,7 +1,9 @@
 // train_pions — trains the pion cell classifier from scenes made by scenegen.
 //
 //   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment]
-//               [--net H[,H...] [--epochs 15] [--rate 0.01] [--decay 0.01]] [--base MODEL.yml]
+//               [--net H[,H...] [--epochs 15] [--rate 0.01] [--decay 0.01]]
+//               [--patch-net [--patch-epochs 8] [--patch-rate 0.02] [--patch-decay 1e-4] [--patch-maps 8 16]
+//                            [--patch-hidden 32] [--threads 1]] [--base MODEL.yml]
 //               DIR [DIR...]
 //
 // Every scene is read by the detector with its fixed rule (or with a first model, so that the
@@ -9,12 +11,16 @@
 // is labelled from the ground truth (the true pion within 0.35 pitch of the cell's centre, or
 // empty) and its features become one training sample of a random forest (OpenCV ml RTrees).
 // --net also trains a small neural network (vision/common/mlp.h) on the same samples, stored
-// beside the forest as "cell_net" (the reader then averages the two). --base takes the forest
-// from an existing model and trains only the network; the cells are then examined with that
-// model's forest unless --examine-with says otherwise.
+// beside the forest as "cell_net" (the reader then averages the two). --patch-net trains the
+// patch network (a convolutional network on each examined cell's rectified patch, empty or
+// pion, each patch also turned by 90, 180 and 270 degrees), stored as "cell_patch_net".
+// --base takes the forest and the network of an existing model and trains only what --net and
+// --patch-net ask for; the cells are then examined with that model (without a patch network)
+// unless --examine-with says otherwise.
 #include <opencv2/core.hpp>
 #include <opencv2/ml.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/common/cnn.h"
 #include "vision/common/image_io.h"
 #include "vision/common/mlp.h"
 #include "vision/pions/detector.h"
@@ -44,6 +51,18 @@ int main(int argc, char** argv) {
   net.epochs = 15;
   net.rate = 0.01;
   net.decay = 0.01;
+  bool patch_net = false;
+  arbitre::vision::CnnTraining patch_training;
+  patch_training.epochs = 8;
+  patch_training.shape.side = vp::kNetPatchPixels;
+  patch_training.shape.channels = vp::kPatchPlanes;
+  patch_training.shape.kernel1 = 5;
+  patch_training.shape.maps1 = 8;
+  patch_training.shape.kernel2 = 3;
+  patch_training.shape.maps2 = 16;
+  patch_training.shape.hidden = 32;
+  patch_training.shape.classes = 2;
+  int threads = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--out" && i + 1 < argc) {
@@ -75,28 +94,50 @@ int main(int argc, char** argv) {
       net.decay = std::atof(argv[++i]);
     } else if (arg == "--batch" && i + 1 < argc) {
       net.batch = std::atoi(argv[++i]);
+    } else if (arg == "--patch-net") {
+      patch_net = true;
+    } else if (arg == "--patch-epochs" && i + 1 < argc) {
+      patch_training.epochs = std::atoi(argv[++i]);
+    } else if (arg == "--patch-rate" && i + 1 < argc) {
+      patch_training.rate = std::atof(argv[++i]);
+    } else if (arg == "--patch-maps" && i + 2 < argc) {
+      patch_training.shape.maps1 = std::atoi(argv[++i]);
+      patch_training.shape.maps2 = std::atoi(argv[++i]);
+    } else if (arg == "--patch-hidden" && i + 1 < argc) {
+      patch_training.shape.hidden = std::atoi(argv[++i]);
+    } else if (arg == "--patch-decay" && i + 1 < argc) {
+      patch_training.decay = std::atof(argv[++i]);
+    } else if (arg == "--threads" && i + 1 < argc) {
+      threads = std::atoi(argv[++i]);
     } else {
       dirs.push_back(arg);
     }
   }
-  if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty())) {
+  if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty() && !patch_net) ||
+      patch_training.epochs < 1 || patch_training.rate <= 0 || patch_training.decay < 0 || !patch_training.shape.valid() || threads < 1) {
     std::fprintf(stderr,
                  "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment]\n"
-                 "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]] [--base MODEL.yml]\n"
-                 "                   DIR [DIR...]   (--base needs --net: only the network is trained)\n");
+                 "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]]\n"
+                 "                   [--patch-net [--patch-epochs E] [--patch-rate R] [--patch-decay D] [--patch-maps M1 M2]\n"
+                 "                                [--patch-hidden H] [--threads T]] [--base MODEL.yml]\n"
+                 "                   DIR [DIR...]   (--base needs --net or --patch-net: only those are trained)\n");
     return 2;
   }
   vp::CellModel model;
   if (!base_file.empty()) {
-    model = vp::CellModel(vp::load_cell_model(base_file).forest);
+    model = vp::load_cell_model(base_file);
+    model.patch_net = {};
     if (!model.trained()) {
       std::fprintf(stderr, "%s: no forest\n", base_file.c_str());
       return 1;
     }
     if (!examiner_given) examiner = model;
+    if (!net.hidden.empty()) model.net = {};
   }
   cv::Mat samples(0, vp::kCellFeatures, CV_32F);
   cv::Mat labels(0, 1, CV_32S);
+  std::vector<unsigned char> patches;  // with --patch-net: each cell's patch, in four turns
+  std::vector<int> patch_labels;       // 0 empty, 1 pion
   std::array<int, vp::kCellClasses> per_class{};
   int scenes = 0;
   for (const std::string& dir : dirs) {
@@ -123,7 +164,9 @@ int main(int argc, char** argv) {
           if (view == 2) y = original.rows - 1 - y;
           return cv::Point2d(x, y);
         };
-        const vp::Detection d = vp::detect(image, {}, examiner);
+        vp::Params params;
+        params.keep_patches = patch_net;
+        const vp::Detection d = vp::detect(image, params, examiner);
         for (const vp::Detection::Cell& cell : d.cells) {
           const cv::Point2d at = cell.centre / d.scale;
           int label = 0;
@@ -133,6 +176,19 @@ int main(int argc, char** argv) {
             }
           }
           samples.push_back(cv::Mat(1, vp::kCellFeatures, CV_32F, const_cast<float*>(cell.features.data())).clone());
+          if (patch_net) {
+            constexpr int kPlane = vp::kNetPatchPixels * vp::kNetPatchPixels;
+            for (int turn = 0; turn < 4; ++turn) {
+              for (int c = 0; c < vp::kPatchPlanes; ++c) {
+                const cv::Mat plane(vp::kNetPatchPixels, vp::kNetPatchPixels, CV_8U,
+                                    const_cast<unsigned char*>(cell.patch.data()) + c * kPlane);
+                cv::Mat turned = plane;
+                if (turn > 0) cv::rotate(plane, turned, turn - 1);  // 90 clockwise, 180, 90 counter-clockwise
+                patches.insert(patches.end(), turned.datastart, turned.dataend);
+              }
+              patch_labels.push_back(label > 0 ? 1 : 0);
+            }
+          }
           labels.push_back(label);
           ++per_class[static_cast<std::size_t>(label)];
         }
@@ -180,6 +236,22 @@ int main(int argc, char** argv) {
                                            });
     std::fprintf(stderr, "network: training accuracy %.2f%%; with the forest, half and half: %.2f%%\n",
                  accuracy(model.net.probabilities(samples)), accuracy(vp::cell_shares(model, samples, 0.5)));
+  }
+  if (patch_net) {
+    std::fprintf(stderr, "patch network: %zu patches (%d with a pion), %d epochs, %d threads\n", patch_labels.size(),
+                 static_cast<int>(std::count(patch_labels.begin(), patch_labels.end(), 1)), patch_training.epochs,
+                 threads);
+    cv::setNumThreads(threads);
+    const cv::Mat images(static_cast<int>(patch_labels.size()),
+                         vp::kPatchPlanes * vp::kNetPatchPixels * vp::kNetPatchPixels, CV_8U, patches.data());
+    model.patch_net = arbitre::vision::train_cnn(images, patch_labels, patch_training, [](int epoch, double loss) {
+      std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
+    });
+    cv::setNumThreads(1);
+    const cv::Mat p = model.patch_net.probabilities(images);
+    int right = 0;
+    for (int r = 0; r < p.rows; ++r) right += (p.at<float>(r, 1) >= 0.5) == (patch_labels[static_cast<std::size_t>(r)] == 1);
+    std::fprintf(stderr, "patch network: training accuracy %.2f%%\n", 100.0 * right / std::max(1, p.rows));
   }
   vp::save_cell_model(out, model);
   return 0;

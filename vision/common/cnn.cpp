@@ -9,7 +9,8 @@
 namespace arbitre::vision {
 
 bool CnnShape::valid() const {
-  return side > 0 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 && maps2 > 0 && hidden > 0 &&
+  return side > 0 && channels >= 1 && channels <= 4 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 &&
+         maps2 > 0 && hidden > 0 &&
          classes > 1 && side <= 256 && conv1() > 0 && conv1() % 2 == 0 && conv2() > 0 &&
          conv2() % 2 == 0;
 }
@@ -18,7 +19,7 @@ namespace {
 
 // The activations of one image through the network.
 struct Pass {
-  std::vector<float> x;   // the standardised input, side x side
+  std::vector<float> x;   // the standardised input, channels x side x side
   std::vector<float> a1;  // conv1 (before ReLU), maps1 x conv1 x conv1
   std::vector<float> p1;  // pooled after ReLU, maps1 x pool1 x pool1
   std::vector<int> i1;    // where each pooled value came from in a1
@@ -28,22 +29,22 @@ struct Pass {
   std::vector<float> h;       // dense, after ReLU
   std::vector<float> z;       // probabilities
   explicit Pass(const CnnShape& s)
-      : x(static_cast<std::size_t>(s.side * s.side)),
+      : x(static_cast<std::size_t>(s.channels * s.side * s.side)),
         a1(static_cast<std::size_t>(s.maps1 * s.conv1() * s.conv1())),
         p1(static_cast<std::size_t>(s.maps1 * s.pool1() * s.pool1())),
         i1(p1.size()),
         a2(static_cast<std::size_t>(s.maps2 * s.conv2() * s.conv2())),
         p2(static_cast<std::size_t>(s.flat())),
         i2(p2.size()),
-        c1(static_cast<std::size_t>(s.kernel1 * s.kernel1 * s.conv1() * s.conv1())),
+        c1(static_cast<std::size_t>(s.channels * s.kernel1 * s.kernel1 * s.conv1() * s.conv1())),
         c2(static_cast<std::size_t>(s.maps1 * s.kernel2 * s.kernel2 * s.conv2() * s.conv2())),
         h(static_cast<std::size_t>(s.hidden)),
         z(static_cast<std::size_t>(s.classes)) {}
 };
 
-// The image's pixels less their mean, over their spread (at least 4 grey levels of 255: a flat
-// crop is not blown up into noise).
-void standardise(const cv::Mat& images, int row, std::vector<float>& x) {
+// Each plane of the image: its pixels less their mean, over their spread (at least 4 levels of
+// 255: a flat plane is not blown up into noise).
+void standardise(const cv::Mat& images, int row, int planes, std::vector<float>& x) {
   const int n = static_cast<int>(x.size());
   if (images.depth() == CV_8U) {
     const unsigned char* p = images.ptr<unsigned char>(row);
@@ -52,12 +53,17 @@ void standardise(const cv::Mat& images, int row, std::vector<float>& x) {
     const float* p = images.ptr<float>(row);
     std::copy(p, p + n, x.begin());
   }
-  double sum = 0, sq = 0;
-  for (float v : x) sum += v, sq += static_cast<double>(v) * v;
-  const double mean = sum / n;
-  const double spread = std::sqrt(std::max(0.0, sq / n - mean * mean));
-  const double scale = 1.0 / std::max(spread, images.depth() == CV_8U ? 4.0 : 4.0 / 255.0);
-  for (float& v : x) v = static_cast<float>((v - mean) * scale);
+  const int size = n / planes;
+  const double floor = images.depth() == CV_8U ? 4.0 : 4.0 / 255.0;
+  for (int c = 0; c < planes; ++c) {
+    const auto from = x.begin() + static_cast<std::ptrdiff_t>(c) * size;
+    double sum = 0, sq = 0;
+    for (auto v = from; v != from + size; ++v) sum += *v, sq += static_cast<double>(*v) * *v;
+    const double mean = sum / size;
+    const double spread = std::sqrt(std::max(0.0, sq / size - mean * mean));
+    const double scale = 1.0 / std::max(spread, floor);
+    for (auto v = from; v != from + size; ++v) *v = static_cast<float>((*v - mean) * scale);
+  }
 }
 
 // The patches of in (cin x n x n) under a k x k kernel, as rows: cols[(ci * k + ky) * k + kx]
@@ -244,11 +250,11 @@ void relu_pool_back(const float* p, const int* from, const float* dp, int pooled
 
 void forward(const Cnn& net, const cv::Mat& images, int row, Pass& s) {
   const CnnShape& sh = net.shape;
-  standardise(images, row, s.x);
+  standardise(images, row, sh.channels, s.x);
   const int size1 = sh.conv1() * sh.conv1(), size2 = sh.conv2() * sh.conv2();
-  im2col(s.x.data(), 1, sh.side, sh.kernel1, s.c1.data());
-  apply(net.w1.data(), net.b1.data(), sh.maps1, sh.kernel1 * sh.kernel1, s.c1.data(), size1,
-        s.a1.data());
+  im2col(s.x.data(), sh.channels, sh.side, sh.kernel1, s.c1.data());
+  apply(net.w1.data(), net.b1.data(), sh.maps1, sh.channels * sh.kernel1 * sh.kernel1, s.c1.data(),
+        size1, s.a1.data());
   relu_pool(s.a1.data(), sh.maps1, sh.conv1(), s.p1.data(), s.i1.data());
   im2col(s.p1.data(), sh.maps1, sh.pool1(), sh.kernel2, s.c2.data());
   apply(net.w2.data(), net.b2.data(), sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2, s.c2.data(),
@@ -334,8 +340,8 @@ double backward(const Cnn& net, const Pass& s, int label, Back& b, Cnn& g) {
   col2im(b.dc2.data(), sh.maps1, sh.pool1(), sh.kernel2, b.dp1.data());
   relu_pool_back(s.p1.data(), s.i1.data(), b.dp1.data(), static_cast<int>(b.dp1.size()),
                  b.da1.data(), static_cast<int>(b.da1.size()));
-  apply_back(net.w1.data(), sh.maps1, sh.kernel1 * sh.kernel1, s.c1.data(), size1, b.da1.data(),
-             g.w1.data(), g.b1.data(), nullptr);
+  apply_back(net.w1.data(), sh.maps1, sh.channels * sh.kernel1 * sh.kernel1, s.c1.data(), size1,
+             b.da1.data(), g.w1.data(), g.b1.data(), nullptr);
   return -std::log(std::max(1e-12f, s.z[static_cast<std::size_t>(label)]));
 }
 
@@ -349,7 +355,7 @@ constexpr std::array<const char*, 8> kPartNames{"w1", "b1", "w2", "b2", "w3", "b
 std::array<long, 8> part_sizes(const CnnShape& s) {
   const long k1 = static_cast<long>(s.kernel1) * s.kernel1,
              k2 = static_cast<long>(s.kernel2) * s.kernel2;
-  return {s.maps1 * k1,
+  return {s.maps1 * s.channels * k1,
           s.maps1,
           static_cast<long>(s.maps2) * s.maps1 * k2,
           s.maps2,
@@ -420,7 +426,7 @@ Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTr
     for (float& v : w) v = static_cast<float>(rng.gaussian(std::sqrt(2.0 / fan_in)));
     b.assign(static_cast<std::size_t>(outputs), 0.0f);
   };
-  init(net.w1, net.b1, sh.maps1, sh.kernel1 * sh.kernel1);
+  init(net.w1, net.b1, sh.maps1, sh.channels * sh.kernel1 * sh.kernel1);
   init(net.w2, net.b2, sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2);
   init(net.w3, net.b3, sh.hidden, sh.flat());  // flat x hidden: fan-in flat either way
   init(net.w4, net.b4, sh.classes, sh.hidden);
@@ -482,6 +488,7 @@ void write_cnn(cv::FileStorage& storage, const std::string& name, const Cnn& cnn
   storage << name << "{";
   storage << "side" << s.side << "kernel1" << s.kernel1 << "maps1" << s.maps1 << "kernel2"
           << s.kernel2 << "maps2" << s.maps2 << "hidden" << s.hidden << "classes" << s.classes;
+  if (s.channels != 1) storage << "channels" << s.channels;  // (grey networks as before)
   const auto vectors = parts(cnn);
   for (std::size_t k = 0; k < vectors.size(); ++k) {
     const std::vector<float>& v = *vectors[k];
@@ -503,8 +510,10 @@ Cnn read_cnn(const cv::FileNode& node) {
   };
   if (!number("side", s.side) || !number("kernel1", s.kernel1) || !number("maps1", s.maps1) ||
       !number("kernel2", s.kernel2) || !number("maps2", s.maps2) || !number("hidden", s.hidden) ||
-      !number("classes", s.classes) || !s.valid())
+      !number("classes", s.classes))
     return {};
+  if (!node["channels"].empty() && !number("channels", s.channels)) return {};
+  if (!s.valid()) return {};
   const auto get = [&](const char* key, std::vector<float>& out, long size) {
     cv::Mat m;
     try {

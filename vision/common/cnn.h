@@ -1,5 +1,5 @@
-// A small convolutional network for the readers' learned parts, written here: a grey image
-// (standardised: its own mean and spread), two stages of convolution + ReLU + 2x2 max-pooling,
+// A small convolutional network for the readers' learned parts, written here: a grey image, or
+// an image of a few planes (each plane standardised: its own mean and spread), two stages of convolution + ReLU + 2x2 max-pooling,
 // a fully connected ReLU layer, a softmax over the classes. Trained here (train_cnn: minibatch
 // stochastic gradient descent with momentum on the cross-entropy, deterministic for a seed),
 // stored in the model's YAML beside the forests.
@@ -14,6 +14,7 @@ namespace arbitre::vision {
 
 struct CnnShape {
   int side = 28;                // the input image is side x side
+  int channels = 1;             // planes of the input image (1: grey; at most 4)
   int kernel1 = 5, maps1 = 12;  // first convolution: kernel1 x kernel1, maps1 output maps
   int kernel2 = 3, maps2 = 24;  // second: kernel2 x kernel2 over maps1 maps, maps2 outputs
   int hidden = 64;              // units of the fully connected layer
@@ -35,10 +36,10 @@ struct Cnn {
   std::vector<float> w1, b1, w2, b2, w3, b3, w4, b4;
 
   bool empty() const { return w4.empty(); }
-  int inputs() const { return shape.side * shape.side; }
+  int inputs() const { return shape.channels * shape.side * shape.side; }
   int classes() const { return shape.classes; }
-  // One row of class probabilities (summing to 1) per row of `images` (float or 8-bit, each
-  // row an image of side x side pixels, row by row).
+  // One row of class probabilities (summing to 1) per row of `images` (float or 8-bit,
+  // single-channel, each row an image of side x side pixels, row by row, plane after plane).
   cv::Mat probabilities(const cv::Mat& images) const;
 };
 

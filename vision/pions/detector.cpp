@@ -40,7 +40,8 @@ struct Working {
   cv::Mat lab;       // CV_32FC3
   cv::Mat gradient;  // CV_32F, gradient magnitude of L
   cv::Mat gx, gy;    // CV_32F, its components (Sobel)
-  cv::Mat l8;        // CV_8U, L as OpenCV's 8-bit Lab gives it (for the shape features)
+  cv::Mat lab8;      // CV_8UC3, OpenCV's 8-bit Lab (for the patches)
+  cv::Mat l8;        // CV_8U, its L (for the shape features)
   double scale = 1;
 };
 
@@ -55,10 +56,9 @@ Working normalise(const cv::Mat& input, const Params& params) {
   flatten_light(w.bgr, params);
   // 8-bit Lab is a table lookup in OpenCV; rescale it to L 0..100 and a, b about 0.
   // (Scaling down by area already averages away the sensor noise: no further blur.)
-  cv::Mat lab8;
-  cv::cvtColor(w.bgr, lab8, cv::COLOR_BGR2Lab);
-  cv::extractChannel(lab8, w.l8, 0);
-  lab8.convertTo(w.lab, CV_32FC3);
+  cv::cvtColor(w.bgr, w.lab8, cv::COLOR_BGR2Lab);
+  cv::extractChannel(w.lab8, w.l8, 0);
+  w.lab8.convertTo(w.lab, CV_32FC3);
   w.lab = w.lab.mul(cv::Scalar(100.0 / 255.0, 1, 1)) - cv::Scalar(0, 128, 128);
   cv::Mat l;
   cv::extractChannel(w.lab, l, 0);
@@ -411,6 +411,28 @@ void shape_features(const Working& w, const TableModel& t, const LatticeFit& lat
   out[kShapeFeatures] = static_cast<float>(cv::mean(magnitude)[0] * (100.0 / 255.0) / t.gradient_median);
 }
 
+// The patch network's input for cell (i, j): the neighbourhood rectified by the lattice's local
+// affine map to a kNetPatchPixels square over kNetPatchCells cells, in 8-bit Lab, plane by plane.
+void network_patch(const Working& w, const LatticeFit& lattice, int i, int j, CellPatch& out) {
+  const double step = kNetPatchCells / kNetPatchPixels;
+  const auto image_of = [&](double x, double y) {
+    const cv::Point2d q =
+        lattice.to_image(i - kNetPatchCells / 2 + (x + 0.5) * step, j - kNetPatchCells / 2 + (y + 0.5) * step);
+    return cv::Point2f(static_cast<float>(q.x), static_cast<float>(q.y));
+  };
+  const cv::Point2f from[3] = {{0, 0}, {kNetPatchPixels - 1, 0}, {0, kNetPatchPixels - 1}};
+  const cv::Point2f to[3] = {image_of(0, 0), image_of(kNetPatchPixels - 1, 0), image_of(0, kNetPatchPixels - 1)};
+  cv::Mat lab_patch;
+  cv::warpAffine(w.lab8, lab_patch, cv::getAffineTransform(from, to), cv::Size(kNetPatchPixels, kNetPatchPixels),
+                 cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  std::array<cv::Mat, kPatchPlanes> planes;
+  for (int c = 0; c < kPatchPlanes; ++c) {
+    planes[static_cast<std::size_t>(c)] =
+        cv::Mat(kNetPatchPixels, kNetPatchPixels, CV_8U, out.data() + c * kNetPatchPixels * kNetPatchPixels);
+  }
+  cv::split(lab_patch, planes.data());
+}
+
 // The orientation of the pieces' straight edges, modulo 90 degrees: around each candidate
 // (within 0.7 of a pion's width), the gradients of L in "four times the angle" space, weighted
 // by their squared magnitude — a square tile's four sides add up, a disc's rim cancels out.
@@ -756,6 +778,11 @@ CellModel read_cell_model(const cv::FileStorage& storage) {
   m.forest = trees;
   m.net = read_mlp(storage["cell_net"]);
   if (m.net.inputs() != kCellFeatures || m.net.classes() != kCellClasses) m.net = Mlp{};
+  m.patch_net = read_cnn(storage["cell_patch_net"]);
+  if (m.patch_net.shape.side != kNetPatchPixels || m.patch_net.shape.channels != kPatchPlanes ||
+      m.patch_net.classes() != 2) {
+    m.patch_net = Cnn{};
+  }
   return m;
 }
 
@@ -775,6 +802,7 @@ void save_cell_model(const std::string& path, const CellModel& model) {
     storage << "}";
   }
   if (!model.net.empty()) write_mlp(storage, "cell_net", model.net);
+  if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
 }
 
 cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight) {
@@ -959,6 +987,23 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       } else {
         cell.label = rule_label(cell.features);
         cell.confidence = 1;
+      }
+      if (params.keep_patches) network_patch(w, lattice, i, j, cell.patch);
+      if (model.trained() && !model.patch_net.empty() && params.patch_weight > 0 &&
+          cell.presence >= params.patch_low && cell.presence <= params.patch_high) {
+        // The patch network's say in the presence; the colours keep their proportions.
+        if (!params.keep_patches) network_patch(w, lattice, i, j, cell.patch);
+        const cv::Mat patch(1, static_cast<int>(cell.patch.size()), CV_8U, cell.patch.data());
+        const double pion = model.patch_net.probabilities(patch).at<float>(0, 1);
+        const double presence = (1 - params.patch_weight) * cell.presence + params.patch_weight * pion;
+        const double scale = cell.presence > 0 ? presence / cell.presence : 0;
+        for (int k = 1; k < kCellClasses; ++k) cell.shares[static_cast<std::size_t>(k)] *= static_cast<float>(scale);
+        cell.shares[0] = static_cast<float>(1 - presence);
+        cell.presence = presence;
+        const bool with_net = !model.net.empty() && params.net_weight > 0;
+        const double threshold = with_net ? params.net_min_confidence : params.min_confidence;
+        cell.label = presence >= threshold && cell.likeliest > 0 ? cell.likeliest : 0;
+        cell.confidence = cell.label > 0 ? presence : 1.0 - presence;
       }
       return true;
     };

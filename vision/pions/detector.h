@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/common/cnn.h"
 #include "vision/common/lattice.h"
 #include "vision/common/mlp.h"
 #include "vision/observation.h"
@@ -45,6 +46,10 @@ struct Params {
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
+  double patch_weight = 0.3;  // with a patch network in the model: its share in a cell's presence (0: unused)
+  double patch_low = 0.1;     // ... asked only about cells whose presence (forest and network) is
+  double patch_high = 0.9;    //     within these bounds: the cells they are unsure of
+  bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
   double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
@@ -70,6 +75,13 @@ inline constexpr double kPatchCells = 1.5;
 inline constexpr int kShapeFeatures = 2 * 2 * 4 * 9;  // 2x2 blocks of 2x2 cells, 9 orientations
 inline constexpr int kCellFeatures = kColourFeatures + kShapeFeatures + 1;
 using CellFeatures = std::array<float, kCellFeatures>;
+// The patch network's input: the cell's neighbourhood rectified to lattice coordinates in colour
+// (8-bit Lab as OpenCV gives it, kNetPatchPixels square over kNetPatchCells cells, row by row,
+// the L plane, then a, then b).
+inline constexpr int kNetPatchPixels = 32;
+inline constexpr double kNetPatchCells = 1.5;
+inline constexpr int kPatchPlanes = 3;
+using CellPatch = std::array<unsigned char, kPatchPlanes * kNetPatchPixels * kNetPatchPixels>;
 
 // Classes of a cell: 0 empty, then 1 + referee::irma::Colour.
 inline constexpr int kCellClasses = 5;
@@ -90,6 +102,7 @@ struct Detection {
     cv::Point lattice;       // (i, j)
     cv::Point2d centre;      // working pixels
     CellFeatures features{};
+    CellPatch patch{};  // with Params::keep_patches, or when the patch network was asked (else zeros)
     int label = 0;           // class
     double confidence = 0;
     double presence = 0;     // share of the trees that see a pion, whatever its colour
@@ -108,21 +121,28 @@ std::array<double, 3> calibration_descriptor(const CellFeatures& features);
 // features and classes beside it. With a network, a cell's class shares are the mean of the
 // network's probabilities and the forest's vote shares (weighted by `Params::net_weight`);
 // without one, the forest's votes alone (a forest converts implicitly: a model without a
-// network).
+// network). Optionally too, a patch network: a convolutional network (vision/common/cnn.h) on
+// the cell's rectified patch, two classes (empty, pion), that sees the pion's outline and
+// shading where its colour is the table's; its pion probability is mixed into the cell's
+// presence (`Params::patch_weight`).
 struct CellModel {
   cv::Ptr<cv::ml::RTrees> forest;
   Mlp net;
+  Cnn patch_net;
   CellModel() = default;
   CellModel(cv::Ptr<cv::ml::RTrees> trees) : forest(std::move(trees)) {}  // NOLINT: implicit
   bool trained() const { return forest && forest->isTrained(); }
 };
 
-// A cell model from a storage: the forest (its first top-level node, as RTrees::save writes it)
-// and the network under "cell_net" when there is one of the right shape (kCellFeatures inputs,
-// kCellClasses classes; otherwise none). From a file: an empty model when it cannot be read.
+// A cell model from a storage: the forest (its first top-level node, as RTrees::save writes it),
+// the network under "cell_net" when there is one of the right shape (kCellFeatures inputs,
+// kCellClasses classes; otherwise none) and the patch network under "cell_patch_net" when there
+// is one of the right shape (kNetPatchPixels side, kPatchPlanes channels, 2 classes). From a file: an empty model when it
+// cannot be read.
 CellModel read_cell_model(const cv::FileStorage& storage);
 CellModel load_cell_model(const std::string& path);
-// Writes the forest (as RTrees::save does) and the network, if any, as "cell_net".
+// Writes the forest (as RTrees::save does), the network, if any, as "cell_net", and the patch
+// network, if any, as "cell_patch_net".
 void save_cell_model(const std::string& path, const CellModel& model);
 
 // Class shares (one row of kCellClasses per row of `samples`, each summing to 1): the forest's
