@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <random>
 
 #include "vision/common/lattice.h"
@@ -158,4 +159,38 @@ TEST(Lattice, SquareTilesEdgesSayWhetherNeighboursAreDiagonal) {
   params.edge_strength = 0;
   params.edge_angle = 0;
   EXPECT_NEAR(v::fit_lattice(points, hint, params).pitch, 70.7, 3);
+}
+
+// A board with pions on both parities of i + j, its pion width measured short (the likeliest
+// pitch about 1/sqrt(2) of the true one): the lattice turned 45 degrees at pitch / sqrt(2) has a
+// node on every pion and wins on the pitch, with every pion on one parity of its cells. The
+// parity says it is the coarser one; with the rule off, the finer lattice stays.
+TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
+  const Scene s = make_scene(board(), similarity(40, 30, {300, 120}), 0.5, 0, 8);
+  v::LatticeParams params;
+  params.expected_pitch_share = 1.25;
+  const double hint = 22;  // likeliest pitch 27.5, near 40 / sqrt(2) = 28.3
+  params.parity_points = 0;
+  const v::LatticeFit fine = v::fit_lattice(s.points, hint, params);
+  ASSERT_TRUE(fine.found);
+  EXPECT_NEAR(fine.pitch, 28.3, 1.5) << "without the rule the finer lattice wins";
+  std::set<int> parities;
+  for (std::size_t k = 0; k < s.points.size(); ++k) {
+    if (fine.inlier[k]) parities.insert(((fine.cells[k].x + fine.cells[k].y) % 2 + 2) % 2);
+  }
+  EXPECT_EQ(parities.size(), 1u);
+
+  params.parity_points = 6;
+  const v::LatticeFit fit = v::fit_lattice(s.points, hint, params);
+  EXPECT_NEAR(fit.pitch, 40, 1.5);
+  expect_recovered(s, fit);
+  const cv::Point2d down = fit.to_image(0, 1) - fit.to_image(0, 0);
+  EXPECT_GT(down.y, std::abs(down.x)) << "rows still run down the image";
+
+  // A diagonal chain of five pions (all on one parity of the true lattice too) stays diagonal:
+  // the rule needs six (a longer chain would be read as a straight line: the known price).
+  const Scene chain = make_scene({{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4}}, similarity(40, 0, {300, 120}), 0.3, 0, 9);
+  const v::LatticeFit diagonal = v::fit_lattice(chain.points, 32, params);
+  expect_recovered(chain, diagonal);
+  EXPECT_NEAR(diagonal.pitch, 40, 1.5);
 }

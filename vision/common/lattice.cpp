@@ -194,7 +194,28 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   }
   if (hypotheses.empty()) hypotheses.push_back({0, pitch, angle, n});
   const Hypothesis& h = hypotheses.front();
-  return complete_fit(points, h.pitch, h.angle, h.point, params);
+  LatticeFit best = complete_fit(points, h.pitch, h.angle, h.point, params);
+  // A lattice turned 45 degrees at 1/sqrt(2) of the pitch has a node on every node of the true
+  // one (and one in the middle of each of its cells): it explains the same points as well, and
+  // wins when the pion's width was measured short. Its tell: every point on one colour of its
+  // checkerboard (i + j of one parity), no two of them neighbours along an axis. Then the
+  // coarser lattice through them is the board's, when it keeps as many points.
+  if (params.parity_points > 0 && best.inliers >= params.parity_points) {
+    int parity = -1;
+    bool one_colour = true;
+    for (std::size_t k = 0; k < n && one_colour; ++k) {
+      if (!best.inlier[k]) continue;
+      const int p = ((best.cells[k].x + best.cells[k].y) % 2 + 2) % 2;
+      one_colour = parity < 0 || p == parity;
+      parity = p;
+    }
+    if (one_colour) {
+      const double turned = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
+      LatticeFit coarse = complete_fit(points, h.pitch * std::sqrt(2.0), turned, h.point, params);
+      if (coarse.inliers >= best.inliers) return coarse;
+    }
+  }
+  return best;
 }
 
 namespace {

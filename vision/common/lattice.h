@@ -16,6 +16,7 @@ struct LatticeParams {
   double hint_range_low = 1.0;   // with a pitch hint: the pitches considered, as shares of it
   double hint_range_high = 2.2;
   double expected_pitch_share = 1.45;  // the likeliest pitch, as a share of the hint
+  int parity_points = 6;          // from this many points all on one parity of i + j, the lattice sqrt(2) coarser and turned 45 degrees is taken (0: never)
   int refined = 12;               // the best hypotheses refitted by least squares before the choice
   double pitch_prior = 10;        // score points a hypothesis loses per unit of |ln(pitch / expected)|
   // The pieces' own edges, when they have straight ones (square tiles): the angle of their

@@ -879,6 +879,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   lp.hint_range_low = params.pitch_range_low;
   lp.hint_range_high = params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
+  lp.parity_points = params.parity_points;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
   {
     // Back to one entry per candidate (crowded ones off the lattice).
