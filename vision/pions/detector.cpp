@@ -1,5 +1,6 @@
 #include "vision/pions/detector.h"
 
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
@@ -898,11 +899,6 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     d.lattice.inlier.assign(d.candidates.size(), false);
   }
   d.timing.lattice_ms = ms_since(start);
-  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    if (!d.lattice.inlier[k]) {
-      rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, crowded[k] ? "crowded" : "off the lattice"});
-    }
-  }
 
   start = Clock::now();
   if (d.lattice.found) {
@@ -1050,32 +1046,126 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     // Examine the cells around the candidates on the lattice, and around every cell found to
     // hold a pion, until no new pion turns up (a pion the candidates missed is found next to
     // its neighbours).
-    std::vector<cv::Point> queued;
-    std::queue<cv::Point> todo;
-    const auto enqueue_around = [&](cv::Point centre) {
-      for (int dj = -1; dj <= 1; ++dj) {
-        for (int di = -1; di <= 1; ++di) {
-          const cv::Point cell = centre + cv::Point(di, dj);
-          if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
-          queued.push_back(cell);
-          todo.push(cell);
+    const auto examine_board = [&] {
+      d.cells.clear();
+      std::vector<cv::Point> queued;
+      std::queue<cv::Point> todo;
+      const auto enqueue_around = [&](cv::Point centre) {
+        for (int dj = -1; dj <= 1; ++dj) {
+          for (int di = -1; di <= 1; ++di) {
+            const cv::Point cell = centre + cv::Point(di, dj);
+            if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
+            queued.push_back(cell);
+            todo.push(cell);
+          }
         }
+      };
+      for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+        if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
+      }
+      while (!todo.empty() && d.cells.size() < static_cast<std::size_t>(params.max_cells)) {
+        const cv::Point at = todo.front();
+        todo.pop();
+        Detection::Cell cell;
+        if (!examine(d.lattice, at.x, at.y, cell)) continue;
+        // Grow only from pions that stand out from the table's colours (a felt the colour of the
+        // green pions must not spread the board over the whole table).
+        if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
+          enqueue_around(at);
+        }
+        d.cells.push_back(cell);
       }
     };
-    for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-      if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
-    }
-    while (!todo.empty() && d.cells.size() < static_cast<std::size_t>(params.max_cells)) {
-      const cv::Point at = todo.front();
-      todo.pop();
-      Detection::Cell cell;
-      if (!examine(d.lattice, at.x, at.y, cell)) continue;
-      // Grow only from pions that stand out from the table's colours (a felt the colour of the
-      // green pions must not spread the board over the whole table).
-      if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
-        enqueue_around(at);
+    examine_board();
+    // The lattice was fitted to the candidates it could place; far from them (the far rows of a
+    // tilted board, past a gap) it drifts, and a pion there lies off its node. A candidate off
+    // the lattice but within `extend_reach` of a node beside a pion found is taken onto that
+    // node when the map refitted through it keeps every other candidate on its node and the
+    // classifier, examining the node through the new map, sees a pion there; then the board is
+    // examined again. Nearest first, `extend_rounds` times at most.
+    std::vector<bool> tried(d.candidates.size(), false);
+    for (int round = 0; round < params.extend_rounds; ++round) {
+      const auto is_pion = [&](cv::Point at) {
+        return std::any_of(d.cells.begin(), d.cells.end(), [&](const Detection::Cell& c) { return c.lattice == at && c.label > 0; });
+      };
+      std::size_t best = d.candidates.size();
+      cv::Point best_node;
+      double best_off = 1e9;
+      for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+        if (d.lattice.inlier[k] || crowded[k] || tried[k]) continue;
+        const cv::Point2d l = d.lattice.to_lattice(d.candidates[k].centre);
+        const cv::Point node(static_cast<int>(std::lround(l.x)), static_cast<int>(std::lround(l.y)));
+        const double off = std::hypot(l.x - node.x, l.y - node.y);
+        if (off > params.extend_reach || off >= best_off) continue;
+        bool beside = false;
+        for (int dj = -1; dj <= 1 && !beside; ++dj) {
+          for (int di = -1; di <= 1 && !beside; ++di) beside = (di != 0 || dj != 0) && is_pion(node + cv::Point(di, dj));
+        }
+        if (!beside) continue;
+        best = k;
+        best_node = node;
+        best_off = off;
       }
-      d.cells.push_back(cell);
+      if (best == d.candidates.size()) break;
+      tried[best] = true;
+      // The map through the placed candidates and this one, by least squares: a homography from
+      // eight points spread over the board, an affine map from three.
+      std::vector<cv::Point2f> from, to;
+      for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+        if (!d.lattice.inlier[k] && k != best) continue;
+        const cv::Point c = k == best ? best_node : d.lattice.cells[k];
+        from.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+        to.emplace_back(static_cast<float>(d.candidates[k].centre.x), static_cast<float>(d.candidates[k].centre.y));
+      }
+      if (from.size() < 3) continue;
+      LatticeFit refitted = d.lattice;
+      cv::Mat h;
+      if (from.size() >= 8) h = cv::findHomography(from, to, 0);
+      if (h.empty()) {
+        cv::Mat a(0, 3, CV_64F), bx(0, 1, CV_64F), by(0, 1, CV_64F);
+        for (std::size_t k = 0; k < from.size(); ++k) {
+          const double row[3] = {from[k].x, from[k].y, 1};
+          a.push_back(cv::Mat(1, 3, CV_64F, const_cast<double*>(row)).clone());
+          bx.push_back(static_cast<double>(to[k].x));
+          by.push_back(static_cast<double>(to[k].y));
+        }
+        cv::Mat x, y;
+        if (!cv::solve(a, bx, x, cv::DECOMP_SVD) || !cv::solve(a, by, y, cv::DECOMP_SVD)) continue;
+        h = (cv::Mat_<double>(3, 3) << x.at<double>(0), x.at<double>(1), x.at<double>(2), y.at<double>(0), y.at<double>(1),
+             y.at<double>(2), 0, 0, 1);
+      }
+      refitted.homography = cv::Matx33d(h);
+      bool kept = true;
+      for (std::size_t k = 0; k < from.size() && kept; ++k) {
+        const cv::Point2d l = refitted.to_lattice(cv::Point2d(to[k].x, to[k].y));
+        kept = std::hypot(l.x - from[k].x, l.y - from[k].y) <= 0.3;
+      }
+      if (!kept) continue;
+      Detection::Cell cell;
+      if (!examine(refitted, best_node.x, best_node.y, cell) || cell.label == 0) continue;
+      d.lattice.homography = refitted.homography;
+      d.lattice.inlier[best] = true;
+      d.lattice.cells[best] = best_node;
+      ++d.lattice.inliers;
+      // Every candidate on its node through the new map is placed too.
+      for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+        if (d.lattice.inlier[k] || crowded[k]) continue;
+        const cv::Point2d l = d.lattice.to_lattice(d.candidates[k].centre);
+        const cv::Point node(static_cast<int>(std::lround(l.x)), static_cast<int>(std::lround(l.y)));
+        if (std::hypot(l.x - node.x, l.y - node.y) <= 0.3) {
+          d.lattice.inlier[k] = true;
+          d.lattice.cells[k] = node;
+          ++d.lattice.inliers;
+        }
+      }
+      const cv::Point2d origin = d.lattice.to_image(0, 0);
+      d.lattice.pitch = 0.5 * (cv::norm(d.lattice.to_image(1, 0) - origin) + cv::norm(d.lattice.to_image(0, 1) - origin));
+      examine_board();
+    }
+  }
+  for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+    if (!d.lattice.inlier[k]) {
+      rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, crowded[k] ? "crowded" : "off the lattice"});
     }
   }
   bridge_groups(d.cells, params);
