@@ -91,6 +91,27 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
   EXPECT_GT(after.lattice.inliers, before.lattice.inliers);
 }
 
+// Green felt, a cup in the top right corner crossing the border band, its rim cream (seed 2,
+// scene 10 of the development scenes): the rim's colour is one of the band's four, and the
+// table model took it for the table's, so the board's two white pions were "table" and never
+// candidates. The colour holds a tenth of only one or two of the band's twelve stretches, a small
+// share of the band, far from the felt: it is the table's only near the cup, and the board is
+// read whole.
+TEST(PionReader, AnObjectsColourCrossingTheBorderIsTheTablesOnlyNearIt) {
+  namespace vp = arbitre::vision::pions;
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "pions" / "local";
+  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0010.json"));
+  const cv::Mat image = arbitre::vision::load_image((dir / "0010.jpg").string());
+  ASSERT_FALSE(image.empty());
+  vp::Params everywhere;
+  everywhere.local_stretches = 0;  // every colour of the band is the table's everywhere
+  const auto before = arbitre::testing::score_scene(truth, vp::detect(image, everywhere).observation);
+  EXPECT_EQ(before.confusion[3][4], 2) << "the two white pions are missed";
+  EXPECT_FALSE(before.board_right());
+  const auto after = arbitre::testing::score_scene(truth, vp::detect(image).observation);
+  EXPECT_TRUE(after.board_right()) << after.right << " of " << after.truth << ", " << after.phantoms << " phantoms";
+}
+
 TEST(PionReader, ReportsCellsFromZeroAndConfidences) {
   const fs::path image = fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg";  // 30 pions, all read
   const auto seen = arbitre::vision::detect_pions_file(image.string());
