@@ -180,6 +180,14 @@ TEST(Cnn, ReadsEveryPlaneOfItsImages) {
     rng.fill(last, cv::RNG::NORMAL, 120, 20);
   }
   EXPECT_LT(accuracy(cnn, blind, test_labels), 0.6);
+  // Each plane is standardised by its own mean and spread: one plane brightened and its
+  // contrast doubled, the others left alone, reads the same.
+  cv::Mat as_float, changed;
+  test_images.rowRange(0, 20).convertTo(as_float, CV_32F);
+  changed = as_float.clone();
+  cv::Mat first = changed.colRange(0, 256);
+  first = first * 2 + 30;
+  EXPECT_LT(cv::norm(cnn.probabilities(as_float), cnn.probabilities(changed), cv::NORM_INF), 1e-4);
 }
 
 TEST(Cnn, LearnsShapesWhereverTheyAre) {
@@ -217,15 +225,25 @@ TEST(Cnn, TrainingIsTheSameOnAnyNumberOfThreads) {
   EXPECT_NE(train_cnn(images, labels, t).w1, one.w1);
 }
 
+// The network written as node "net" of a YAML text in memory.
+std::string written(const Cnn& cnn) {
+  cv::FileStorage out("cnn.yml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
+  write_cnn(out, "net", cnn);
+  return out.releaseAndGetString();
+}
+
+Cnn read_back(const std::string& text) {
+  cv::FileStorage in(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
+  return read_cnn(in["net"]);
+}
+
 TEST(Cnn, StorageRoundTripAndMalformedNodes) {
   cv::Mat images;
   std::vector<int> labels;
   make_shapes(90, 6, images, labels);
   CnnTraining t = small_training(1);
   const Cnn cnn = train_cnn(images, labels, t);
-  cv::FileStorage out("cnn.yml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
-  write_cnn(out, "net", cnn);
-  const std::string text = out.releaseAndGetString();
+  const std::string text = written(cnn);
   cv::FileStorage in(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
   const Cnn back = read_cnn(in["net"]);
   ASSERT_FALSE(back.empty());
@@ -238,8 +256,7 @@ TEST(Cnn, StorageRoundTripAndMalformedNodes) {
     const std::size_t at = changed.find(from);
     EXPECT_NE(at, std::string::npos) << from;
     changed.replace(at, from.size(), to);
-    cv::FileStorage s(changed, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-    return read_cnn(s["net"]).empty();
+    return read_back(changed).empty();
   };
   EXPECT_TRUE(broken("side: 16", "side: 17"));        // a shape that does not pool evenly
   EXPECT_TRUE(broken("classes: 3", "classes: 4"));    // the output layer's size disagrees
@@ -252,18 +269,14 @@ TEST(Cnn, StorageRoundTripAndMalformedNodes) {
   make_planes(90, 6, 2, planes, labels);
   t.shape.channels = 2;
   const Cnn two = train_cnn(planes, labels, t);
-  cv::FileStorage out2("cnn.yml", cv::FileStorage::WRITE | cv::FileStorage::MEMORY);
-  write_cnn(out2, "net", two);
-  const std::string text2 = out2.releaseAndGetString();
-  cv::FileStorage in2(text2, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-  const Cnn two_back = read_cnn(in2["net"]);
+  const std::string text2 = written(two);
+  const Cnn two_back = read_back(text2);
   ASSERT_FALSE(two_back.empty());
   EXPECT_EQ(two_back.shape.channels, 2);
   EXPECT_EQ(cv::norm(two.probabilities(planes), two_back.probabilities(planes), cv::NORM_INF), 0);
   std::string five = text2;
   five.replace(five.find("channels: 2"), 11, "channels: 5");
-  cv::FileStorage in5(five, cv::FileStorage::READ | cv::FileStorage::MEMORY);
-  EXPECT_TRUE(read_cnn(in5["net"]).empty()) << "at most four planes";
+  EXPECT_TRUE(read_back(five).empty()) << "at most four planes";
 }
 
 }  // namespace

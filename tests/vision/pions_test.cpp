@@ -45,6 +45,13 @@ Totals read_committed_scenes() {
   return t;
 }
 
+// A development scene committed under tests/data/pions/SUBDIR: its ground truth and image.
+std::pair<nlohmann::json, cv::Mat> committed_scene(const std::string& subdir, const std::string& name) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "pions" / subdir;
+  return {nlohmann::json::parse(std::ifstream(dir / (name + ".json"))),
+          arbitre::vision::load_image((dir / (name + ".jpg")).string())};
+}
+
 }  // namespace
 
 TEST(PionReader, CommittedScenesAboveTheRegressionFloor) {
@@ -63,9 +70,7 @@ TEST(PionReader, CommittedScenesAboveTheRegressionFloor) {
 // keeps the others on theirs and the classifier sees a pion there, and the board is read whole.
 TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
   namespace vp = arbitre::vision::pions;
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "pions" / "extend";
-  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0120.json"));
-  const cv::Mat image = arbitre::vision::load_image((dir / "0120.jpg").string());
+  const auto [truth, image] = committed_scene("extend", "0120");
   ASSERT_FALSE(image.empty());
   const auto off_the_lattice_near_a_pion = [&](const vp::Detection& d) {
     int n = 0;
@@ -95,21 +100,28 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
 // scene 10 of the development scenes): the rim's colour is one of the band's four, and the
 // table model took it for the table's, so the board's two white pions were "table" and never
 // candidates. The colour holds a tenth of only one or two of the band's twelve stretches, a small
-// share of the band, far from the felt: it is the table's only near the cup, and the board is
-// read whole.
+// share of the band, far from the felt: it is the table's only near the cup (the cup stays
+// table), and the board is read whole.
 TEST(PionReader, AnObjectsColourCrossingTheBorderIsTheTablesOnlyNearIt) {
   namespace vp = arbitre::vision::pions;
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "pions" / "local";
-  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0010.json"));
-  const cv::Mat image = arbitre::vision::load_image((dir / "0010.jpg").string());
+  const auto [truth, image] = committed_scene("local", "0010");
   ASSERT_FALSE(image.empty());
   vp::Params everywhere;
   everywhere.local_stretches = 0;  // every colour of the band is the table's everywhere
   const auto before = arbitre::testing::score_scene(truth, vp::detect(image, everywhere).observation);
   EXPECT_EQ(before.confusion[3][4], 2) << "the two white pions are missed";
   EXPECT_FALSE(before.board_right());
-  const auto after = arbitre::testing::score_scene(truth, vp::detect(image).observation);
+  const vp::Detection found = vp::detect(image);
+  const auto after = arbitre::testing::score_scene(truth, found.observation);
   EXPECT_TRUE(after.board_right()) << after.right << " of " << after.truth << ", " << after.phantoms << " phantoms";
+  // Only near it: the cup itself stays table. Were its colour the table's nowhere (a reach
+  // below zero), the cup would be foreground and its cores would shrink the pion's size
+  // (discs of about 0.8 pitch here).
+  const double pitch = truth["scene"]["pitch_px"].get<double>() * found.scale;
+  EXPECT_GT(2 * found.pion_radius / pitch, 0.7);
+  vp::Params nowhere;
+  nowhere.local_reach = -1;
+  EXPECT_LT(vp::detect(image, nowhere).pion_radius, 0.9 * found.pion_radius);
 }
 
 TEST(PionReader, ReportsCellsFromZeroAndConfidences) {

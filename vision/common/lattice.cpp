@@ -60,6 +60,24 @@ cv::Point2d LatticeFit::to_image(double i, double j) const { return apply(homogr
 
 cv::Point2d LatticeFit::to_lattice(cv::Point2d image) const { return apply(homography.inv(), image); }
 
+double cell_spread(const std::vector<cv::Point2f>& cells) {
+  if (cells.size() < 3) return 0;
+  cv::Point2d mean(0, 0);
+  for (const auto& c : cells) mean += cv::Point2d(c.x, c.y);
+  mean *= 1.0 / static_cast<double>(cells.size());
+  double sxx = 0, syy = 0, sxy = 0;
+  for (const auto& f : cells) {
+    sxx += (f.x - mean.x) * (f.x - mean.x);
+    syy += (f.y - mean.y) * (f.y - mean.y);
+    sxy += (f.x - mean.x) * (f.y - mean.y);
+  }
+  const double m = static_cast<double>(cells.size());
+  sxx /= m;
+  syy /= m;
+  sxy /= m;
+  return 0.5 * (sxx + syy) - std::sqrt(0.25 * (sxx - syy) * (sxx - syy) + sxy * sxy);
+}
+
 LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint, const LatticeParams& params) {
   LatticeFit fit;
   const std::size_t n = points.size();
@@ -198,8 +216,12 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   // A lattice turned 45 degrees at 1/sqrt(2) of the pitch has a node on every node of the true
   // one (and one in the middle of each of its cells): it explains the same points as well, and
   // wins when the pion's width was measured short. Its tell: every point on one colour of its
-  // checkerboard (i + j of one parity), no two of them neighbours along an axis. Then the
-  // coarser lattice through them is the board's, when it keeps as many points.
+  // checkerboard (i + j of one parity). Then the coarser lattice through them is the board's,
+  // when it keeps as many points. Neither the pitch the width allows nor the edges' angle bound
+  // it: the width measured short is what made the finer lattice win, and the edges measured on
+  // a checkered cloth are the cloth's.
+  const double coarse_pitch = h.pitch * std::sqrt(2.0);
+  const double coarse_angle = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
   if (params.parity_points > 0 && best.inliers >= params.parity_points) {
     int parity = -1;
     bool one_colour = true;
@@ -210,8 +232,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       parity = p;
     }
     if (one_colour) {
-      const double turned = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
-      LatticeFit coarse = complete_fit(points, h.pitch * std::sqrt(2.0), turned, h.point, params);
+      LatticeFit coarse = complete_fit(points, coarse_pitch, coarse_angle, h.point, params);
       if (coarse.inliers >= best.inliers) return coarse;
     }
   }
@@ -318,37 +339,21 @@ LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, do
   // perspective cannot be told from it).
   const auto refit = [&](const std::vector<cv::Point>& cells) {
     std::vector<cv::Point2f> from, to;
-    cv::Point2d mean(0, 0);
     for (std::size_t k = 0; k < n; ++k) {
       if (cells[k].x == kNoCell) continue;
       from.emplace_back(static_cast<float>(cells[k].x), static_cast<float>(cells[k].y));
       to.emplace_back(static_cast<float>(points[k].x), static_cast<float>(points[k].y));
-      mean += cv::Point2d(cells[k].x, cells[k].y);
     }
-    double spread = 0;  // the smaller eigenvalue of the cells' covariance
-    if (from.size() >= 3) {
-      mean *= 1.0 / static_cast<double>(from.size());
-      double sxx = 0, syy = 0, sxy = 0;
-      for (const auto& f : from) {
-        sxx += (f.x - mean.x) * (f.x - mean.x);
-        syy += (f.y - mean.y) * (f.y - mean.y);
-        sxy += (f.x - mean.x) * (f.y - mean.y);
-      }
-      const double m = static_cast<double>(from.size());
-      sxx /= m;
-      syy /= m;
-      sxy /= m;
-      spread = 0.5 * (sxx + syy) - std::sqrt(0.25 * (sxx - syy) * (sxx - syy) + sxy * sxy);
-    }
+    const double spread = cell_spread(from);
     const double tolerance = params.assign_tolerance * std::min(pitch_u, pitch_v);
-    if (from.size() >= 8 && spread > 0.4) {
+    if (from.size() >= 8 && spread > kHomographySpread) {
       const cv::Mat h = cv::findHomography(from, to, cv::RANSAC, tolerance, cv::noArray(), 500);
       if (!h.empty()) {
         fit.homography = cv::Matx33d(h);
         return;
       }
     }
-    if (from.size() >= 3 && spread > 0.15) {
+    if (from.size() >= 3 && spread > kAffineSpread) {
       const cv::Mat a = cv::estimateAffine2D(from, to, cv::noArray(), cv::RANSAC, tolerance);
       if (!a.empty()) {
         fit.homography = cv::Matx33d(a.at<double>(0, 0), a.at<double>(0, 1), a.at<double>(0, 2), a.at<double>(1, 0),

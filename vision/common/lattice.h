@@ -40,6 +40,14 @@ struct LatticeFit {
   cv::Point2d to_lattice(cv::Point2d image) const;
 };
 
+// How far cells spread over the plane: the smaller eigenvalue of their covariance (0 for cells
+// along one line, or fewer than 3). A map through cells and their points is a homography only
+// from 8 cells spread more than kHomographySpread, an affine map only from 3 spread more than
+// kAffineSpread: flatter cells do not fix the map across their line.
+inline constexpr double kHomographySpread = 0.4;
+inline constexpr double kAffineSpread = 0.15;
+double cell_spread(const std::vector<cv::Point2f>& cells);
+
 // Fits the lattice. `pitch_hint` (pixels, 0 = unknown) helps with very few points. Axes are
 // chosen so that j (rows) runs closest to the image's downward direction and i (columns) to
 // its right.

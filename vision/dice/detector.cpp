@@ -152,12 +152,14 @@ Model read_model(const cv::FileStorage& storage) {
   }
   if (!storage["digit_cnn"].empty()) {
     m.digit_cnn = read_cnn(storage["digit_cnn"]);
-    if (m.digit_cnn.shape.side != kCnnSide || m.digit_cnn.classes() != kReaderClasses)
+    if (m.digit_cnn.shape.side != kCnnSide || m.digit_cnn.shape.channels != 1 ||
+        m.digit_cnn.classes() != kReaderClasses)
       m.digit_cnn = Cnn{};
   }
   if (!storage["axis_cnn"].empty()) {
     m.axis_cnn = read_cnn(storage["axis_cnn"]);
-    if (m.axis_cnn.shape.side != kCnnSide || m.axis_cnn.classes() != kAxisBins)
+    if (m.axis_cnn.shape.side != kCnnSide || m.axis_cnn.shape.channels != 1 ||
+        m.axis_cnn.classes() != kAxisBins)
       m.axis_cnn = Cnn{};
   }
   m.axis_c = forest("axis_c");

@@ -166,7 +166,8 @@ TableModel table_model(const Working& w, const Params& params) {
       centre += positions[static_cast<std::size_t>(r)];
       ++n;
     }
-    centre *= 1.0 / std::max(1, n);
+    if (n == 0) continue;  // (an empty cluster)
+    centre *= 1.0 / n;
     double reach = 0;
     for (int r = 0; r < labels.rows; ++r) {
       if (labels.at<int>(r) == c) reach = std::max(reach, cv::norm(positions[static_cast<std::size_t>(r)] - centre));
@@ -177,14 +178,6 @@ TableModel table_model(const Working& w, const Params& params) {
   const auto squared = [&](const cv::Vec3f& p, const cv::Vec3f& c) {
     const float dl = p[0] * weight - c[0], da = p[1] - c[1], db = p[2] - c[2];
     return dl * dl + da * da + db * db;
-  };
-  const auto distance = [&](const cv::Vec3f& p, int x, int y) {
-    float best = 1e9f;
-    for (const auto& c : t.colours) best = std::min(best, squared(p, c));
-    for (const auto& l : t.local) {
-      if (std::hypot(x - l.centre.x, y - l.centre.y) <= l.radius) best = std::min(best, squared(p, l.colour));
-    }
-    return std::sqrt(static_cast<double>(best));
   };
   // Every pixel against the table's colours, then, inside each local colour's disc, against it.
   const auto distance_map = [&] {
@@ -211,16 +204,13 @@ TableModel table_model(const Working& w, const Params& params) {
     }
     cv::sqrt(t.distance, t.distance);
   };
-  std::vector<double> border_distances;
-  for (int r = 0; r < samples.rows; ++r) {
-    const cv::Point2d& at = positions[static_cast<std::size_t>(r)];
-    border_distances.push_back(distance(cv::Vec3f(samples.at<float>(r, 0) / static_cast<float>(params.lightness_weight),
-                                                  samples.at<float>(r, 1), samples.at<float>(r, 2)),
-                                        static_cast<int>(at.x), static_cast<int>(at.y)));
-  }
-  t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
   t.distance.create(w.lab.size(), CV_32F);
   distance_map();
+  std::vector<double> border_distances;
+  for (const cv::Point2d& at : positions) {
+    border_distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
+  }
+  t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
   std::vector<double> lightness;
   for (int y = 0; y < w.lab.rows; y += 4) {
     const auto* row = w.lab.ptr<cv::Vec3f>(y);
@@ -477,24 +467,31 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   return f;
 }
 
-// The shape features of cell (i, j): the neighbourhood rectified by the lattice's local affine
-// map to a kPatchPixels square over kPatchCells cells, its histogram of oriented gradients
-// (block-normalised, so independent of contrast), and the patch's mean gradient against the
-// table's (the contrast the histogram leaves out).
+// The neighbourhood of cell (i, j), `cells` x `cells` lattice cells about it, rectified by the
+// lattice's local affine map to a `pixels` square of `src`.
+cv::Mat rectify(const cv::Mat& src, const LatticeFit& lattice, int i, int j, int pixels, double cells) {
+  const double step = cells / pixels;
+  const auto image_of = [&](double x, double y) {
+    const cv::Point2d q = lattice.to_image(i - cells / 2 + (x + 0.5) * step, j - cells / 2 + (y + 0.5) * step);
+    return cv::Point2f(static_cast<float>(q.x), static_cast<float>(q.y));
+  };
+  const auto last = static_cast<float>(pixels - 1);
+  const cv::Point2f from[3] = {{0, 0}, {last, 0}, {0, last}};
+  const cv::Point2f to[3] = {image_of(0, 0), image_of(last, 0), image_of(0, last)};
+  cv::Mat patch;
+  cv::warpAffine(src, patch, cv::getAffineTransform(from, to), cv::Size(pixels, pixels),
+                 cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  return patch;
+}
+
+// The shape features of cell (i, j): its neighbourhood rectified to a kPatchPixels square over
+// kPatchCells cells, its histogram of oriented gradients (block-normalised, so independent of
+// contrast), and the patch's mean gradient against the table's (the contrast the histogram
+// leaves out).
 void shape_features(const Working& w, const TableModel& t, const LatticeFit& lattice, int i, int j, float* out) {
   static const cv::HOGDescriptor hog(cv::Size(kPatchPixels, kPatchPixels), cv::Size(16, 16), cv::Size(8, 8),
                                      cv::Size(8, 8), 9);
-  const double step = kPatchCells / kPatchPixels;
-  const auto image_of = [&](double x, double y) {
-    const cv::Point2d q = lattice.to_image(i - kPatchCells / 2 + (x + 0.5) * step, j - kPatchCells / 2 + (y + 0.5) * step);
-    return cv::Point2f(static_cast<float>(q.x), static_cast<float>(q.y));
-  };
-  const cv::Point2f from[3] = {{0, 0}, {kPatchPixels - 1, 0}, {0, kPatchPixels - 1}};
-  const cv::Point2f to[3] = {image_of(0, 0), image_of(kPatchPixels - 1, 0), image_of(0, kPatchPixels - 1)};
-  const cv::Mat patch_to_image = cv::getAffineTransform(from, to);
-  cv::Mat patch;
-  cv::warpAffine(w.l8, patch, patch_to_image, cv::Size(kPatchPixels, kPatchPixels), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                 cv::BORDER_REPLICATE);
+  const cv::Mat patch = rectify(w.l8, lattice, i, j, kPatchPixels, kPatchCells);
   std::vector<float> descriptor;
   hog.compute(patch, descriptor);
   std::copy_n(descriptor.begin(), std::min<std::size_t>(descriptor.size(), kShapeFeatures), out);
@@ -506,20 +503,10 @@ void shape_features(const Working& w, const TableModel& t, const LatticeFit& lat
   out[kShapeFeatures] = static_cast<float>(cv::mean(magnitude)[0] * (100.0 / 255.0) / t.gradient_median);
 }
 
-// The patch network's input for cell (i, j): the neighbourhood rectified by the lattice's local
-// affine map to a kNetPatchPixels square over kNetPatchCells cells, in 8-bit Lab, plane by plane.
+// The patch network's input for cell (i, j): its neighbourhood rectified to a kNetPatchPixels
+// square over kNetPatchCells cells, in 8-bit Lab, plane by plane.
 void network_patch(const Working& w, const LatticeFit& lattice, int i, int j, CellPatch& out) {
-  const double step = kNetPatchCells / kNetPatchPixels;
-  const auto image_of = [&](double x, double y) {
-    const cv::Point2d q =
-        lattice.to_image(i - kNetPatchCells / 2 + (x + 0.5) * step, j - kNetPatchCells / 2 + (y + 0.5) * step);
-    return cv::Point2f(static_cast<float>(q.x), static_cast<float>(q.y));
-  };
-  const cv::Point2f from[3] = {{0, 0}, {kNetPatchPixels - 1, 0}, {0, kNetPatchPixels - 1}};
-  const cv::Point2f to[3] = {image_of(0, 0), image_of(kNetPatchPixels - 1, 0), image_of(0, kNetPatchPixels - 1)};
-  cv::Mat lab_patch;
-  cv::warpAffine(w.lab8, lab_patch, cv::getAffineTransform(from, to), cv::Size(kNetPatchPixels, kNetPatchPixels),
-                 cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  const cv::Mat lab_patch = rectify(w.lab8, lattice, i, j, kNetPatchPixels, kNetPatchCells);
   std::array<cv::Mat, kPatchPlanes> planes;
   for (int c = 0; c < kPatchPlanes; ++c) {
     planes[static_cast<std::size_t>(c)] =
@@ -1178,19 +1165,31 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     // classifier, examining the node through the new map, sees a pion there; then the board is
     // examined again. Nearest first, `extend_rounds` times at most.
     std::vector<bool> tried(d.candidates.size(), false);
+    // The node a candidate lies nearest through a map, and how far from it (in pitches).
+    const auto nearest_node = [](const LatticeFit& lattice, cv::Point2d at, double& off) {
+      const cv::Point2d l = lattice.to_lattice(at);
+      const cv::Point node(static_cast<int>(std::lround(l.x)), static_cast<int>(std::lround(l.y)));
+      off = std::hypot(l.x - node.x, l.y - node.y);
+      return node;
+    };
+    const auto held = [&](cv::Point node) {  // by a placed candidate
+      for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+        if (d.lattice.inlier[k] && d.lattice.cells[k] == node) return true;
+      }
+      return false;
+    };
+    const auto is_pion = [&](cv::Point at) {
+      return std::any_of(d.cells.begin(), d.cells.end(), [&](const Detection::Cell& c) { return c.lattice == at && c.label > 0; });
+    };
     for (int round = 0; round < params.extend_rounds; ++round) {
-      const auto is_pion = [&](cv::Point at) {
-        return std::any_of(d.cells.begin(), d.cells.end(), [&](const Detection::Cell& c) { return c.lattice == at && c.label > 0; });
-      };
       std::size_t best = d.candidates.size();
       cv::Point best_node;
       double best_off = 1e9;
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (d.lattice.inlier[k] || crowded[k] || tried[k]) continue;
-        const cv::Point2d l = d.lattice.to_lattice(d.candidates[k].centre);
-        const cv::Point node(static_cast<int>(std::lround(l.x)), static_cast<int>(std::lround(l.y)));
-        const double off = std::hypot(l.x - node.x, l.y - node.y);
-        if (off > params.extend_reach || off >= best_off) continue;
+        double off = 0;
+        const cv::Point node = nearest_node(d.lattice, d.candidates[k].centre, off);
+        if (off > params.extend_reach || off >= best_off || held(node)) continue;
         bool beside = false;
         for (int dj = -1; dj <= 1 && !beside; ++dj) {
           for (int di = -1; di <= 1 && !beside; ++di) beside = (di != 0 || dj != 0) && is_pion(node + cv::Point(di, dj));
@@ -1203,7 +1202,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       if (best == d.candidates.size()) break;
       tried[best] = true;
       // The map through the placed candidates and this one, by least squares: a homography from
-      // eight points spread over the board, an affine map from three.
+      // eight cells spread over the board, an affine map from three not in a line (a chain of
+      // pions does not fix the map across it: no extension then).
       std::vector<cv::Point2f> from, to;
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (!d.lattice.inlier[k] && k != best) continue;
@@ -1211,11 +1211,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
         from.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
         to.emplace_back(static_cast<float>(d.candidates[k].centre.x), static_cast<float>(d.candidates[k].centre.y));
       }
-      if (from.size() < 3) continue;
-      LatticeFit refitted = d.lattice;
+      const double spread = cell_spread(from);
       cv::Mat h;
-      if (from.size() >= 8) h = cv::findHomography(from, to, 0);
-      if (h.empty()) {
+      if (from.size() >= 8 && spread > kHomographySpread) h = cv::findHomography(from, to, 0);
+      if (h.empty() && from.size() >= 3 && spread > kAffineSpread) {
         cv::Mat a(0, 3, CV_64F), bx(0, 1, CV_64F), by(0, 1, CV_64F);
         for (std::size_t k = 0; k < from.size(); ++k) {
           const double row[3] = {from[k].x, from[k].y, 1};
@@ -1224,15 +1223,18 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
           by.push_back(static_cast<double>(to[k].y));
         }
         cv::Mat x, y;
-        if (!cv::solve(a, bx, x, cv::DECOMP_SVD) || !cv::solve(a, by, y, cv::DECOMP_SVD)) continue;
-        h = (cv::Mat_<double>(3, 3) << x.at<double>(0), x.at<double>(1), x.at<double>(2), y.at<double>(0), y.at<double>(1),
-             y.at<double>(2), 0, 0, 1);
+        if (cv::solve(a, bx, x, cv::DECOMP_SVD) && cv::solve(a, by, y, cv::DECOMP_SVD)) {
+          h = (cv::Mat_<double>(3, 3) << x.at<double>(0), x.at<double>(1), x.at<double>(2), y.at<double>(0),
+               y.at<double>(1), y.at<double>(2), 0, 0, 1);
+        }
       }
+      if (h.empty()) continue;
+      LatticeFit refitted = d.lattice;
       refitted.homography = cv::Matx33d(h);
       bool kept = true;
       for (std::size_t k = 0; k < from.size() && kept; ++k) {
         const cv::Point2d l = refitted.to_lattice(cv::Point2d(to[k].x, to[k].y));
-        kept = std::hypot(l.x - from[k].x, l.y - from[k].y) <= 0.3;
+        kept = std::hypot(l.x - from[k].x, l.y - from[k].y) <= lp.assign_tolerance;
       }
       if (!kept) continue;
       Detection::Cell cell;
@@ -1241,12 +1243,13 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       d.lattice.inlier[best] = true;
       d.lattice.cells[best] = best_node;
       ++d.lattice.inliers;
-      // Every candidate on its node through the new map is placed too.
+      // Every candidate now on a node no other holds is placed too (a node once: the first
+      // candidate in order takes it).
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (d.lattice.inlier[k] || crowded[k]) continue;
-        const cv::Point2d l = d.lattice.to_lattice(d.candidates[k].centre);
-        const cv::Point node(static_cast<int>(std::lround(l.x)), static_cast<int>(std::lround(l.y)));
-        if (std::hypot(l.x - node.x, l.y - node.y) <= 0.3) {
+        double off = 0;
+        const cv::Point node = nearest_node(d.lattice, d.candidates[k].centre, off);
+        if (off <= lp.assign_tolerance && !held(node)) {
           d.lattice.inlier[k] = true;
           d.lattice.cells[k] = node;
           ++d.lattice.inliers;

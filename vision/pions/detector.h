@@ -45,7 +45,7 @@ struct Params {
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
-  int extend_rounds = 4;           // candidates off the lattice taken onto it by a refitted map, at most (0: never)
+  int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
