@@ -43,10 +43,6 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--overlays") overlays = argv[i + 1];
     if (std::string(argv[i]) == "--model") model = vp::load_cell_model(argv[i + 1]);
     if (std::string(argv[i]) == "--net-weight") params.net_weight = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--local-stretches") params.local_stretches = std::atoi(argv[i + 1]);
-    if (std::string(argv[i]) == "--local-share") params.local_share = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--local-reach") params.local_reach = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--local-distance") params.local_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--extend-rounds") params.extend_rounds = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--extend-reach") params.extend_reach = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--parity-points") params.parity_points = std::atoi(argv[i + 1]);

@@ -63,14 +63,16 @@ TEST(PionReader, CommittedScenesAboveTheRegressionFloor) {
   EXPECT_LE(t.wrong_colour, 0.01 * t.matched + 1);
 }
 
-// A board tilted 30 degrees on a checkered cloth, a cup beside it (seed 7, scene 120 of the
-// development scenes): the lattice is fitted to the top pions, and the bottom row's three pions
-// lie 0.3-0.6 of a pitch off its nodes. Without the extension they are missed (candidates "off
-// the lattice"); with it each is taken onto the node beside the pions found when the refitted map
-// keeps the others on theirs and the classifier sees a pion there, and the board is read whole.
+// Discs on a striped cloth, a cup beside them (seed 5, scene 131 of the development scenes):
+// the lattice is fitted to the upper pions, and the bottom row lies off its nodes — one pion's
+// candidate is "off the lattice", two others are too small to be candidates, and the cells
+// examined beside them read empty. Without the extension three pions are missed; with it the
+// candidate is taken onto the node beside the pions found (the refitted map keeps the others on
+// theirs and the classifier sees a pion there), the board is examined again through the new map,
+// and it is read whole.
 TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
   namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("extend", "0120");
+  const auto [truth, image] = committed_scene("extend", "0131");
   ASSERT_FALSE(image.empty());
   const auto off_the_lattice_near_a_pion = [&](const vp::Detection& d) {
     int n = 0;
@@ -86,42 +88,14 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
   without.extend_rounds = 0;
   const vp::Detection before = vp::detect(image, without);
   const auto score_before = arbitre::testing::score_scene(truth, before.observation);
-  EXPECT_GE(score_before.missed, 2);
-  EXPECT_GE(off_the_lattice_near_a_pion(before), 2);
+  EXPECT_GE(score_before.missed, 3);
+  EXPECT_GE(off_the_lattice_near_a_pion(before), 1);
   const vp::Detection after = vp::detect(image);
   const auto score_after = arbitre::testing::score_scene(truth, after.observation);
   EXPECT_TRUE(score_after.board_right()) << score_after.right << " of " << score_after.truth << ", "
                                          << score_after.phantoms << " phantoms";
   EXPECT_EQ(off_the_lattice_near_a_pion(after), 0);
   EXPECT_GT(after.lattice.inliers, before.lattice.inliers);
-}
-
-// Green felt, a cup in the top right corner crossing the border band, its rim cream (seed 2,
-// scene 10 of the development scenes): the rim's colour is one of the band's four, and the
-// table model took it for the table's, so the board's two white pions were "table" and never
-// candidates. The colour holds a tenth of only one or two of the band's twelve stretches, a small
-// share of the band, far from the felt: it is the table's only near the cup (the cup stays
-// table), and the board is read whole.
-TEST(PionReader, AnObjectsColourCrossingTheBorderIsTheTablesOnlyNearIt) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("local", "0010");
-  ASSERT_FALSE(image.empty());
-  vp::Params everywhere;
-  everywhere.local_stretches = 0;  // every colour of the band is the table's everywhere
-  const auto before = arbitre::testing::score_scene(truth, vp::detect(image, everywhere).observation);
-  EXPECT_EQ(before.confusion[3][4], 2) << "the two white pions are missed";
-  EXPECT_FALSE(before.board_right());
-  const vp::Detection found = vp::detect(image);
-  const auto after = arbitre::testing::score_scene(truth, found.observation);
-  EXPECT_TRUE(after.board_right()) << after.right << " of " << after.truth << ", " << after.phantoms << " phantoms";
-  // Only near it: the cup itself stays table. Were its colour the table's nowhere (a reach
-  // below zero), the cup would be foreground and its cores would shrink the pion's size
-  // (discs of about 0.8 pitch here).
-  const double pitch = truth["scene"]["pitch_px"].get<double>() * found.scale;
-  EXPECT_GT(2 * found.pion_radius / pitch, 0.7);
-  vp::Params nowhere;
-  nowhere.local_reach = -1;
-  EXPECT_LT(vp::detect(image, nowhere).pion_radius, 0.9 * found.pion_radius);
 }
 
 TEST(PionReader, ReportsCellsFromZeroAndConfidences) {

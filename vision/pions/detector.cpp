@@ -69,18 +69,10 @@ Working normalise(const cv::Mat& input, const Params& params) {
   return w;
 }
 
-constexpr int kBorderStretches = 12;
-
 // table_model: the table's colours (k-means over the border band), its median colour, the
 // illumination's white (the brightest pixels), and each pixel's distance from the table.
 struct TableModel {
   std::vector<cv::Vec3f> colours;  // weighted Lab centres
-  struct Local {
-    cv::Vec3f colour;  // an object's colour where it crosses the border band (weighted Lab)
-    cv::Point2d centre;
-    double radius = 0;  // the table's only within this of `centre`
-  };
-  std::vector<Local> local;
   cv::Vec3f median{0, 0, 0};
   cv::Vec3f white{100, 0, 0};
   double threshold = 0;
@@ -94,18 +86,12 @@ TableModel table_model(const Working& w, const Params& params) {
   const int band_y = std::max(2, static_cast<int>(w.lab.rows * params.border_band));
   cv::Mat samples(0, 3, CV_32F);
   std::vector<double> ls, as, bs;
-  std::vector<int> stretch;  // of each sample: one of kBorderStretches along the band (4 on top, 4 below, 2 a side)
   std::vector<cv::Point2d> positions;  // of each sample
   for (int y = 0; y < w.lab.rows; y += 3) {
     for (int x = 0; x < w.lab.cols; x += 3) {
       const bool border = x < band_x || x >= w.lab.cols - band_x || y < band_y || y >= w.lab.rows - band_y;
       if (!border) continue;
       positions.emplace_back(x, y);
-      if (y < band_y || y >= w.lab.rows - band_y) {
-        stretch.push_back((y < band_y ? 0 : 4) + std::min(3, 4 * x / w.lab.cols));
-      } else {
-        stretch.push_back((x < band_x ? 8 : 10) + std::min(1, 2 * (y - band_y) / std::max(1, w.lab.rows - 2 * band_y)));
-      }
       const cv::Vec3f p = w.lab.at<cv::Vec3f>(y, x);
       const float row[3] = {p[0] * static_cast<float>(params.lightness_weight), p[1], p[2]};
       samples.push_back(cv::Mat(1, 3, CV_32F, const_cast<float*>(row)).clone());
@@ -120,92 +106,25 @@ TableModel table_model(const Working& w, const Params& params) {
   cv::theRNG().state = 0x1234567;  // reproducible k-means
   cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 2,
              cv::KMEANS_PP_CENTERS, centres);
-  // The table runs along the whole border; a cup or a pencil crosses it in one place. A colour
-  // of the band found in at most `params.local_stretches` of its stretches (a tenth of the
-  // stretch at least), holding under `params.local_share` of the band, and far from the band's
-  // commonest colour (`params.local_distance`, in the distance's units) is that object's, not
-  // the table's (a white pion the colour of a cup's rim would be "table").
-  std::vector<bool> kept(static_cast<std::size_t>(centres.rows), true);
-  if (params.local_stretches > 0 && centres.rows > 1) {
-    std::vector<std::array<int, kBorderStretches>> count(static_cast<std::size_t>(centres.rows));
-    std::array<int, kBorderStretches> total{};
-    std::vector<int> size(static_cast<std::size_t>(centres.rows), 0);
-    for (int r = 0; r < labels.rows; ++r) {
-      const auto c = static_cast<std::size_t>(labels.at<int>(r));
-      const auto g = static_cast<std::size_t>(stretch[static_cast<std::size_t>(r)]);
-      ++count[c][g];
-      ++total[g];
-      ++size[c];
-    }
-    const auto commonest = static_cast<int>(std::max_element(size.begin(), size.end()) - size.begin());
-    const cv::Vec3f main_colour(centres.at<float>(commonest, 0), centres.at<float>(commonest, 1), centres.at<float>(commonest, 2));
-    for (int c = 0; c < centres.rows; ++c) {
-      int found_in = 0;
-      for (int g = 0; g < kBorderStretches; ++g) {
-        const auto gi = static_cast<std::size_t>(g);
-        if (total[gi] > 0 && 10 * count[static_cast<std::size_t>(c)][gi] >= total[gi]) ++found_in;
-      }
-      const cv::Vec3f colour(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
-      kept[static_cast<std::size_t>(c)] = c == commonest || found_in > params.local_stretches ||
-                                          size[static_cast<std::size_t>(c)] >= params.local_share * labels.rows ||
-                                          cv::norm(colour - main_colour) < params.local_distance;
-    }
-  }
   for (int c = 0; c < centres.rows; ++c) {
-    const cv::Vec3f colour(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
-    if (kept[static_cast<std::size_t>(c)]) {
-      t.colours.push_back(colour);
-      continue;
-    }
-    // The object's colour is still the table's near where it crosses the band (the object
-    // itself, its shadow), within `params.local_reach` of the image's width of its samples.
-    cv::Point2d centre(0, 0);
-    int n = 0;
-    for (int r = 0; r < labels.rows; ++r) {
-      if (labels.at<int>(r) != c) continue;
-      centre += positions[static_cast<std::size_t>(r)];
-      ++n;
-    }
-    if (n == 0) continue;  // (an empty cluster)
-    centre *= 1.0 / n;
-    double reach = 0;
-    for (int r = 0; r < labels.rows; ++r) {
-      if (labels.at<int>(r) == c) reach = std::max(reach, cv::norm(positions[static_cast<std::size_t>(r)] - centre));
-    }
-    t.local.push_back({colour, centre, reach + params.local_reach * w.lab.cols});
+    t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
   }
+  // Every pixel's distance to the nearest of the table's colours.
   const float weight = static_cast<float>(params.lightness_weight);
-  const auto squared = [&](const cv::Vec3f& p, const cv::Vec3f& c) {
-    const float dl = p[0] * weight - c[0], da = p[1] - c[1], db = p[2] - c[2];
-    return dl * dl + da * da + db * db;
-  };
-  // Every pixel against the table's colours, then, inside each local colour's disc, against it.
-  const auto distance_map = [&] {
-    for (int y = 0; y < w.lab.rows; ++y) {
-      const auto* row = w.lab.ptr<cv::Vec3f>(y);
-      auto* out = t.distance.ptr<float>(y);
-      for (int x = 0; x < w.lab.cols; ++x) {
-        float best = 1e9f;
-        for (const auto& c : t.colours) best = std::min(best, squared(row[x], c));
-        out[x] = best;
-      }
-    }
-    for (const auto& l : t.local) {
-      const int y0 = std::max(0, static_cast<int>(l.centre.y - l.radius)),
-                y1 = std::min(w.lab.rows - 1, static_cast<int>(l.centre.y + l.radius));
-      for (int y = y0; y <= y1; ++y) {
-        const double half = std::sqrt(std::max(0.0, l.radius * l.radius - (y - l.centre.y) * (y - l.centre.y)));
-        const int x0 = std::max(0, static_cast<int>(std::ceil(l.centre.x - half))),
-                  x1 = std::min(w.lab.cols - 1, static_cast<int>(l.centre.x + half));
-        const auto* row = w.lab.ptr<cv::Vec3f>(y);
-        auto* out = t.distance.ptr<float>(y);
-        for (int x = x0; x <= x1; ++x) out[x] = std::min(out[x], squared(row[x], l.colour));
-      }
-    }
-    cv::sqrt(t.distance, t.distance);
-  };
   t.distance.create(w.lab.size(), CV_32F);
-  distance_map();
+  for (int y = 0; y < w.lab.rows; ++y) {
+    const auto* row = w.lab.ptr<cv::Vec3f>(y);
+    auto* out = t.distance.ptr<float>(y);
+    for (int x = 0; x < w.lab.cols; ++x) {
+      float best = 1e9f;
+      for (const auto& c : t.colours) {
+        const float dl = row[x][0] * weight - c[0], da = row[x][1] - c[1], db = row[x][2] - c[2];
+        best = std::min(best, dl * dl + da * da + db * db);
+      }
+      out[x] = best;
+    }
+  }
+  cv::sqrt(t.distance, t.distance);
   std::vector<double> border_distances;
   for (const cv::Point2d& at : positions) {
     border_distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));

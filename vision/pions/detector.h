@@ -26,10 +26,6 @@ struct Params {
   int working_width = 640;         // pixels; frames are scaled down to this width
   double border_band = 0.08;       // share of each side sampled for the table's colours
   int table_clusters = 4;          // colours of the table (k-means)
-  int local_stretches = 2;         // a colour of the border band found in at most this many of its 12 stretches,
-  double local_share = 0.1;        // ... holding less than this share of the band,
-  double local_distance = 30;      // ... and this far from its commonest colour is not the table's (0 stretches: all are)
-  double local_reach = 0.15;       // ... except within this share of the image's width of where it crosses the band
   double lightness_weight = 0.5;   // of L against a and b in colour distances (shadows)
   double flatten_gain = 0.08;      // uneven light whose gain varies more than this is divided out (0: never)
   double min_distance = 10;        // Lab distance from the table that makes a pixel foreground
