@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
                  threads);
     cv::setNumThreads(threads);
     const cv::Mat images(static_cast<int>(patch_labels.size()),
-                         vp::kPatchPlanes * vp::kNetPatchPixels * vp::kNetPatchPixels, CV_8U, patches.data());
+                         vp::kNetPatchSize, CV_8U, patches.data());
     model.patch_net = arbitre::vision::train_cnn(images, patch_labels, patch_training, [](int epoch, double loss) {
       std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
     });

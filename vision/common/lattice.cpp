@@ -78,6 +78,31 @@ double cell_spread(const std::vector<cv::Point2f>& cells) {
   return 0.5 * (sxx + syy) - std::sqrt(0.25 * (sxx - syy) * (sxx - syy) + sxy * sxy);
 }
 
+bool least_squares_map(const std::vector<cv::Point2f>& cells, const std::vector<cv::Point2f>& points,
+                       cv::Matx33d& map) {
+  const double spread = cell_spread(cells);
+  if (cells.size() >= 8 && spread > kHomographySpread) {
+    const cv::Mat h = cv::findHomography(cells, points, 0);
+    if (!h.empty()) {
+      map = cv::Matx33d(h);
+      return true;
+    }
+  }
+  if (cells.size() < 3 || spread <= kAffineSpread) return false;
+  cv::Mat a(0, 3, CV_64F), bx(0, 1, CV_64F), by(0, 1, CV_64F);
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const double row[3] = {cells[k].x, cells[k].y, 1};
+    a.push_back(cv::Mat(1, 3, CV_64F, const_cast<double*>(row)).clone());
+    bx.push_back(static_cast<double>(points[k].x));
+    by.push_back(static_cast<double>(points[k].y));
+  }
+  cv::Mat x, y;
+  if (!cv::solve(a, bx, x, cv::DECOMP_SVD) || !cv::solve(a, by, y, cv::DECOMP_SVD)) return false;
+  map = cv::Matx33d(x.at<double>(0), x.at<double>(1), x.at<double>(2), y.at<double>(0), y.at<double>(1), y.at<double>(2),
+                    0, 0, 1);
+  return true;
+}
+
 LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint, const LatticeParams& params) {
   LatticeFit fit;
   const std::size_t n = points.size();
@@ -220,8 +245,6 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   // when it keeps as many points. Neither the pitch the width allows nor the edges' angle bound
   // it: the width measured short is what made the finer lattice win, and the edges measured on
   // a checkered cloth are the cloth's.
-  const double coarse_pitch = h.pitch * std::sqrt(2.0);
-  const double coarse_angle = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
   if (params.parity_points > 0 && best.inliers >= params.parity_points) {
     int parity = -1;
     bool one_colour = true;
@@ -232,7 +255,8 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       parity = p;
     }
     if (one_colour) {
-      LatticeFit coarse = complete_fit(points, coarse_pitch, coarse_angle, h.point, params);
+      const double coarse_angle = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
+      LatticeFit coarse = complete_fit(points, h.pitch * std::sqrt(2.0), coarse_angle, h.point, params);
       if (coarse.inliers >= best.inliers) return coarse;
     }
   }

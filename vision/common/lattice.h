@@ -48,6 +48,12 @@ inline constexpr double kHomographySpread = 0.4;
 inline constexpr double kAffineSpread = 0.15;
 double cell_spread(const std::vector<cv::Point2f>& cells);
 
+// The map from lattice cells to their points by least squares over all of them: a homography
+// from 8 cells spread more than kHomographySpread, else an affine map from 3 spread more than
+// kAffineSpread. False (and `map` untouched) when the cells fix neither.
+bool least_squares_map(const std::vector<cv::Point2f>& cells, const std::vector<cv::Point2f>& points,
+                       cv::Matx33d& map);
+
 // Fits the lattice. `pitch_hint` (pixels, 0 = unknown) helps with very few points. Axes are
 // chosen so that j (rows) runs closest to the image's downward direction and i (columns) to
 // its right.

@@ -1,6 +1,5 @@
 #include "vision/pions/detector.h"
 
-#include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
@@ -424,8 +423,9 @@ void shape_features(const Working& w, const TableModel& t, const LatticeFit& lat
 
 // The patch network's input for cell (i, j): its neighbourhood rectified to a kNetPatchPixels
 // square over kNetPatchCells cells, in 8-bit Lab, plane by plane.
-void network_patch(const Working& w, const LatticeFit& lattice, int i, int j, CellPatch& out) {
+void network_patch(const Working& w, const LatticeFit& lattice, int i, int j, std::vector<unsigned char>& out) {
   const cv::Mat lab_patch = rectify(w.lab8, lattice, i, j, kNetPatchPixels, kNetPatchCells);
+  out.resize(kNetPatchSize);
   std::array<cv::Mat, kPatchPlanes> planes;
   for (int c = 0; c < kPatchPlanes; ++c) {
     planes[static_cast<std::size_t>(c)] =
@@ -990,7 +990,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
           cell.presence >= params.patch_low && cell.presence <= params.patch_high) {
         // The patch network's say in the presence; the colours keep their proportions.
         if (!params.keep_patches) network_patch(w, lattice, i, j, cell.patch);
-        const cv::Mat patch(1, static_cast<int>(cell.patch.size()), CV_8U, cell.patch.data());
+        const cv::Mat patch(1, kNetPatchSize, CV_8U, cell.patch.data());
         const double pion = model.patch_net.probabilities(patch).at<float>(0, 1);
         const double presence = (1 - params.patch_weight) * cell.presence + params.patch_weight * pion;
         const double scale = cell.presence > 0 ? presence / cell.presence : 0;
@@ -1120,9 +1120,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       }
       if (best == d.candidates.size()) break;
       tried[best] = true;
-      // The map through the placed candidates and this one, by least squares: a homography from
-      // eight cells spread over the board, an affine map from three not in a line (a chain of
-      // pions does not fix the map across it: no extension then).
+      // The map through the placed candidates and this one, by least squares (none through a
+      // chain of pions: it does not fix the map across it, and there is no extension then).
       std::vector<cv::Point2f> from, to;
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (!d.lattice.inlier[k] && k != best) continue;
@@ -1130,26 +1129,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
         from.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
         to.emplace_back(static_cast<float>(d.candidates[k].centre.x), static_cast<float>(d.candidates[k].centre.y));
       }
-      const double spread = cell_spread(from);
-      cv::Mat h;
-      if (from.size() >= 8 && spread > kHomographySpread) h = cv::findHomography(from, to, 0);
-      if (h.empty() && from.size() >= 3 && spread > kAffineSpread) {
-        cv::Mat a(0, 3, CV_64F), bx(0, 1, CV_64F), by(0, 1, CV_64F);
-        for (std::size_t k = 0; k < from.size(); ++k) {
-          const double row[3] = {from[k].x, from[k].y, 1};
-          a.push_back(cv::Mat(1, 3, CV_64F, const_cast<double*>(row)).clone());
-          bx.push_back(static_cast<double>(to[k].x));
-          by.push_back(static_cast<double>(to[k].y));
-        }
-        cv::Mat x, y;
-        if (cv::solve(a, bx, x, cv::DECOMP_SVD) && cv::solve(a, by, y, cv::DECOMP_SVD)) {
-          h = (cv::Mat_<double>(3, 3) << x.at<double>(0), x.at<double>(1), x.at<double>(2), y.at<double>(0),
-               y.at<double>(1), y.at<double>(2), 0, 0, 1);
-        }
-      }
-      if (h.empty()) continue;
       LatticeFit refitted = d.lattice;
-      refitted.homography = cv::Matx33d(h);
+      if (!least_squares_map(from, to, refitted.homography)) continue;
       bool kept = true;
       for (std::size_t k = 0; k < from.size() && kept; ++k) {
         const cv::Point2d l = refitted.to_lattice(cv::Point2d(to[k].x, to[k].y));

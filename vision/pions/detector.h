@@ -84,7 +84,7 @@ using CellFeatures = std::array<float, kCellFeatures>;
 inline constexpr int kNetPatchPixels = 32;
 inline constexpr double kNetPatchCells = 1.5;
 inline constexpr int kPatchPlanes = 3;
-using CellPatch = std::array<unsigned char, kPatchPlanes * kNetPatchPixels * kNetPatchPixels>;
+inline constexpr int kNetPatchSize = kPatchPlanes * kNetPatchPixels * kNetPatchPixels;
 
 // Classes of a cell: 0 empty, then 1 + referee::irma::Colour.
 inline constexpr int kCellClasses = 5;
@@ -105,7 +105,7 @@ struct Detection {
     cv::Point lattice;       // (i, j)
     cv::Point2d centre;      // working pixels
     CellFeatures features{};
-    CellPatch patch{};  // with Params::keep_patches, or when the patch network was asked (else zeros)
+    std::vector<unsigned char> patch;  // kNetPatchSize bytes with Params::keep_patches, or when the patch network was asked (else empty)
     int label = 0;           // class
     double confidence = 0;
     double presence = 0;     // share of the trees that see a pion, whatever its colour
