@@ -171,6 +171,8 @@ int main(int argc, char** argv) {
       params.net_weight = std::atof(argv[++i]);
     else if (a == "--no-resized")
       params.search_resized = false;
+    else if (a == "--colour-gap" && i + 1 < argc)
+      params.colour_gap = std::atof(argv[++i]);
     else if (a == "--no-axis-cnn")
       params.use_axis_cnn = false;
     else if (a == "--dice-csv" && i + 1 < argc)
@@ -215,7 +217,7 @@ int main(int argc, char** argv) {
   if (!dice_csv.empty()) {
     csv.open(dice_csv);
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
-           "table,layout,light,tilt,jpeg,noise\n";
+           "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
@@ -234,12 +236,38 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < s.outcome.size(); ++i) {
         const auto& t = truth["dice"][i];
         csv << file.stem().string() << ',' << i << ',' << t["value"] << ',' << t["cocked"] << ','
-            << s.outcome[i] << ',' << t.value("colour", "") << ',' << t.value("texture", "")
-            << ',' << t.value("finish", "") << ',' << t.value("marking", "") << ','
-            << t.value("font", "") << ',' << t["radius_px"] << ',' << t.value("visible", 1.0)
-            << ',' << sc.value("table", "") << ',' << sc.value("layout", "") << ','
+            << s.outcome[i] << ',' << t.value("colour", "") << ',' << t.value("texture", "") << ','
+            << t.value("finish", "") << ',' << t.value("marking", "") << ',' << t.value("font", "")
+            << ',' << t["radius_px"] << ',' << t.value("visible", 1.0) << ','
+            << sc.value("table", "") << ',' << sc.value("layout", "") << ','
             << sc.value("light", "") << ',' << sc.value("tilt_deg", 0.0) << ','
-            << sc.value("jpeg_quality", 0) << ',' << sc.value("noise_sigma", 0.0) << '\n';
+            << sc.value("jpeg_quality", 0) << ',' << sc.value("noise_sigma", 0.0);
+        // The nearest die seen (within 0.6 radius): its likeliest value, the shares it was
+        // decided on, how far its top face was read from the true one (radii) and how far its
+        // digit's axis from the true one (degrees, modulo 180).
+        const double r = t["radius_px"].get<double>();
+        int near = -1;
+        double near_d = 0.6 * r;
+        for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+          const auto& o = d.observation.dice[k];
+          const double dist = std::hypot(o.x - t["x"].get<double>(), o.y - t["y"].get<double>());
+          if (dist < near_d) near_d = dist, near = static_cast<int>(k);
+        }
+        if (near >= 0 && t.contains("face")) {
+          const auto& f = t["face"];
+          const auto k = static_cast<std::size_t>(near);
+          const double face_error =
+              std::hypot(d.face[k].x - f["x"].get<double>(), d.face[k].y - f["y"].get<double>()) /
+              r;
+          double axis_error =
+              std::fmod(std::abs(d.rotation_deg[k] - f["digit_rotation_deg"].get<double>()), 180.0);
+          axis_error = std::min(axis_error, 180.0 - axis_error);
+          csv << ',' << d.best_value[k] << ',' << d.cocked_evidence[k][2] << ','
+              << d.cocked_evidence[k][3] << ',' << face_error << ',' << axis_error << ','
+              << d.redness[k] << '\n';
+        } else {
+          csv << ",,,,,,\n";
+        }
       }
     }
     ++images;

@@ -325,6 +325,35 @@ TEST(DiceReader, RednessTellsRedFromWhite) {
   EXPECT_LT(vd::redness(white), 8);
 }
 
+// The threshold says red or white, within what five dice of each colour allow.
+TEST(DiceReader, ColoursAreBoundedByFiveDiceOfEachColour) {
+  const vd::Params params;  // red_threshold 14, colour_gap 3
+  const auto reds = [&](const std::vector<double>& redness) {
+    const std::vector<bool> red = vd::red_dice(redness, params);
+    return static_cast<int>(std::count(red.begin(), red.end(), true));
+  };
+  // Nine dice, the threshold agrees with the bounds (4 or 5 red): it decides.
+  EXPECT_EQ(reds({40, 35, 33, 30, 2, 1, 0, -1, -2}), 4);
+  // Warm light: seven of nine above the threshold; at most five are red, and the redness
+  // drops most after the fifth.
+  const std::vector<double> warm = {45, 44, 42, 41, 40, 20, 18, 3, 2};
+  const std::vector<bool> warm_red = vd::red_dice(warm, params);
+  EXPECT_EQ(std::count(warm_red.begin(), warm_red.end(), true), 5);
+  EXPECT_TRUE(warm_red[4]);
+  EXPECT_FALSE(warm_red[5]);
+  // Glass dice over a dark tray: three above the threshold; at most five of nine are white.
+  EXPECT_EQ(reds({30, 28, 25, 12, 11, 10, 9, 8, 7}), 4);
+  // Ten dice, one a phantom: a clear fall after the fourth leaves four red...
+  EXPECT_EQ(reds({33, 28, 27, 23, 2, -0.3, -1.5, -1.6, -1.9, -2}), 4);
+  // ... but a slight one does not: five red, as ten dice of a game are.
+  EXPECT_EQ(reds({33, 28, 27, 23, 13, 3, -1.5, -1.6, -1.9, -2}), 5);
+  // Never more than six of ten.
+  EXPECT_EQ(reds({50, 49, 48, 47, 46, 45, 44, 2, 1, 0}), 5);
+  EXPECT_TRUE(vd::red_dice({}, params).empty());
+  EXPECT_EQ(reds({20}), 1);
+  EXPECT_EQ(reds({5}), 0);
+}
+
 TEST(DiceReader, EmptyTableHasNoDice) {
   cv::Mat table(720, 1280, CV_8UC3, cv::Scalar(60, 120, 40));
   cv::randn(table, cv::Scalar(60, 120, 40), cv::Scalar(4, 4, 4));
@@ -487,8 +516,8 @@ TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
 
 // With an axis network in the model, it gives the digit's axis: at the top face the locator
 // finds on the committed scenes' flat dice it is within 15 degrees (modulo 180) for most of them,
-// and nearer than the axis forests on the whole (mean error); a network that always answers one bin gives that bin's direction; without
-// it (or with use_cnn false) the forests answer.
+// and nearer than the axis forests on the whole (mean error); a network that always answers one bin
+// gives that bin's direction; without it (or with use_cnn false) the forests answer.
 TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
   const vd::Model& model = vd::default_model();
   ASSERT_FALSE(model.axis_cnn.empty()) << "the committed model has an axis network";
@@ -514,8 +543,8 @@ TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
     for (const auto& t : truth["dice"]) {
       if (t["cocked"].get<bool>()) continue;
       const double r = t["radius_px"].get<double>();
-      const cv::Point2d face = vd::locate_face(
-          image, {t["x"].get<double>(), t["y"].get<double>()}, r, vd::Params{}.locate_steps, model);
+      const cv::Point2d face = vd::locate_face(image, {t["x"].get<double>(), t["y"].get<double>()},
+                                               r, vd::Params{}.locate_steps, model);
       const double rotation = t["face"]["digit_rotation_deg"].get<double>();
       const double by_cnn = vd::digit_axis(image, grey, face, r, model);
       const double by_forest = vd::digit_axis(image, grey, face, r, model, false);
@@ -531,7 +560,8 @@ TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
   }
   ASSERT_GT(dice, 40);
   EXPECT_GT(near_cnn, 0.9 * dice) << near_cnn << " of " << dice;
-  EXPECT_LT(error_cnn, error_forest) << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
+  EXPECT_LT(error_cnn, error_forest)
+      << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
 }
 
 // A die in a chain of touching dice whose only windows were a digit's and the chain's (turned
@@ -567,10 +597,9 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   EXPECT_EQ(score.flat_right, score.flat) << "every flat die read right";
   EXPECT_EQ(score.missed, 0);
   for (const auto& die : b.observation.dice) {
-    EXPECT_TRUE(std::any_of(a.observation.dice.begin(), a.observation.dice.end(),
-                            [&](const auto& o) {
-                              return o.x == die.x && o.y == die.y && o.value == die.value;
-                            }))
+    EXPECT_TRUE(std::any_of(
+        a.observation.dice.begin(), a.observation.dice.end(),
+        [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
         << "a die found without it is gone with it";
   }
 }
@@ -632,10 +661,12 @@ TEST(DiceReader, ACandidateNearlyClearOfTheDiceChosenIsReCentredAndKeptWhenItIsA
     if (entry.path().extension() != ".json") continue;
     const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
     const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
-    const auto a = vd::detect(image, with).observation.dice, b = vd::detect(image, without).observation.dice;
+    const auto a = vd::detect(image, with).observation.dice,
+               b = vd::detect(image, without).observation.dice;
     const auto near_truth = [&](const auto& die) {
       return std::any_of(truth["dice"].begin(), truth["dice"].end(), [&](const auto& t) {
-        return std::hypot(t["x"].template get<double>() - die.x, t["y"].template get<double>() - die.y) <
+        return std::hypot(t["x"].template get<double>() - die.x,
+                          t["y"].template get<double>() - die.y) <
                0.5 * t["radius_px"].template get<double>();
       });
     };
@@ -643,7 +674,8 @@ TEST(DiceReader, ACandidateNearlyClearOfTheDiceChosenIsReCentredAndKeptWhenItIsA
       return std::count_if(dice.begin(), dice.end(), near_truth);
     };
     EXPECT_GE(count_true(a), count_true(b)) << entry.path() << ": a die lost";
-    EXPECT_EQ(a.size() - static_cast<std::size_t>(count_true(a)), b.size() - static_cast<std::size_t>(count_true(b)))
+    EXPECT_EQ(a.size() - static_cast<std::size_t>(count_true(a)),
+              b.size() - static_cast<std::size_t>(count_true(b)))
         << entry.path() << ": a die added where there is none";
     added += static_cast<int>(count_true(a) - count_true(b));
   }

@@ -548,6 +548,39 @@ double redness(const cv::Mat& crop) {
   return cv::mean(lab, mask)[1] - 128.0;
 }
 
+std::vector<bool> red_dice(const std::vector<double>& redness, const Params& params) {
+  const int m = static_cast<int>(redness.size());
+  std::vector<int> by_red(static_cast<std::size_t>(m));
+  std::iota(by_red.begin(), by_red.end(), 0);
+  std::stable_sort(by_red.begin(), by_red.end(), [&](int a, int b) {
+    return redness[static_cast<std::size_t>(a)] > redness[static_cast<std::size_t>(b)];
+  });
+  // The threshold decides, within what five dice of each colour allow: of m dice at least
+  // m - 5 and at most 5 are red. At ten, one may be a phantom (and one die missed), so four or
+  // six are allowed, but five stay unless the redness drops much more sharply there than
+  // between the fifth and the sixth. Out of bounds: the count where the redness drops most.
+  const auto value_at = [&](int rank) {
+    return redness[static_cast<std::size_t>(by_red[static_cast<std::size_t>(rank)])];
+  };
+  const auto drop = [&](int reds) { return value_at(reds - 1) - value_at(reds); };
+  const int per = referee::yams::kDicePerColour;
+  const bool ten = m == referee::yams::kDiceCount;
+  const int lo = std::max(0, m - per - (ten ? 1 : 0)), hi = std::min(m, per + (ten ? 1 : 0));
+  int reds = 0;
+  while (reds < m && value_at(reds) >= params.red_threshold) ++reds;
+  if (reds < lo || reds > hi) {
+    int steepest = std::max(1, lo);
+    for (int r = steepest + 1; r <= std::min(hi, m - 1); ++r)
+      if (drop(r) > drop(steepest)) steepest = r;
+    reds = std::clamp(steepest, lo, hi);
+  }
+  if (ten && reds != per && drop(reds) < params.colour_gap * drop(per)) reds = per;
+  std::vector<bool> red(static_cast<std::size_t>(m), false);
+  for (int rank = 0; rank < reds; ++rank)
+    red[static_cast<std::size_t>(by_red[static_cast<std::size_t>(rank)])] = true;
+  return red;
+}
+
 DieZone zone_of(cv::Point2d point, const Zones& zones) {
   if (zones.tray.size() < 3) return DieZone::Table;
   if (inside(zones.tray, point)) return DieZone::Tray;
@@ -901,7 +934,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       if (axis_read[static_cast<std::size_t>(k)]) {
         for (int way = 0; way < 2; ++way) {
           for (int j = 0; j < params.axis_turns; ++j)
-            at.push_back(axis + 180.0 * way + params.axis_step * (j - (params.axis_turns - 1) / 2.0));
+            at.push_back(axis + 180.0 * way +
+                         params.axis_step * (j - (params.axis_turns - 1) / 2.0));
         }
       } else {
         const int turns = std::max(4, params.rotations);
@@ -922,7 +956,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       const Candidate& c =
           d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
       first_row[static_cast<std::size_t>(k)] = rows;
-      crops0[static_cast<std::size_t>(k)] = face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
+      crops0[static_cast<std::size_t>(k)] =
+          face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
       for (double angle : angles[static_cast<std::size_t>(k)]) {
         if (cnn)
           cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle,
@@ -1031,7 +1066,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         int crops = 0;
         const int way0 = best_turn < params.axis_turns ? 0 : params.axis_turns;
         for (int t = way0; t < way0 + params.axis_turns; ++t, ++crops) {
-          for (int v = 1; v <= 10; ++v) pooled[static_cast<std::size_t>(v)] += shares.at<float>(row0 + t, v);
+          for (int v = 1; v <= 10; ++v)
+            pooled[static_cast<std::size_t>(v)] += shares.at<float>(row0 + t, v);
         }
         for (int r = 0; r < more.rows; ++r, ++crops) {
           for (int v = 1; v <= 10; ++v) pooled[static_cast<std::size_t>(v)] += more.at<float>(r, v);
@@ -1039,8 +1075,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         best = -1, second = 0;
         for (int v = 1; v <= 10; ++v) {
           const double p = pooled[static_cast<std::size_t>(v)] / crops;
-          if (p > best) second = std::max(second, best), best = p, best_value = v;
-          else second = std::max(second, p);
+          if (p > best)
+            second = std::max(second, best), best = p, best_value = v;
+          else
+            second = std::max(second, p);
         }
       }
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
@@ -1049,6 +1087,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       die.y = c.centre.y;
       const double leaning = leaning_seen[static_cast<std::size_t>(ci)];
       d.cocked_evidence.push_back({leaning, cocked, best, second});
+      d.best_value.push_back(best_value);
       if (model.cocked && leaning >= params.cocked_vote) {
         die.cocked = true;
         die.confidence = leaning;
@@ -1073,7 +1112,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   }
   d.timing.read_ms = ms_since(start);
 
-  // decide_colours: the five reddest are red when ten are seen; otherwise a fixed threshold.
+  // decide_colours: a threshold on redness, bounded by the five dice of each colour.
   start = Clock::now();
   for (int k = 0; k < m; ++k) d.redness.push_back(redness(crops0[static_cast<std::size_t>(k)]));
   if (params.textures && model.texture) {
@@ -1085,17 +1124,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
           static_cast<referee::yams::Texture>(std::clamp(t, 0, 2));
     }
   }
-  std::vector<int> by_red(static_cast<std::size_t>(m));
-  std::iota(by_red.begin(), by_red.end(), 0);
-  std::stable_sort(by_red.begin(), by_red.end(), [&](int a, int b) {
-    return d.redness[static_cast<std::size_t>(a)] > d.redness[static_cast<std::size_t>(b)];
-  });
-  for (int rank = 0; rank < m; ++rank) {
-    const auto k = static_cast<std::size_t>(by_red[static_cast<std::size_t>(rank)]);
-    const bool red = m == referee::yams::kDiceCount ? rank < referee::yams::kDicePerColour
-                                                    : d.redness[k] >= params.red_threshold;
-    d.observation.dice[k].colour =
-        red ? referee::yams::DieColour::Red : referee::yams::DieColour::White;
+  const std::vector<bool> red = red_dice(d.redness, params);
+  for (int k = 0; k < m; ++k) {
+    d.observation.dice[static_cast<std::size_t>(k)].colour = red[static_cast<std::size_t>(k)]
+                                                                 ? referee::yams::DieColour::Red
+                                                                 : referee::yams::DieColour::White;
   }
   d.timing.other_ms = ms_since(start);
   return d;

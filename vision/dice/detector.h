@@ -5,7 +5,7 @@
 //                    common die size; at most ten dice, re-centred
 //   read_faces       the top face located (learned shift from the die's centre), its crop
 //                    searched over `rotations` turns: the digit upright, its value, or cocked
-//   decide_colours   red or white by the crop's redness; five of each when ten are found
+//   decide_colours   red or white by the crop's redness, bounded by five dice of each colour
 //   assign_zones     tray / kept / table from the calibrated zones
 #pragma once
 
@@ -36,12 +36,12 @@ struct Zones {
 
 // The reader's thresholds, with their defaults (set on development scenes: docs/vision.md).
 struct Params {
-  double min_radius = 0.0135;    // smallest die radius the detector looks for, x image width
-  double max_radius = 0.075;     // largest
-  double level_step = 1.25;      // scale ratio between pyramid levels
-  int deferred_levels = 0;  // the finest levels, scanned only when the common die size of the
-                            // others is within size_tolerance of theirs (then all as if at once;
-                            // 1 saves a sixth of the time but reads otherwise: off, see docs)
+  double min_radius = 0.0135;  // smallest die radius the detector looks for, x image width
+  double max_radius = 0.075;   // largest
+  double level_step = 1.25;    // scale ratio between pyramid levels
+  int deferred_levels = 0;     // the finest levels, scanned only when the common die size of the
+                               // others is within size_tolerance of theirs (then all as if at once;
+                               // 1 saves a sixth of the time but reads otherwise: off, see docs)
   double scan_threshold = -0.6;  // SVM score a window needs to become a candidate
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
@@ -61,11 +61,11 @@ struct Params {
   int rotations = 16;            // turns searched for the upright digit (models with no axis)
   int axis_turns = 3;            // with the axis regressor: turns tried around each of the two
   double axis_step = 15;         // directions of the predicted digit axis, this many degrees apart
-  bool pool = false;  // with the axis: a value's mean share over the crops of the best way
-                      // (turns and shifts) decides, not the single best crop (no better: off)
-  bool net_veto = true;          // with a digit network: the forest alone reads, and a value the
-                                 // network does not find most likely at the same crop is unread
-  double net_weight = 0.5;       // with a digit network: its share in the mean with the forest
+  bool pool = false;        // with the axis: a value's mean share over the crops of the best way
+                            // (turns and shifts) decides, not the single best crop (no better: off)
+  bool net_veto = true;     // with a digit network: the forest alone reads, and a value the
+                            // network does not find most likely at the same crop is unread
+  double net_weight = 0.5;  // with a digit network: its share in the mean with the forest
   bool use_cnn = true;  // with a digit convolutional network: it reads the digit (not the forest)
   double cnn_cocked = 0.5;          // its mean "cocked" probability over the axis crops that flags
                                     // a die cocked
@@ -78,7 +78,7 @@ struct Params {
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
-  bool use_axis_cnn = true;       // with an axis network: it gives the digit's axis
+  bool use_axis_cnn = true;      // with an axis network: it gives the digit's axis
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -87,7 +87,9 @@ struct Params {
   double cocked_share =
       0.3;  // mean share of "cocked" votes (over the turns) that flags a die cocked
   double cocked_vote = 0.45;  // share of the cocked forest's votes (mean of four turns) that does
-  double red_threshold = 14;  // Lab a* above neutral that means red (fewer than ten dice)
+  double red_threshold = 14;  // Lab a* above neutral that means red (within the 5 + 5 bounds)
+  double colour_gap = 3;      // ten dice: other than five red only when the redness falls this
+                              // many times further there than between the fifth and sixth
   bool textures = false;      // the game is played with textured dice: tell frosted/transparent
   Zones zones;
 };
@@ -151,13 +153,13 @@ struct Model {
 };
 
 struct Candidate {
-  cv::Point2d centre;   // image pixels
-  double radius = 0;    // image pixels
-  double score = 0;     // the window detector's
-  double presence = 0;  // share of votes that it is a die (examine)
-  bool kept = false;    // among the dice reported
+  cv::Point2d centre;      // image pixels
+  double radius = 0;       // image pixels
+  double score = 0;        // the window detector's
+  double presence = 0;     // share of votes that it is a die (examine)
+  bool kept = false;       // among the dice reported
   bool neighbour = false;  // proposed by the search beside the dice found (neighbour_search)
-  std::string why;      // when not kept
+  std::string why;         // when not kept
 };
 
 struct Timing {
@@ -175,7 +177,8 @@ struct Detection {
   // For each die: the cocked forest's share, the reader's mean "cocked" share, the best value's
   // share and the best other value's (what the flat / cocked / unread decision was made on).
   std::vector<std::array<double, 4>> cocked_evidence;
-  double die_radius = 0;              // the common radius (median), image pixels
+  std::vector<int> best_value;  // for each die, the likeliest value (also when not given)
+  double die_radius = 0;        // the common radius (median), image pixels
   Timing timing;
 };
 
@@ -233,6 +236,9 @@ double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, dou
 void texture_features(const cv::Mat& crop, float* out);
 // Lab a* above neutral over the crop's middle (redness of the die's body).
 double redness(const cv::Mat& crop);
+// Which dice are red, from their redness: above params.red_threshold, bounded by the five dice
+// of each colour (decide_colours).
+std::vector<bool> red_dice(const std::vector<double>& redness, const Params& params);
 
 // The neighbourhood refine_centre scores: the grey image around `centre` scaled so that a die
 // of `radius` is kWindowRadius, kWindow + 2 reach + 16 pixels square, `centre` at its middle;
