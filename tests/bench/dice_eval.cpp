@@ -171,6 +171,12 @@ int main(int argc, char** argv) {
       params.net_weight = std::atof(argv[++i]);
     else if (a == "--no-resized")
       params.search_resized = false;
+    else if (a == "--empty-presence" && i + 1 < argc)
+      params.empty_presence = std::atof(argv[++i]);
+    else if (a == "--empty-best" && i + 1 < argc)
+      params.empty_best = std::atof(argv[++i]);
+    else if (a == "--no-empty-again")
+      params.empty_again = false;
     else if (a == "--colour-gap" && i + 1 < argc)
       params.colour_gap = std::atof(argv[++i]);
     else if (a == "--no-axis-cnn")
@@ -231,6 +237,23 @@ int main(int argc, char** argv) {
     sum.read_ms += d.timing.read_ms;
     sum.other_ms += d.timing.other_ms;
     const auto s = arbitre::testing::score_dice(truth, d.observation);
+    if (std::getenv("DICE_EVAL_SIGHTINGS")) {
+      // Every die seen: whether a true die lies within 0.6 of its radius, and its shares.
+      for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+        const auto& o = d.observation.dice[k];
+        std::string near = "phantom";
+        for (const auto& t : truth["dice"]) {
+          if (std::hypot(o.x - t["x"].get<double>(), o.y - t["y"].get<double>()) <
+              0.6 * t["radius_px"].get<double>())
+            near = t["cocked"].get<bool>() ? "cocked" : "flat";
+        }
+        std::printf("SIGHT %s %s %d %d %.4f %.4f %.3f %.3f %.3f\n", file.stem().string().c_str(),
+                    near.c_str(), o.value, o.cocked ? 1 : 0, d.cocked_evidence[k][2],
+                    d.cocked_evidence[k][3],
+                    d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence,
+                    d.cocked_evidence[k][0], d.cocked_evidence[k][1]);
+      }
+    }
     if (csv.is_open()) {
       const auto& sc = truth["scene"];
       for (std::size_t i = 0; i < s.outcome.size(); ++i) {

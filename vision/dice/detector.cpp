@@ -588,20 +588,22 @@ DieZone zone_of(cv::Point2d point, const Zones& zones) {
   return DieZone::Table;
 }
 
-Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
+namespace {
+
+// Everything after the scan: examine, choose, read, colours, zones. `coarse`: the windows the
+// scan found (at every level but the `deferred_levels` finest); no die is chosen within half a
+// radius of an `excluded` place.
+Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector<Candidate>& coarse,
+                      const Params& params, const Model& model,
+                      const std::vector<cv::Point2d>& excluded) {
   Detection d;
   d.observation.width = bgr.cols;
   d.observation.height = bgr.rows;
-  if (model.empty() || bgr.empty()) return d;
-
   // Coarse to fine: the finest levels (the most windows) wait until the common die size of the
   // others is known; they are scanned only when dice of their size are possible, and then the
   // first pass starts again on every window, as if all were scanned at once.
   auto start = Clock::now();
-  cv::Mat grey;  // the lightness: the window detector's, and re-centring's
-  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
   const int deferred = std::max(0, params.deferred_levels);
-  std::vector<Candidate> coarse = scan_grey(grey, params, model, deferred, -1);
   std::vector<Candidate> windows = coarse;
   strongest_first(windows);
   d.candidates = suppress(windows, params, params.max_candidates);
@@ -799,6 +801,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   };
   // Why a candidate is not one more die (empty: it is), against the dice chosen so far.
   const auto why_not = [&](const Candidate& c) -> std::string {
+    if (std::any_of(excluded.begin(), excluded.end(),
+                    [&](cv::Point2d p) { return cv::norm(p - c.centre) < 0.5 * d.die_radius; }))
+      return "read nothing";
     if (c.presence < params.min_presence) return "not a die";
     if (d.die_radius > 0 && (c.radius > d.die_radius * params.size_tolerance ||
                              c.radius * params.size_tolerance < d.die_radius))
@@ -1112,12 +1117,23 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   }
   d.timing.read_ms = ms_since(start);
 
+  // A die the examine stage was not sure of, on which the reader saw nothing (no value near
+  // likely, not cocked): maybe a window on a cloth's pattern or between two touching dice.
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
+    const DieSighting& die = d.observation.dice[k];
+    if (die.value == 0 && !die.cocked && c.presence < params.empty_presence &&
+        d.cocked_evidence[k][2] < params.empty_best)
+      d.emptied.push_back(c.centre);
+  }
+
   // decide_colours: a threshold on redness, bounded by the five dice of each colour.
   start = Clock::now();
-  for (int k = 0; k < m; ++k) d.redness.push_back(redness(crops0[static_cast<std::size_t>(k)]));
+  const int seen = static_cast<int>(d.observation.dice.size());
+  for (int k = 0; k < seen; ++k) d.redness.push_back(redness(crops0[static_cast<std::size_t>(k)]));
   if (params.textures && model.texture) {
     cv::Mat features(1, kTextureFeatures, CV_32F);
-    for (int k = 0; k < m; ++k) {
+    for (int k = 0; k < seen; ++k) {
       texture_features(crops0[static_cast<std::size_t>(k)], features.ptr<float>());
       const int t = static_cast<int>(model.texture->predict(features));
       d.observation.dice[static_cast<std::size_t>(k)].texture =
@@ -1125,12 +1141,48 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     }
   }
   const std::vector<bool> red = red_dice(d.redness, params);
-  for (int k = 0; k < m; ++k) {
+  for (int k = 0; k < seen; ++k) {
     d.observation.dice[static_cast<std::size_t>(k)].colour = red[static_cast<std::size_t>(k)]
                                                                  ? referee::yams::DieColour::Red
                                                                  : referee::yams::DieColour::White;
   }
   d.timing.other_ms = ms_since(start);
+  return d;
+}
+
+}  // namespace
+
+Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
+  if (model.empty() || bgr.empty()) {
+    Detection d;
+    d.observation.width = bgr.cols;
+    d.observation.height = bgr.rows;
+    return d;
+  }
+  const auto start = Clock::now();
+  cv::Mat grey;  // the lightness: the window detector's, and re-centring's
+  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+  const std::vector<Candidate> coarse =
+      scan_grey(grey, params, model, std::max(0, params.deferred_levels), -1);
+  const double scan_ms = ms_since(start);
+  Detection d = detect_pass(bgr, grey, coarse, params, model, {});
+  // A die that read nothing took a place among the ten, and its spacing may have turned down a
+  // die beside it: the dice are chosen once more without it, and that choice is taken when it
+  // reads more dice.
+  if (!d.emptied.empty() && params.empty_again) {
+    const Timing first = d.timing;
+    Detection again = detect_pass(bgr, grey, coarse, params, model, d.emptied);
+    const auto read = [](const Detection& x) {
+      return std::count_if(x.observation.dice.begin(), x.observation.dice.end(),
+                           [](const DieSighting& s) { return s.value > 0; });
+    };
+    if (read(again) > read(d)) d = std::move(again);
+    d.timing.candidates_ms += first.candidates_ms;
+    d.timing.examine_ms += first.examine_ms;
+    d.timing.read_ms += first.read_ms;
+    d.timing.other_ms += first.other_ms;
+  }
+  d.timing.candidates_ms += scan_ms;
   return d;
 }
 

@@ -86,11 +86,14 @@ struct Params {
   double min_margin = 0.1;       // over the best other value, else unreadable
   double cocked_share =
       0.3;  // mean share of "cocked" votes (over the turns) that flags a die cocked
-  double cocked_vote = 0.45;  // share of the cocked forest's votes (mean of four turns) that does
-  double red_threshold = 14;  // Lab a* above neutral that means red (within the 5 + 5 bounds)
-  double colour_gap = 3;      // ten dice: other than five red only when the redness falls this
-                              // many times further there than between the fifth and sixth
-  bool textures = false;      // the game is played with textured dice: tell frosted/transparent
+  double cocked_vote = 0.45;    // share of the cocked forest's votes (mean of four turns) that does
+  double red_threshold = 14;    // Lab a* above neutral that means red (within the 5 + 5 bounds)
+  double empty_presence = 0.8;  // a die of less presence whose likeliest value has less than this
+  double empty_best = 0.1;      // probability (unread, not cocked) read nothing: the dice are
+  bool empty_again = true;      // chosen again without it, taken when they read more dice
+  double colour_gap = 3;        // ten dice: other than five red only when the redness falls this
+                                // many times further there than between the fifth and sixth
+  bool textures = false;        // the game is played with textured dice: tell frosted/transparent
   Zones zones;
 };
 
@@ -177,8 +180,9 @@ struct Detection {
   // For each die: the cocked forest's share, the reader's mean "cocked" share, the best value's
   // share and the best other value's (what the flat / cocked / unread decision was made on).
   std::vector<std::array<double, 4>> cocked_evidence;
-  std::vector<int> best_value;  // for each die, the likeliest value (also when not given)
-  double die_radius = 0;        // the common radius (median), image pixels
+  std::vector<int> best_value;       // for each die, the likeliest value (also when not given)
+  std::vector<cv::Point2d> emptied;  // dice whose reading was empty (see empty_presence)
+  double die_radius = 0;             // the common radius (median), image pixels
   Timing timing;
 };
 
