@@ -242,16 +242,19 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
         const auto& o = d.observation.dice[k];
         std::string near = "phantom";
+        int true_value = 0;
         for (const auto& t : truth["dice"]) {
           if (std::hypot(o.x - t["x"].get<double>(), o.y - t["y"].get<double>()) <
-              0.6 * t["radius_px"].get<double>())
+              0.6 * t["radius_px"].get<double>()) {
             near = t["cocked"].get<bool>() ? "cocked" : "flat";
+            true_value = t["value"].is_number() ? t["value"].get<int>() : 0;
+          }
         }
-        std::printf("SIGHT %s %s %d %d %.4f %.4f %.3f %.3f %.3f\n", file.stem().string().c_str(),
-                    near.c_str(), o.value, o.cocked ? 1 : 0, d.cocked_evidence[k][2],
-                    d.cocked_evidence[k][3],
+        std::printf("SIGHT %s %s %d %d %.4f %.4f %.3f %.3f %.3f %d %d\n",
+                    file.stem().string().c_str(), near.c_str(), o.value, o.cocked ? 1 : 0,
+                    d.cocked_evidence[k][2], d.cocked_evidence[k][3],
                     d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence,
-                    d.cocked_evidence[k][0], d.cocked_evidence[k][1]);
+                    d.cocked_evidence[k][0], d.cocked_evidence[k][1], d.best_value[k], true_value);
       }
     }
     if (csv.is_open()) {
