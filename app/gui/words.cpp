@@ -1,17 +1,21 @@
 #include "app/gui/words.h"
 
-#include <type_traits>
-
 #include <wx/intl.h>
+
+#include <type_traits>
 
 #include "referee/yams/dice.h"
 
 namespace arbitre::gui {
 namespace {
 
-wxString from_utf8(std::string_view text) { return wxString::FromUTF8(text.data(), text.size()); }
+wxString from_utf8(std::string_view text) {
+  return wxString::FromUTF8(text.data(), text.size());
+}
 
-wxString box_name(s::ry::Box box) { return from_utf8(s::ry::display_name(box)); }
+wxString box_name(s::ry::Box box) {
+  return from_utf8(s::ry::display_name(box));
+}
 
 template <class... Ts>
 struct Overloaded : Ts... {
@@ -47,7 +51,9 @@ wxString series_name(s::ri::SeriesKind kind) {
   return {};
 }
 
-wxString cell_text(s::ri::Cell cell) { return wxString::Format("%d,%d", cell.row, cell.col); }
+wxString cell_text(s::ri::Cell cell) {
+  return wxString::Format("%d,%d", cell.row, cell.col);
+}
 
 wxString irma_reason(std::string_view code, const std::string& fallback) {
   if (code == "not-adjacent") return _("the pion must touch a pion already down");
@@ -73,7 +79,8 @@ wxString yams_reason(std::string_view code, const std::string& fallback) {
   if (code == "die-unkept") return _("a die set aside was rolled again");
   if (code == "bad-dice") return _("the dice must be five red and five white");
   if (code == "no-roll-yet") return _("roll the dice first");
-  if (code == "declare-after-fifth-roll") return _("a sixth roll is declared after the fifth roll only");
+  if (code == "declare-after-fifth-roll")
+    return _("a sixth roll is declared after the fifth roll only");
   if (code == "not-declarable") return _("this box cannot be declared");
   if (code == "already-declared") return _("a box is already declared");
   if (code == "box-filled") return _("this box is already filled");
@@ -94,23 +101,29 @@ wxString describe(const s::Event& event) {
           [](const s::Unstable&) -> wxString { return {}; },
           [](const s::Stable&) -> wxString { return {}; },
           [](const s::BoardChanged& e) -> wxString {
-            return wxString::Format(
-                _("The table does not match the game: %zu pions more, %zu missing, %zu of another colour"),
-                e.added.size(), e.removed.size(), e.recoloured.size());
+            return wxString::Format(_("The table does not match the game: %zu pions more, %zu "
+                                      "missing, %zu of another colour"),
+                                    e.added.size(), e.removed.size(), e.recoloured.size());
           },
           [](const s::DiceUnreadable& e) -> wxString {
             if (e.reason == "cocked") return _("A die is cocked: roll it again");
             if (e.reason == "refused")
-              return _("Roll refused: the camera may have misread a die; correct it, or roll again");
+              return _(
+                  "Roll refused: the camera may have misread a die; correct it, or roll again");
             if (e.reason == "count")
               return wxString::Format(_("%d dice seen, ten expected"), e.seen);
+            if (e.reason == "colours")
+              return wxString::Format(_("%zu dice of one colour seen, five of each expected"),
+                                      e.dice.size());
             return _("Some dice cannot be read");
           },
           [](const s::CameraLost& e) -> wxString {
             return wxString::Format(_("Camera lost (%s); the game is kept, waiting for it"),
                                     from_utf8(e.error));
           },
-          [](const s::CameraReconnected&) -> wxString { return _("Camera back; the game goes on"); },
+          [](const s::CameraReconnected&) -> wxString {
+            return _("Camera back; the game goes on");
+          },
           [](const s::Accepted& e) -> wxString {
             if (!e.move.cell)
               return wxString::Format(_("%s: blocked with a %s pion"), from_utf8(e.player),
@@ -142,14 +155,16 @@ wxString describe(const s::Event& event) {
             return wxString::Format(_("Undone: %s"), from_utf8(e.undid));
           },
           [](const s::Redone& e) -> wxString {
-            // TRANSLATORS: the log line of a redo; %s is what was done again ("red 2,3", "box brelan").
+            // TRANSLATORS: the log line of a redo; %s is what was done again ("red 2,3", "box
+            // brelan").
             return wxString::Format(_("Redone: %s"), from_utf8(e.redid));
           },
           [](const s::Rolled& e) -> wxString {
             wxString line = wxString::Format(_("%s: roll %d: %s"), from_utf8(e.player), e.roll,
                                              from_utf8(s::ry::to_text(e.dice)));
             if (e.best)
-              line += wxString::Format(_(" — best box now: %s (%d)"), box_name(*e.best), e.best_points);
+              line +=
+                  wxString::Format(_(" — best box now: %s (%d)"), box_name(*e.best), e.best_points);
             return line;
           },
           [](const s::Declared& e) -> wxString {
@@ -157,17 +172,18 @@ wxString describe(const s::Event& event) {
                                     box_name(e.box));
           },
           [](const s::Filled& e) -> wxString {
-            wxString line = wxString::Format(_("%s: %s: +%d"), from_utf8(e.player), box_name(e.box),
-                                             e.points);
+            wxString line =
+                wxString::Format(_("%s: %s: +%d"), from_utf8(e.player), box_name(e.box), e.points);
             if (e.first_roll) line += _(" (first roll)");
             if (e.sixth_success)
               line += *e.sixth_success ? _(" (sixth roll made)") : _(" (sixth roll missed)");
             return line;
           },
           [](const s::SheetUpdate& e) -> wxString {
-            if (e.next.empty()) return wxString::Format(_("%s: total %d"), from_utf8(e.player), e.totals.grand);
-            return wxString::Format(_("%s: total %d; %s to play"), from_utf8(e.player), e.totals.grand,
-                                    from_utf8(e.next));
+            if (e.next.empty())
+              return wxString::Format(_("%s: total %d"), from_utf8(e.player), e.totals.grand);
+            return wxString::Format(_("%s: total %d; %s to play"), from_utf8(e.player),
+                                    e.totals.grand, from_utf8(e.next));
           },
           [](const s::PlayerOver& e) -> wxString {
             wxString line;

@@ -6,7 +6,8 @@
 
 namespace arbitre::app::session {
 
-DiceStability::Signature DiceStability::signature(const vision::DiceObservation& observation) const {
+DiceStability::Signature DiceStability::signature(
+    const vision::DiceObservation& observation) const {
   Signature out;
   for (const vision::DieSighting& die : observation.dice) {
     const bool read = die.value >= 1 && die.value <= 10 && die.confidence >= params_.min_confidence;
@@ -43,12 +44,13 @@ DiceUpdate DiceStability::feed(const vision::DiceObservation& observation, doubl
     const double pixels = params_.same_place * std::max(observation.width, 1);
     for (const auto* before : {&last_, &readable_}) {
       if (*before) {
-        update.scene = vision::dice::carry_known_values(**before, update.scene, params_.min_confidence,
-                                                        pixels, &update.carried);
+        update.scene = vision::dice::carry_known_values(
+            **before, update.scene, params_.min_confidence, pixels, &update.carried);
       }
     }
     std::sort(update.carried.begin(), update.carried.end());
-    update.carried.erase(std::unique(update.carried.begin(), update.carried.end()), update.carried.end());
+    update.carried.erase(std::unique(update.carried.begin(), update.carried.end()),
+                         update.carried.end());
     last_ = update.scene;
   }
   if (why_unreadable(update.scene, update.reason, update.dice)) {
@@ -82,6 +84,20 @@ bool DiceStability::why_unreadable(const vision::DiceObservation& scene, std::st
   }
   if (all.size() != static_cast<std::size_t>(referee::yams::kDiceCount)) {
     reason = "count";
+    return true;
+  }
+  // Ten dice, but not five of each colour: one is read as the other colour (or one is no die,
+  // and a die is missed). The referee would refuse the roll; the players say which.
+  const auto red = std::count_if(all.begin(), all.end(), [](const vision::DieSighting& d) {
+    return d.colour == referee::yams::DieColour::Red;
+  });
+  if (red != referee::yams::kDicePerColour) {
+    const auto more = red > referee::yams::kDicePerColour ? referee::yams::DieColour::Red
+                                                          : referee::yams::DieColour::White;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].colour == more) dice.push_back(static_cast<int>(i));
+    }
+    reason = "colours";
     return true;
   }
   reason.clear();

@@ -1,9 +1,9 @@
 // Temporal stability of the dice, the counterpart of vision::StabilityFilter for Le Yams
 // impossible: a stream of dice observations becomes "unstable" (dice rolling, a hand picking
 // them up) and "settled" (the same dice, zones and faces for a while). A settled scene is
-// readable when it shows exactly ten dice, every one read with enough confidence and none
-// cocked; otherwise it is reported unreadable with the reason. Whether a settled scene is a new
-// roll is the session's question (yams_session.h), not this filter's.
+// readable when it shows exactly ten dice, five red and five white, every one read with enough
+// confidence and none cocked; otherwise it is reported unreadable with the reason. Whether a
+// settled scene is a new roll is the session's question (yams_session.h), not this filter's.
 //
 // What the table's physics says fills in what the reader left unread or unsure
 // (vision::dice::carry_known_values, with `min_confidence` as "sure"): a die in the kept area
@@ -40,8 +40,8 @@ enum class DiceEvent {
 struct DiceUpdate {
   DiceEvent event = DiceEvent::None;
   vision::DiceObservation scene;
-  std::string reason;     // Unreadable: "count", "cocked" or "unread"
-  std::vector<int> dice;  // Unreadable: the dice concerned (indices in the scene)
+  std::string reason;        // Unreadable: "count", "cocked", "unread" or "colours"
+  std::vector<int> dice;     // Unreadable: the dice concerned (indices in the scene)
   std::vector<int> carried;  // dice of `scene` whose values were carried, not read
 };
 
@@ -51,8 +51,9 @@ class DiceStability {
 
   // One frame's observation at `seconds` (monotonic).
   DiceUpdate feed(const vision::DiceObservation& observation, double seconds);
-  // Whether a scene is not readable: the reason ("cocked", "unread" or "count") and the dice
-  // concerned (none for "count").
+  // Whether a scene is not readable: the reason ("cocked", "unread", "count" or "colours": ten
+  // dice, not five of each colour) and the dice concerned (none for "count"; for "colours" the
+  // dice of the colour seen more than five times).
   bool why_unreadable(const vision::DiceObservation& scene, std::string& reason,
                       std::vector<int>& dice) const;
   // An unreadable settled scene that the players completed by typing what the camera could not

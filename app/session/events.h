@@ -59,7 +59,7 @@ struct BoardChanged {
 // the scene as typed so far is reported again (`again`) until it is readable, then taken as
 // settled (a refused roll: refereed again).
 struct DiceUnreadable {
-  std::string reason;       // "cocked", "count", "unread", "refused"
+  std::string reason;       // "cocked", "count", "unread", "colours", "refused"
   int seen = 0;             // dice seen
   std::vector<int> dice;    // the dice concerned (indices in `scene`)
   std::vector<vision::DieSighting> scene;  // the settled dice, as read (and typed)

@@ -14,25 +14,42 @@ namespace sy = scoring::yams;
 using data::store::EventKind;
 using nlohmann::json;
 
-std::string box_text(ry::Box box) { return std::string(ry::id(box)); }
+std::string box_text(ry::Box box) {
+  return std::string(ry::id(box));
+}
 
 std::string explain(ry::Reason reason) {
   switch (reason) {
-    case ry::Reason::GameOver: return "every box of every sheet is filled";
-    case ry::Reason::TooManyRolls: return "no roll is left in this turn: fill a box";
-    case ry::Reason::KeepOnFirstRoll: return "the first roll of a turn throws all ten dice";
-    case ry::Reason::KeptDieChanged: return "a die set aside shows another face";
-    case ry::Reason::DieSwapped: return "a die changed colour or texture";
-    case ry::Reason::DieUnkept: return "a die set aside stays aside (locked keep rule)";
-    case ry::Reason::BadDice: return "not 5 red and 5 white dice, or textures not as the options say";
-    case ry::Reason::NoRollYet: return "roll the dice first";
-    case ry::Reason::DeclareAfterFifth: return "a sixth roll is declared after the fifth roll";
-    case ry::Reason::NotDeclarable: return "only Yams, Suites and Combinaisons boxes may be declared";
-    case ry::Reason::AlreadyDeclared: return "a box is already declared";
-    case ry::Reason::BoxFilled: return "that box is already filled";
-    case ry::Reason::DeclaredBoxOnly: return "after a declaration only the declared box may be filled";
-    case ry::Reason::SixthRollPending: return "roll the declared sixth roll first";
-    case ry::Reason::None: break;
+    case ry::Reason::GameOver:
+      return "every box of every sheet is filled";
+    case ry::Reason::TooManyRolls:
+      return "no roll is left in this turn: fill a box";
+    case ry::Reason::KeepOnFirstRoll:
+      return "the first roll of a turn throws all ten dice";
+    case ry::Reason::KeptDieChanged:
+      return "a die set aside shows another face";
+    case ry::Reason::DieSwapped:
+      return "a die changed colour or texture";
+    case ry::Reason::DieUnkept:
+      return "a die set aside stays aside (locked keep rule)";
+    case ry::Reason::BadDice:
+      return "not 5 red and 5 white dice, or textures not as the options say";
+    case ry::Reason::NoRollYet:
+      return "roll the dice first";
+    case ry::Reason::DeclareAfterFifth:
+      return "a sixth roll is declared after the fifth roll";
+    case ry::Reason::NotDeclarable:
+      return "only Yams, Suites and Combinaisons boxes may be declared";
+    case ry::Reason::AlreadyDeclared:
+      return "a box is already declared";
+    case ry::Reason::BoxFilled:
+      return "that box is already filled";
+    case ry::Reason::DeclaredBoxOnly:
+      return "after a declaration only the declared box may be filled";
+    case ry::Reason::SixthRollPending:
+      return "roll the declared sixth roll first";
+    case ry::Reason::None:
+      break;
   }
   return "";
 }
@@ -134,7 +151,8 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_fix(const Action& actio
   ry::State state = state_;  // the sheets do not change within a turn
   state.turn = ry::Turn{};
   for (std::size_t i = turn_begin_; i < moves_.size(); ++i) {
-    const auto it = std::find_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == i; });
+    const auto it =
+        std::find_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == i; });
     const ry::Move& move = it != fixed.end() ? it->second : moves_[i];
     const ry::Verdict verdict = ry::check(state, move);
     if (!verdict.legal()) {
@@ -148,10 +166,8 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_fix(const Action& actio
   plan.kind = EventKind::Correction;
   plan.action = action;
   plan.action.value = value;
-  plan.payload = {{"player", to_move()},
-                  {"fix", "die"},
-                  {"die", action.die},
-                  {"value", ry::to_text(value)}};
+  plan.payload = {
+      {"player", to_move()}, {"fix", "die"}, {"die", action.die}, {"value", ry::to_text(value)}};
   plan.fixed_state = std::move(state);
   plan.fixed_moves = std::move(fixed);
   return plan;
@@ -162,8 +178,16 @@ std::variant<YamsGame::Plan, std::string> YamsGame::plan_redo() const {
 }
 
 void YamsGame::push_undo(std::string what, const Plan& plan) {
-  undo_.push_back({state_.turn, state_.player, std::nullopt, moves_.size(), turn_begin_, seen_,
-                   {}, std::move(what), plan.action, plan.kind});
+  undo_.push_back({state_.turn,
+                   state_.player,
+                   std::nullopt,
+                   moves_.size(),
+                   turn_begin_,
+                   seen_,
+                   {},
+                   std::move(what),
+                   plan.action,
+                   plan.kind});
   if (!redoing_) redo_.clear();
 }
 
@@ -265,7 +289,9 @@ std::vector<Event> YamsGame::commit(Plan plan, std::int64_t seq, bool describe) 
       state_.turn = snapshot.turn;
       state_.player = snapshot.player;
       if (snapshot.filled) {
-        state_.sheets[static_cast<std::size_t>(snapshot.player)].boxes[ry::index(*snapshot.filled)].reset();
+        state_.sheets[static_cast<std::size_t>(snapshot.player)]
+            .boxes[ry::index(*snapshot.filled)]
+            .reset();
       }
       for (const auto& [index, move] : snapshot.replaced) moves_[index] = move;
       moves_.resize(snapshot.moves);
@@ -339,7 +365,10 @@ YamsGame::Action YamsGame::action_from_event(EventKind kind, const json& payload
   const auto dice_of = [&](const char* key) -> ry::Dice {
     const json value = payload.value(key, json());
     if (!value.is_string()) fail(std::string("no dice in ") + key);
-    return data::yams::parse_dice(value.get<std::string>(), where + "." + key);
+    // A refused roll's dice may be what made it refused (not five of each colour): each die
+    // must be a die, the set need not be one.
+    return data::yams::parse_dice(value.get<std::string>(), where + "." + key,
+                                  kind != EventKind::Refusal);
   };
   if (!payload.is_object()) return fail("not an object");
   EventKind move = kind;
@@ -373,8 +402,8 @@ YamsGame::Action YamsGame::action_from_event(EventKind kind, const json& payload
       if (!die.is_number_integer()) return fail("no die number");
       const json value = payload.value("value", json());
       std::string problem;
-      const auto parsed = value.is_string() ? ry::die_from_text(value.get<std::string>(), &problem)
-                                            : std::nullopt;
+      const auto parsed =
+          value.is_string() ? ry::die_from_text(value.get<std::string>(), &problem) : std::nullopt;
       if (!parsed) return fail("no die value: " + problem);
       return Action::fix_die(die.get<int>(), *parsed);
     }

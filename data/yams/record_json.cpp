@@ -32,7 +32,8 @@ class Parser : public JsonReader {
       options.textures = it->get<bool>();
     }
     if (const auto it = value.find("keep_rule"); it != value.end()) {
-      const auto rule = it->is_string() ? ry::keep_rule_from_string(it->get<std::string>()) : std::nullopt;
+      const auto rule =
+          it->is_string() ? ry::keep_rule_from_string(it->get<std::string>()) : std::nullopt;
       if (!rule) fail("options.keep_rule", "expected \"free\" or \"locked\"");
       options.keep_rule = *rule;
     }
@@ -61,7 +62,8 @@ class Parser : public JsonReader {
     if (!value.is_array()) fail(where, "expected an array of dice numbers 0-9");
     std::uint16_t mask = 0;
     for (std::size_t i = 0; i < value.size(); ++i) {
-      const int die = integer(value[i], where + "[" + std::to_string(i) + "]", 0, ry::kDiceCount - 1);
+      const int die =
+          integer(value[i], where + "[" + std::to_string(i) + "]", 0, ry::kDiceCount - 1);
       if ((mask >> die) & 1u) fail(where, "die " + std::to_string(die) + " is listed twice");
       mask |= static_cast<std::uint16_t>(1u << die);
     }
@@ -71,7 +73,8 @@ class Parser : public JsonReader {
   ry::Box box(const json& value, const std::string& where) const {
     const std::string id = string(value, where);
     const auto box = ry::box_from_id(id);
-    if (!box) fail(where, "unknown box \"" + id + "\" (chiffre-1 ... chiffre-10, brelan, ..., moins)");
+    if (!box)
+      fail(where, "unknown box \"" + id + "\" (chiffre-1 ... chiffre-10, brelan, ..., moins)");
     return *box;
   }
 
@@ -102,11 +105,14 @@ class Parser : public JsonReader {
       if (!turn.is_object()) fail(where, "expected an object {\"rolls\", \"box\"}");
       only_keys(turn, {"player", "rolls", "declare", "box"}, where);
       const std::string& expected = record.players[t % record.players.size()];
-      if (const auto it = turn.find("player"); it != turn.end() && string(*it, where + ".player") != expected) {
-        fail(where + ".player", "it is " + expected + "'s turn, not " + it->get<std::string>() + "'s");
+      if (const auto it = turn.find("player");
+          it != turn.end() && string(*it, where + ".player") != expected) {
+        fail(where + ".player",
+             "it is " + expected + "'s turn, not " + it->get<std::string>() + "'s");
       }
       const json& rolls = field(turn, "rolls", where);
-      if (!rolls.is_array() || rolls.empty()) fail(where + ".rolls", "expected a non-empty array of rolls");
+      if (!rolls.is_array() || rolls.empty())
+        fail(where + ".rolls", "expected a non-empty array of rolls");
       const auto add = [&](const ry::Move& move, std::string at) {
         record.moves.push_back({move, std::move(at), static_cast<int>(t)});
       };
@@ -129,8 +135,9 @@ class Parser : public JsonReader {
       }
       if (turn.contains("declare") && rolls.size() <= static_cast<std::size_t>(ry::kMaxRolls)) {
         if (rolls.size() < static_cast<std::size_t>(ry::kMaxRolls)) {
-          fail(where + ".declare", "a sixth roll is declared after the fifth roll, not after roll " +
-                                       std::to_string(rolls.size()));
+          fail(where + ".declare",
+               "a sixth roll is declared after the fifth roll, not after roll " +
+                   std::to_string(rolls.size()));
         }
         add(ry::Move::declare(box(turn["declare"], where + ".declare")), where + ".declare");
       }
@@ -154,7 +161,8 @@ class Parser : public JsonReader {
     }
   }
 
-  static std::string explain(const ry::State& state, const ry::Move& move, const ry::Verdict& verdict) {
+  static std::string explain(const ry::State& state, const ry::Move& move,
+                             const ry::Verdict& verdict) {
     std::string text(ry::to_string(verdict.reason));
     std::string dice_list;
     for (const int d : verdict.dice) {
@@ -162,29 +170,38 @@ class Parser : public JsonReader {
       dice_list += std::to_string(d);
     }
     switch (verdict.reason) {
-      case ry::Reason::GameOver: return text + ": every box of every sheet is filled";
+      case ry::Reason::GameOver:
+        return text + ": every box of every sheet is filled";
       case ry::Reason::TooManyRolls:
-        return text + (state.turn.declared ? ": the sixth roll was the last" : ": five rolls at most");
-      case ry::Reason::KeptDieChanged: return text + ": die " + dice_list + " was set aside";
-      case ry::Reason::DieSwapped: return text + ": die " + dice_list + " changed colour or texture";
-      case ry::Reason::DieUnkept: return text + ": die " + dice_list + " stays aside (keep_rule locked)";
+        return text +
+               (state.turn.declared ? ": the sixth roll was the last" : ": five rolls at most");
+      case ry::Reason::KeptDieChanged:
+        return text + ": die " + dice_list + " was set aside";
+      case ry::Reason::DieSwapped:
+        return text + ": die " + dice_list + " changed colour or texture";
+      case ry::Reason::DieUnkept:
+        return text + ": die " + dice_list + " stays aside (keep_rule locked)";
       case ry::Reason::BadDice:
-        return text + (state.options.textures ? ": options.textures is true, every die needs g or t"
-                                              : ": options.textures is false, no die may have g or t");
+        return text + (state.options.textures
+                           ? ": options.textures is true, every die needs g or t"
+                           : ": options.textures is false, no die may have g or t");
       case ry::Reason::BoxFilled:
         return text + ": " + std::string(ry::id(move.box)) + " is already filled on this sheet";
       case ry::Reason::DeclaredBoxOnly:
-        return text + ": the sixth roll was declared for " + std::string(ry::id(*state.turn.declared));
+        return text + ": the sixth roll was declared for " +
+               std::string(ry::id(*state.turn.declared));
       case ry::Reason::NotDeclarable:
         return text + ": only Yams, Suites and Combinaisons boxes may be declared";
-      default: return text;
+      default:
+        return text;
     }
   }
 };
 
 }  // namespace
 
-ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& where) {
+ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& where,
+                    bool whole_set) {
   if (words.size() != static_cast<std::size_t>(ry::kDiceCount)) {
     throw InputError(where + ": expected ten dice, got " + std::to_string(words.size()));
   }
@@ -195,12 +212,13 @@ ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& wh
     if (!die) throw InputError(where + ": die " + std::to_string(i) + ": " + problem);
     dice[i] = *die;
   }
+  if (!whole_set) return dice;
   if (const auto problem = ry::validate(dice)) throw InputError(where + ": " + *problem);
   return dice;
 }
 
-ry::Dice parse_dice(const std::string& text, const std::string& where) {
-  return parse_dice(words_of(text), where);
+ry::Dice parse_dice(const std::string& text, const std::string& where, bool whole_set) {
+  return parse_dice(words_of(text), where, whole_set);
 }
 
 GameRecord parse_record(const std::string& text, const std::string& source) {
@@ -208,7 +226,9 @@ GameRecord parse_record(const std::string& text, const std::string& source) {
   return parser.record(parser.parse(text));
 }
 
-GameRecord load_record(const std::string& path) { return parse_record(read_text_file(path), path); }
+GameRecord load_record(const std::string& path) {
+  return parse_record(read_text_file(path), path);
+}
 
 ry::State replay(const GameRecord& record) {
   ry::State state = ry::initial_state(record.options, static_cast<int>(record.players.size()));
@@ -233,7 +253,8 @@ ry::State parse_position(const std::string& text, const std::string& source) {
       ry::Entry entry;
       if (item.value().is_object()) {
         parser.only_keys(item.value(), {"score", "count"}, where);
-        entry.score = parser.integer(parser.field(item.value(), "score", where), where + ".score", -100000, 100000);
+        entry.score = parser.integer(parser.field(item.value(), "score", where), where + ".score",
+                                     -100000, 100000);
         if (item.value().contains("count")) {
           entry.count = parser.integer(item.value()["count"], where + ".count", 0, ry::kDiceCount);
         }
@@ -245,22 +266,27 @@ ry::State parse_position(const std::string& text, const std::string& source) {
     }
     if (state.sheets[0].complete()) parser.fail("sheet", "every box is filled: the game is over");
   }
-  const int rolls = root.contains("rolls") ? parser.integer(root["rolls"], "rolls", 0, ry::kSixthRoll) : 0;
+  const int rolls =
+      root.contains("rolls") ? parser.integer(root["rolls"], "rolls", 0, ry::kSixthRoll) : 0;
   if (rolls > 0) {
     state.turn.rolls = rolls;
     state.turn.dice = parser.dice(parser.field(root, "dice", "top level"), "dice");
     if (ry::has_textures(state.turn.dice) != state.options.textures) {
-      parser.fail("dice", state.options.textures ? "options.textures is true, every die needs g or t"
-                                                 : "options.textures is false, no die may have g or t");
+      parser.fail("dice", state.options.textures
+                              ? "options.textures is true, every die needs g or t"
+                              : "options.textures is false, no die may have g or t");
     }
   } else if (root.contains("dice")) {
     parser.fail("rolls", "dice are given, so at least one roll was made");
   }
   if (const auto it = root.find("declared"); it != root.end()) {
     const ry::Box box = parser.box(*it, "declared");
-    if (rolls < ry::kMaxRolls) parser.fail("declared", "a sixth roll is declared after the fifth roll");
-    if (!ry::declarable(box)) parser.fail("declared", "only Yams, Suites and Combinaisons boxes may be declared");
-    if (state.sheets[0].filled(box)) parser.fail("declared", std::string(ry::id(box)) + " is already filled");
+    if (rolls < ry::kMaxRolls)
+      parser.fail("declared", "a sixth roll is declared after the fifth roll");
+    if (!ry::declarable(box))
+      parser.fail("declared", "only Yams, Suites and Combinaisons boxes may be declared");
+    if (state.sheets[0].filled(box))
+      parser.fail("declared", std::string(ry::id(box)) + " is already filled");
     state.turn.declared = box;
   } else if (rolls == ry::kSixthRoll) {
     parser.fail("rolls", "a sixth roll needs a declared box (\"declared\")");
@@ -268,10 +294,13 @@ ry::State parse_position(const std::string& text, const std::string& source) {
   return state;
 }
 
-ry::State load_position(const std::string& path) { return parse_position(read_text_file(path), path); }
+ry::State load_position(const std::string& path) {
+  return parse_position(read_text_file(path), path);
+}
 
-nlohmann::ordered_json record_to_json(const ry::Options& options, const std::vector<std::string>& players,
-                              const std::vector<ry::Move>& moves) {
+nlohmann::ordered_json record_to_json(const ry::Options& options,
+                                      const std::vector<std::string>& players,
+                                      const std::vector<ry::Move>& moves) {
   using ojson = nlohmann::ordered_json;
   ojson turns = ojson::array();
   ojson turn = {{"player", nullptr}, {"rolls", ojson::array()}};
@@ -307,7 +336,8 @@ nlohmann::ordered_json record_to_json(const ry::Options& options, const std::vec
     turns.push_back(turn);
   }
   return {{"options",
-           {{"textures", options.textures}, {"keep_rule", std::string(ry::to_string(options.keep_rule))}}},
+           {{"textures", options.textures},
+            {"keep_rule", std::string(ry::to_string(options.keep_rule))}}},
           {"players", players},
           {"turns", turns}};
 }

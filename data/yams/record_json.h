@@ -11,10 +11,9 @@
 // (no "box"). "options" may be omitted; "players" may be omitted for a solo game.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "referee/yams/yams.h"
 
@@ -51,13 +50,16 @@ ry::State replay(const GameRecord& record);
 ry::State parse_position(const std::string& text, const std::string& source);
 ry::State load_position(const std::string& path);
 
-// Parses ten dice written as words; throws InputError "<where>: <problem>".
-ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& where);
+// Parses ten dice written as words; throws InputError "<where>: <problem>". With `whole_set`
+// the ten must also be a game's set (five red and five white, textures for all or none).
+ry::Dice parse_dice(const std::vector<std::string>& words, const std::string& where,
+                    bool whole_set = true);
 // The same from one text, the dice separated by spaces ("7r 10w 3rg ...").
-ry::Dice parse_dice(const std::string& text, const std::string& where);
+ry::Dice parse_dice(const std::string& text, const std::string& where, bool whole_set = true);
 
-nlohmann::ordered_json record_to_json(const ry::Options& options, const std::vector<std::string>& players,
-                              const std::vector<ry::Move>& moves);
+nlohmann::ordered_json record_to_json(const ry::Options& options,
+                                      const std::vector<std::string>& players,
+                                      const std::vector<ry::Move>& moves);
 
 // The embedded default: the bundled demonstration game (data/demo/yams-demo.json).
 const std::string& demo_record_text();

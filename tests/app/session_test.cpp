@@ -1,5 +1,7 @@
 // The live session on scripted observations: the stability filter, the referee, corrections,
 // undo, the store and resuming, for Le jeu d'Irma and Le Yams impossible.
+#include "app/session/session.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -16,7 +18,6 @@
 #include "app/session/irma_game.h"
 #include "app/session/loop.h"
 #include "app/session/script.h"
-#include "app/session/session.h"
 #include "app/session/yams_game.h"
 #include "app/session/yams_session.h"
 #include "data/irma/record_json.h"
@@ -166,7 +167,8 @@ TEST(IrmaSession, AHandOverTheBoardIsUnstableAndNeverAMove) {
   play_at(*session, R"([
     {"board": [], "frames": 2}, {"board": ["R"], "frames": 2}, {"board": ["RG"], "frames": 1},
     {"board": ["ROG"]}
-  ])", 10);
+  ])",
+          10);
   EXPECT_EQ(recorder.count<s::Accepted>(), 0);
   EXPECT_EQ(recorder.count<s::Refused>(), 0);
   ASSERT_FALSE(recorder.events.empty());
@@ -234,7 +236,8 @@ TEST(IrmaSession, RedoCarriesOutAgainWhatUndoUndidAndResumeReplaysIt) {
     ds::Store store = ds::Store::open(db);
     Recorder recorder;
     auto session = s::Session::start(&store, irma_options(), recorder.listener());
-    play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}, {"board": ["ROG.G"]}])");
+    play(*session,
+         R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}, {"board": ["ROG.G"]}])");
     ASSERT_EQ(recorder.count<s::Refused>(), 1);  // the green pion at 0,4 is in hand
     session->command("fix cell 0 0 orange");
     ASSERT_EQ(recorder.count<s::Corrected>(), 1);
@@ -245,7 +248,8 @@ TEST(IrmaSession, RedoCarriesOutAgainWhatUndoUndidAndResumeReplaysIt) {
     ASSERT_EQ(recorder.count<s::CommandRefused>(), 1);
     EXPECT_EQ(recorder.all<s::CommandRefused>()[0].message, "nothing to redo");
 
-    for (int i = 0; i < 3; ++i) session->command("undo");  // the correction, the try, the green pion
+    for (int i = 0; i < 3; ++i)
+      session->command("undo");  // the correction, the try, the green pion
     EXPECT_EQ(session->irma()->player().state.board.size(), 2);
     EXPECT_FALSE(session->irma()->player().in_hand);
     EXPECT_TRUE(session->can_redo());
@@ -339,7 +343,8 @@ TEST(IrmaSession, ResumingAfterTheProcessEndsReplaysTheLogToTheSameGame) {
     ds::Store store = ds::Store::open(db);
     Recorder recorder;
     auto session = s::Session::start(&store, irma_options({"Anna", "Bruno"}), recorder.listener());
-    play(*session, R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}, {"board": ["ROG.G"]}])");
+    play(*session,
+         R"([{"board": ["R"]}, {"board": ["RO"]}, {"board": ["ROG"]}, {"board": ["ROG.G"]}])");
     ASSERT_EQ(recorder.count<s::Refused>(), 1);  // the green pion is in hand
     session->command("fix cell 0 0 orange");     // O O G: a pair, then nothing
     ASSERT_EQ(recorder.count<s::Corrected>(), 1);
@@ -394,9 +399,8 @@ arbitre::data::irma::GameRecord greedy_game(std::uint64_t seed) {
   record.players.push_back({"Anna", {}});
   si::play_out(
       state, rng,
-      [](const ri::State& st, ri::Colour colour, const std::vector<ri::Placement>& legal, si::Rng&) {
-        return si::choose_greedy(st, colour, legal);
-      },
+      [](const ri::State& st, ri::Colour colour, const std::vector<ri::Placement>& legal,
+         si::Rng&) { return si::choose_greedy(st, colour, legal); },
       [&](const ri::Move& move) { record.players[0].record.moves.push_back(move); });
   return record;
 }
@@ -421,7 +425,10 @@ TEST(IrmaSession, PlayerTwoPlacesTheColoursPlayerOneDrewInTheSameOrder) {
   const ri::Colour wrong = draws[0] == ri::Colour::Red ? ri::Colour::Green : ri::Colour::Red;
   const std::string letter(1, wrong == ri::Colour::Red ? 'R' : 'G');
   const std::string right(1, std::string("ROGW")[static_cast<std::size_t>(draws[0])]);
-  play_at(*session, "[{\"board\": []}, {\"board\": [\"" + letter + "\"]}, {\"board\": []}, {\"board\": [\"" + right + "\"]}]", 1000);
+  play_at(*session,
+          "[{\"board\": []}, {\"board\": [\"" + letter + "\"]}, {\"board\": []}, {\"board\": [\"" +
+              right + "\"]}]",
+          1000);
   const auto refused = recorder.all<s::Refused>();
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].reason, "not-the-draw");
@@ -521,13 +528,13 @@ TEST(YamsSession, ATurnOfRollsWithKeptDiceEndsWithTheAdvisorsBox) {
   const std::string r3 = "1r 1r 1r 3r 9r 1w 6w 1w 1w 2w";
   const std::string r4 = "1r 1r 1r 3r 9r 1w 1w 1w 1w 2w";  // the same rerolled faces would
   const std::string r5 = "1r 1r 1r 3r 9r 1w 1w 1w 1w 2w";  // still be a roll: the dice moved
-  play(*session, steps({dice(r1, {}, 0, true, 3), dice(r1, {}, 0),
-                        dice(r1, {0, 5}, 0), dice(r1, {0, 5}, 0, true, 3), dice(r2, {0, 5}, 1),
-                        dice(r2, {0, 1, 5, 7}, 1), dice(r2, {0, 1, 5, 7}, 1, true, 3), dice(r3, {0, 1, 5, 7}, 0),
-                        dice(r3, {0, 1, 2, 5, 7, 8}, 0), dice(r3, {0, 1, 2, 5, 7, 8}, 0, true, 3),
-                        dice(r4, {0, 1, 2, 5, 7, 8}, 1),
-                        dice(r4, {0, 1, 2, 5, 6, 7, 8}, 1), dice(r4, {0, 1, 2, 5, 6, 7, 8}, 1, true, 3),
-                        dice(r5, {0, 1, 2, 5, 6, 7, 8}, 0)}));
+  play(*session,
+       steps({dice(r1, {}, 0, true, 3), dice(r1, {}, 0), dice(r1, {0, 5}, 0),
+              dice(r1, {0, 5}, 0, true, 3), dice(r2, {0, 5}, 1), dice(r2, {0, 1, 5, 7}, 1),
+              dice(r2, {0, 1, 5, 7}, 1, true, 3), dice(r3, {0, 1, 5, 7}, 0),
+              dice(r3, {0, 1, 2, 5, 7, 8}, 0), dice(r3, {0, 1, 2, 5, 7, 8}, 0, true, 3),
+              dice(r4, {0, 1, 2, 5, 7, 8}, 1), dice(r4, {0, 1, 2, 5, 6, 7, 8}, 1),
+              dice(r4, {0, 1, 2, 5, 6, 7, 8}, 1, true, 3), dice(r5, {0, 1, 2, 5, 6, 7, 8}, 0)}));
   const auto rolled = recorder.all<s::Rolled>();
   ASSERT_EQ(rolled.size(), 5u);
   for (int r = 0; r < 5; ++r) EXPECT_EQ(rolled[static_cast<std::size_t>(r)].roll, r + 1);
@@ -555,16 +562,20 @@ TEST(YamsSession, ATurnOfRollsWithKeptDiceEndsWithTheAdvisorsBox) {
 
 TEST(YamsSession, DiceSetAsideOrLeftLyingAreNotARoll) {
   Recorder recorder;
-  auto session = s::Session::start(nullptr, yams_options(false, {"Anna", "Bruno"}), recorder.listener());
+  auto session =
+      s::Session::start(nullptr, yams_options(false, {"Anna", "Bruno"}), recorder.listener());
   const std::string r1 = "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w";
-  play(*session, steps({dice(r1, {}, 0), dice(r1, {0, 5}, 0), dice(r1, {}, 0, true, 2), dice(r1, {0, 5}, 0)}));
+  play(*session, steps({dice(r1, {}, 0), dice(r1, {0, 5}, 0), dice(r1, {}, 0, true, 2),
+                        dice(r1, {0, 5}, 0)}));
   EXPECT_EQ(recorder.count<s::Rolled>(), 1);
   session->command("box chiffre-5");
   ASSERT_EQ(recorder.count<s::Filled>(), 1);
   EXPECT_EQ(recorder.all<s::Filled>()[0].points, 10);
   EXPECT_EQ(recorder.all<s::SheetUpdate>()[0].next, "Bruno");
   // The dice of Anna's turn still lie there: a hand passes, no roll for Bruno.
-  play_at(*session, steps({dice(r1, {0, 5}, 0, false, 2), dice(r1, {0, 5}, 0, true, 2), dice(r1, {0, 5}, 0)}), 50);
+  play_at(*session,
+          steps({dice(r1, {0, 5}, 0, false, 2), dice(r1, {0, 5}, 0, true, 2), dice(r1, {0, 5}, 0)}),
+          50);
   EXPECT_EQ(recorder.count<s::Rolled>(), 1);
   // A cocked die is reported, and is no roll either.
   play_at(*session, R"([{"dice": "3r 2r 3r 4r 5r 1w 2w 3w 4w 5w", "cocked": [0]}])", 60);
@@ -629,7 +640,8 @@ TEST(YamsSession, ThePlayersTypeWhatTheCameraCouldNotReadAndTheSceneBecomesARoll
 TEST(YamsSession, ADieSeenThatIsNoneIsTypedAwayAndBadTypingIsRefused) {
   Recorder recorder;
   auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
-  play(*session, steps({dice_objects({"1r", "2r", "3r", "4r", "5r", "1w", "2w", "3w", "4w", "5w", "6w"})}));
+  play(*session,
+       steps({dice_objects({"1r", "2r", "3r", "4r", "5r", "1w", "2w", "3w", "4w", "5w", "6w"})}));
   ASSERT_EQ(recorder.count<s::DiceUnreadable>(), 1);
   EXPECT_EQ(recorder.all<s::DiceUnreadable>()[0].reason, "count");
   for (const char* bad : {"die 11 3r", "die 0 11r", "die + 3r shelf", "die", "die - x"}) {
@@ -721,7 +733,8 @@ TEST(YamsSession, FixingAKeptDieCorrectsItBackToTheRollItWasSetAsideFrom) {
                         dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1)}));
   ASSERT_EQ(recorder.count<s::Rolled>(), 2);
   session->command("fix die 0 6r");
-  ASSERT_EQ(recorder.count<s::Corrected>(), 1) << "a kept die is corrected in every roll since it was set aside";
+  ASSERT_EQ(recorder.count<s::Corrected>(), 1)
+      << "a kept die is corrected in every roll since it was set aside";
   const auto& moves = session->yams()->moves();
   ASSERT_EQ(moves.size(), 2u);
   EXPECT_EQ(moves[0].dice[0].value, 6);
@@ -761,8 +774,10 @@ TEST(YamsSession, FixingADieIsRefereedStoredUndoableAndSurvivesAResume) {
     EXPECT_EQ(session->yams()->state().turn.dice[0].value, 1);
     session->command("fix die 0 6r");
     // Die 0 set aside: the camera still reads 1 on it, the game keeps its corrected 6.
-    play_at(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {0}, 0),
-                             dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1)}), 10);
+    play_at(*session,
+            steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {0}, 0),
+                   dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1)}),
+            10);
     const auto rolled = recorder.all<s::Rolled>();
     ASSERT_EQ(rolled.size(), 2u);
     EXPECT_EQ(ry::to_text(rolled[1].dice), "6r 7r 7r 7r 7r 1w 2w 3w 4w 5w");
@@ -781,8 +796,10 @@ TEST(YamsSession, FixingADieIsRefereedStoredUndoableAndSurvivesAResume) {
   EXPECT_EQ(session->yams()->moves(), before_moves);
   EXPECT_EQ(session->yams()->seen(), before_seen);
   // The dice as they lie: no roll; then a third roll keeping die 0: still a 6.
-  play_at(*session, steps({dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1),
-                           dice("1r 7r 7r 7r 8r 1w 2w 3w 4w 5w", {0}, 0)}), 100);
+  play_at(*session,
+          steps({dice("1r 7r 7r 7r 7r 1w 2w 3w 4w 5w", {0}, 1),
+                 dice("1r 7r 7r 7r 8r 1w 2w 3w 4w 5w", {0}, 0)}),
+          100);
   const auto rolled = recorder.all<s::Rolled>();
   ASSERT_EQ(rolled.size(), 1u);
   EXPECT_EQ(rolled[0].roll, 3);
@@ -798,7 +815,8 @@ TEST(YamsSession, RedoRestoresTheExactSheetAndResumeReplaysIt) {
   {
     ds::Store store = ds::Store::open(db);
     Recorder recorder;
-    auto session = s::Session::start(&store, yams_options(false, {"Anna", "Bruno"}), recorder.listener());
+    auto session =
+        s::Session::start(&store, yams_options(false, {"Anna", "Bruno"}), recorder.listener());
     play(*session, steps({dice("7r 7r 3r 4r 5r 7w 2w 3w 4w 5w", {}, 0)}));
     session->command("fix die 2 7r");
     session->command("box chiffre-7");
@@ -989,8 +1007,9 @@ TEST(SessionReplay, TenThousandEventsReplayToEveryMove) {
     s::YamsGame game(ry::Options{}, names);
     const auto start = std::chrono::steady_clock::now();
     s::replay_events(game, log, 1);
-    best_ms = std::min(best_ms, std::chrono::duration<double, std::milli>(
-                                    std::chrono::steady_clock::now() - start).count());
+    best_ms = std::min(
+        best_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
     EXPECT_EQ(game.moves().size(), 10000u);
   }
   RecordProperty("replay_10000_events_ms", std::to_string(best_ms));
@@ -1018,8 +1037,10 @@ TEST(SessionFigures, DISABLED_ResumeTenThousandEventsAndLoopFramesPerSecond) {
     ds::Store store = ds::Store::open(db);
     Recorder recorder;
     auto session = s::Session::resume(store, game, yams_options(false), recorder.listener());
-    resume_ms = std::min(resume_ms, std::chrono::duration<double, std::milli>(
-                                        std::chrono::steady_clock::now() - start).count());
+    resume_ms =
+        std::min(resume_ms,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
     replay_ms = std::min(replay_ms, recorder.all<s::Started>().at(0).replay_ms);
   }
   // The whole loop on the scripted Irma demo: frames through the filter, the referee, the store.
@@ -1030,7 +1051,8 @@ TEST(SessionFigures, DISABLED_ResumeTenThousandEventsAndLoopFramesPerSecond) {
     const s::Script script = s::irma_demo_script(
         arbitre::data::irma::parse_record(arbitre::data::irma::demo_record_text(), "demo"));
     std::size_t frames = 0;
-    for (const s::SourceStep& step : script.steps) frames += step.kind == s::SourceStep::Kind::Observation;
+    for (const s::SourceStep& step : script.steps)
+      frames += step.kind == s::SourceStep::Kind::Observation;
     s::ScriptedSource source(script.steps);
     auto session = s::Session::start(with_store ? &store : nullptr, irma_options(demo.players), {});
     const auto start = std::chrono::steady_clock::now();
@@ -1039,9 +1061,10 @@ TEST(SessionFigures, DISABLED_ResumeTenThousandEventsAndLoopFramesPerSecond) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return static_cast<double>(frames) / seconds;
   };
-  std::printf("{\"resume_10000_events_ms\": %.1f, \"replay_10000_events_ms\": %.1f, "
-              "\"loop_fps_scripted_with_store\": %.0f, \"loop_fps_scripted_no_store\": %.0f}\n",
-              resume_ms, replay_ms, loop(true), loop(false));
+  std::printf(
+      "{\"resume_10000_events_ms\": %.1f, \"replay_10000_events_ms\": %.1f, "
+      "\"loop_fps_scripted_with_store\": %.0f, \"loop_fps_scripted_no_store\": %.0f}\n",
+      resume_ms, replay_ms, loop(true), loop(false));
 }
 
 TEST(CameraSource, AskedForPicturesEachObservationCarriesItsFrame) {
@@ -1068,7 +1091,8 @@ TEST(CameraSource, AskedForPicturesEachObservationCarriesItsFrame) {
     ASSERT_TRUE(step.picture);
     EXPECT_EQ(step.picture->width, step.pions->width);
     EXPECT_EQ(step.picture->height, step.pions->height);
-    EXPECT_EQ(step.picture->rgb.size(), static_cast<std::size_t>(step.picture->width) * step.picture->height * 3);
+    EXPECT_EQ(step.picture->rgb.size(),
+              static_cast<std::size_t>(step.picture->width) * step.picture->height * 3);
     EXPECT_GT(step.picture->captured_ms, 0);
   }
   EXPECT_EQ(source->next().kind, s::SourceStep::Kind::Ended);
@@ -1086,7 +1110,9 @@ TEST(RecordedPlayers, TypeAnUnreadableSceneSoThatOnlyTheLastLineMakesItReadable)
   shot.last = 2;
   shot.rolled = true;
   const auto face = [](const char* text) { return *ry::die_from_text(text); };
-  shot.dice = {{face("3r"), false, 100, 200}, {face("5w"), false, 200, 200}, {face("7r"), true, 300, 400},
+  shot.dice = {{face("3r"), false, 100, 200},
+               {face("5w"), false, 200, 200},
+               {face("7r"), true, 300, 400},
                {face("2w"), false, 400, 200}};
   s::RecordedPlayers players({shot}, 640);
   players.at_frame(2);
@@ -1155,4 +1181,53 @@ TEST(RecordedPlayers, CorrectARollReadWrongAndUndoARollThatWasNone) {
   EXPECT_EQ(players.tally().rolls, 2);
   EXPECT_EQ(players.tally().rolls_fixed, 1);
   EXPECT_EQ(players.tally().undone, 1);
+}
+
+// Ten dice read, six of them red: the referee would refuse the roll (five of each colour), so
+// the scene waits for the players, who say which die is white.
+TEST(YamsSession, TenDiceThatAreNotFiveOfEachColourWaitForThePlayers) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  play(*session,
+       steps({dice_objects({"1r", "2r", "3r", "4r", "5r", "6r", "2w", "3w", "4w", "5w"})}));
+  ASSERT_EQ(recorder.count<s::DiceUnreadable>(), 1);
+  const s::DiceUnreadable first = recorder.all<s::DiceUnreadable>()[0];
+  EXPECT_EQ(first.reason, "colours");
+  EXPECT_EQ(first.dice, std::vector<int>({0, 1, 2, 3, 4, 5})) << "the six red dice";
+  EXPECT_EQ(recorder.count<s::Rolled>(), 0);
+  EXPECT_EQ(recorder.count<s::Refused>(), 0) << "nothing put to the referee";
+  session->command("die 5 6w");
+  ASSERT_EQ(recorder.count<s::Rolled>(), 1);
+  EXPECT_EQ(ry::to_text(recorder.all<s::Rolled>()[0].dice), "1r 2r 3r 4r 5r 6w 2w 3w 4w 5w");
+}
+
+// A refused roll is stored with the dice it was refused for, which need not be a game's set
+// (here four red and six white): the log still replays.
+TEST(YamsSession, ALogWithARollRefusedForItsDiceReplays) {
+  const std::string db = temp_db("refused-dice");
+  ds::GameId game = 0;
+  {
+    ds::Store store = ds::Store::open(db);
+    Recorder recorder;
+    auto session = s::Session::start(&store, yams_options(false), recorder.listener());
+    play(*session, steps({dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", {}, 0)}));
+    ASSERT_EQ(recorder.count<s::Rolled>(), 1);
+    game = session->game();
+  }
+  {
+    ds::Store store = ds::Store::open(db);
+    store.append_event(game, ds::EventKind::Refusal,
+                       {{"move", "roll"},
+                        {"player", "Anna"},
+                        {"dice", "10r 10r 7r 4r 9w 5w 1w 6w 6w 7w"},
+                        {"keep", nlohmann::json::array()},
+                        {"reason", "bad-dice"}});
+  }
+  ds::Store store = ds::Store::open(db);
+  Recorder recorder;
+  std::unique_ptr<s::Session> session;
+  ASSERT_NO_THROW(session =
+                      s::Session::resume(store, game, yams_options(false), recorder.listener()));
+  EXPECT_EQ(session->yams()->state().turn.rolls, 1);
+  EXPECT_EQ(ry::to_text(session->yams()->state().turn.dice), "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w");
 }

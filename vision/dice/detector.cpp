@@ -660,7 +660,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       cnn_shares = model.digit_cnn.probabilities(crops);
     }
     cv::Mat cocked_votes;
-    if (model.cocked) {
+    if (model.cocked && params.cocked_vote > 0) {
       const cv::Mat votes = forest_votes(model.cocked, samples);
       const int trees = std::max(1, static_cast<int>(model.cocked->getRoots().size()));
       cocked_votes = cv::Mat(samples.rows, 1, CV_32F, cv::Scalar(0));
@@ -1093,7 +1093,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       const double leaning = leaning_seen[static_cast<std::size_t>(ci)];
       d.cocked_evidence.push_back({leaning, cocked, best, second});
       d.best_value.push_back(best_value);
-      if (model.cocked && leaning >= params.cocked_vote) {
+      if (model.cocked && params.cocked_vote > 0 && leaning >= params.cocked_vote) {
         die.cocked = true;
         die.confidence = leaning;
       } else if (cocked >= params.cocked_share) {
