@@ -590,12 +590,29 @@ DieZone zone_of(cv::Point2d point, const Zones& zones) {
 
 namespace {
 
+// Candidates examined (same centre and radius: the same crops, the same answers), with their
+// presence, cocked and leaning shares.
+using Examined = std::vector<std::pair<Candidate, std::array<double, 3>>>;
+
+// A die read (same centre and radius: the same crops, the same reading): where its face was
+// located and finally read, what was read and on what it was decided.
+struct Read {
+  cv::Point2d centre;
+  double radius = 0;
+  cv::Point2d located, face;
+  DieSighting die;
+  double rotation = 0;
+  std::array<double, 4> evidence{};
+  int best_value = 0;
+};
+
 // Everything after the scan: examine, choose, read, colours, zones. `coarse`: the windows the
 // scan found (at every level but the `deferred_levels` finest); no die is chosen within half a
-// radius of an `excluded` place.
+// radius of an `excluded` place; `examined` and `reads` are kept from one pass to the next.
 Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector<Candidate>& coarse,
                       const Params& params, const Model& model,
-                      const std::vector<cv::Point2d>& excluded) {
+                      const std::vector<cv::Point2d>& excluded, Examined& examined,
+                      std::vector<Read>& reads) {
   Detection d;
   d.observation.width = bgr.cols;
   d.observation.height = bgr.rows;
@@ -613,9 +630,6 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   start = Clock::now();
   // The reader's "cocked" share and the cocked forest's, per candidate.
   std::vector<double> cocked_seen, leaning_seen;
-  // Candidates already examined (same centre and radius: the same crops, the same answers),
-  // with their presence, cocked and leaning shares.
-  std::vector<std::pair<Candidate, std::array<double, 3>>> examined;
   const auto examine = [&](int first) {
     cocked_seen.resize(d.candidates.size(), 0);
     leaning_seen.resize(d.candidates.size(), 0);
@@ -928,9 +942,20 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   if (m > 0) {
     std::vector<std::vector<double>> angles(static_cast<std::size_t>(m));
     std::vector<bool> axis_read(static_cast<std::size_t>(m), false);
+    // A die an earlier pass read is not read again.
+    std::vector<int> read_before(static_cast<std::size_t>(m), -1);
     for (int k = 0; k < m; ++k) {
       const Candidate& c =
           d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
+      for (std::size_t r = 0; r < reads.size(); ++r) {
+        if (reads[r].centre == c.centre && reads[r].radius == c.radius)
+          read_before[static_cast<std::size_t>(k)] = static_cast<int>(r);
+      }
+      if (read_before[static_cast<std::size_t>(k)] >= 0) {
+        d.face.push_back(
+            reads[static_cast<std::size_t>(read_before[static_cast<std::size_t>(k)])].located);
+        continue;
+      }
       d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
       std::vector<double>& at = angles[static_cast<std::size_t>(k)];
       const double axis =
@@ -991,6 +1016,17 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
+      if (read_before[static_cast<std::size_t>(k)] >= 0) {
+        const Read& r = reads[static_cast<std::size_t>(read_before[static_cast<std::size_t>(k)])];
+        d.face[static_cast<std::size_t>(k)] = r.face;
+        d.cocked_evidence.push_back(r.evidence);
+        d.best_value.push_back(r.best_value);
+        d.observation.dice.push_back(r.die);
+        d.die_candidate.push_back(ci);
+        d.rotation_deg.push_back(r.rotation);
+        continue;
+      }
+      const cv::Point2d located_at = d.face[static_cast<std::size_t>(k)];
       const std::vector<double>& at_angle = angles[static_cast<std::size_t>(k)];
       const int turns = static_cast<int>(at_angle.size());
       const int row0 = first_row[static_cast<std::size_t>(k)];
@@ -1113,6 +1149,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       d.observation.dice.push_back(die);
       d.die_candidate.push_back(ci);
       d.rotation_deg.push_back(std::fmod(best_angle + 360.0, 360.0));
+      reads.push_back({c.centre, c.radius, located_at, face, die, d.rotation_deg.back(),
+                       d.cocked_evidence.back(), best_value});
     }
   }
   d.timing.read_ms = ms_since(start);
@@ -1165,13 +1203,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   const std::vector<Candidate> coarse =
       scan_grey(grey, params, model, std::max(0, params.deferred_levels), -1);
   const double scan_ms = ms_since(start);
-  Detection d = detect_pass(bgr, grey, coarse, params, model, {});
+  Examined examined;
+  std::vector<Read> reads;
+  Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads);
   // A die that read nothing took a place among the ten, and its spacing may have turned down a
   // die beside it: the dice are chosen once more without it, and that choice is taken when it
   // reads more dice.
   if (!d.emptied.empty() && params.empty_again) {
     const Timing first = d.timing;
-    Detection again = detect_pass(bgr, grey, coarse, params, model, d.emptied);
+    Detection again = detect_pass(bgr, grey, coarse, params, model, d.emptied, examined, reads);
     const auto read = [](const Detection& x) {
       return std::count_if(x.observation.dice.begin(), x.observation.dice.end(),
                            [](const DieSighting& s) { return s.value > 0; });
