@@ -175,6 +175,8 @@ int main(int argc, char** argv) {
       params.empty_presence = std::atof(argv[++i]);
     else if (a == "--empty-best" && i + 1 < argc)
       params.empty_best = std::atof(argv[++i]);
+    else if (a == "--respace-after" && i + 1 < argc)
+      params.respace_after = std::atof(argv[++i]);
     else if (a == "--no-empty-again")
       params.empty_again = false;
     else if (a == "--colour-gap" && i + 1 < argc)

@@ -708,3 +708,34 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToOneThatReads) {
         return std::hypot(o.x - corner.x, o.y - corner.y) < a.die_radius;
       }));
 }
+
+// Frame 30 of the bundled Yams recording: a window between the white 6 and the red 7 beside it
+// was chosen as a die and, re-centred where the window detector peaks, landed on the white 6,
+// which was then reported twice, 6 pixels apart. A die re-centred onto a surer one is that die.
+TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
+  const std::string frame =
+      std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/yams/0030.jpg";
+  const cv::Mat image = cv::imread(frame);
+  ASSERT_FALSE(image.empty()) << frame;
+  vd::Params with, without;
+  without.respace_after = 0;
+  const auto closest = [](const vd::Detection& d) {
+    double nearest = 1e9;
+    for (std::size_t a = 0; a < d.observation.dice.size(); ++a) {
+      for (std::size_t b = a + 1; b < d.observation.dice.size(); ++b) {
+        nearest = std::min(nearest, std::hypot(d.observation.dice[a].x - d.observation.dice[b].x,
+                                               d.observation.dice[a].y - d.observation.dice[b].y));
+      }
+    }
+    return nearest / d.die_radius;
+  };
+  const vd::Detection b = vd::detect(image, without);
+  EXPECT_LT(closest(b), 0.5) << "the white 6 twice";
+  const vd::Detection a = vd::detect(image, with);
+  EXPECT_GE(closest(a), with.min_spacing * 0.9);
+  const auto sixes = std::count_if(a.observation.dice.begin(), a.observation.dice.end(),
+                                   [](const DieSighting& o) {
+                                     return o.value == 6 && o.colour == DieColour::White;
+                                   });
+  EXPECT_EQ(sixes, 1);
+}

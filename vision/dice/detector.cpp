@@ -861,6 +861,24 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
                             d.die_radius * params.radius_spread);
       c.centre = refine_centre(grey, c.centre, c.radius, params, model);
     }
+    // A window between two touching dice, re-centred, may land on a surer die: one die, not two.
+    if (params.respace_after > 0) {
+      std::vector<int> kept;
+      for (int i : chosen) {  // surest first
+        Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+        const bool on_another = std::any_of(kept.begin(), kept.end(), [&](int k) {
+          return cv::norm(d.candidates[static_cast<std::size_t>(k)].centre - c.centre) <
+                 params.respace_after * d.die_radius;
+        });
+        if (on_another) {
+          c.kept = false;
+          c.why = "on another die, re-centred";
+        } else {
+          kept.push_back(i);
+        }
+      }
+      chosen = kept;
+    }
   }
   // Fewer than ten dice: a die touching one found (in a cluster, in the row of kept dice) may
   // have had no window of its own. Places around each die, where a touching die would lie, that

@@ -90,6 +90,8 @@ struct Params {
                            // too (0: the forest is not asked; on 1,075 scenes at 0.45 it
                            // flagged 4 flat dice and no cocked one)
   double red_threshold = 14;    // Lab a* above neutral that means red (within the 5 + 5 bounds)
+  double respace_after = 0.5;   // a die re-centred this close (x radius) to a surer one is that
+                                // die (dropped; 0: off)
   double empty_presence = 0.8;  // a die of less presence whose likeliest value has less than this
   double empty_best = 0.1;      // probability (unread, not cocked) read nothing: the dice are
   bool empty_again = true;      // chosen again without it, taken when they read more dice
