@@ -575,6 +575,10 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
   without.search_resized = false;
+  // At the spacing this scene was chosen for. At the default 1.1 (since 2026-11-30) the white 5
+  // is chosen nearer the red 10, which is then turned down as on another die and missed either
+  // way: the spacing trades this scene for others (docs/benchmarks.md).
+  with.min_spacing = without.min_spacing = 1.2;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& red10 = truth["dice"][0];  // the red 10 between the white 5 and the red 10
   ASSERT_EQ(red10["value"], 10);
@@ -733,9 +737,8 @@ TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
   EXPECT_LT(closest(b), 0.5) << "the white 6 twice";
   const vd::Detection a = vd::detect(image, with);
   EXPECT_GE(closest(a), with.min_spacing * 0.9);
-  const auto sixes = std::count_if(a.observation.dice.begin(), a.observation.dice.end(),
-                                   [](const DieSighting& o) {
-                                     return o.value == 6 && o.colour == DieColour::White;
-                                   });
+  const auto sixes = std::count_if(
+      a.observation.dice.begin(), a.observation.dice.end(),
+      [](const DieSighting& o) { return o.value == 6 && o.colour == DieColour::White; });
   EXPECT_EQ(sixes, 1);
 }
