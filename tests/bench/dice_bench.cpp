@@ -29,10 +29,7 @@ void BM_DetectDice(benchmark::State& bench) {
   for (auto _ : bench) {
     const vd::Detection d = vd::detect(frames()[i]);
     benchmark::DoNotOptimize(d.observation.dice.data());
-    sum.candidates_ms += d.timing.candidates_ms;
-    sum.examine_ms += d.timing.examine_ms;
-    sum.read_ms += d.timing.read_ms;
-    sum.other_ms += d.timing.other_ms;
+    sum += d.timing;
     i = (i + 1) % frames().size();
   }
   const double total = std::max(1e-9, sum.total());

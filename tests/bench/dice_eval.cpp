@@ -234,23 +234,18 @@ int main(int argc, char** argv) {
         (file.parent_path() / truth["image"].get<std::string>()).string());
     const vd::Detection d = vd::detect(image, params, model);
     latency.push_back(d.timing.total());
-    sum.candidates_ms += d.timing.candidates_ms;
-    sum.examine_ms += d.timing.examine_ms;
-    sum.read_ms += d.timing.read_ms;
-    sum.other_ms += d.timing.other_ms;
+    sum += d.timing;
     const auto s = arbitre::testing::score_dice(truth, d.observation);
     if (std::getenv("DICE_EVAL_SIGHTINGS")) {
-      // Every die seen: whether a true die lies within 0.6 of its radius, and its shares.
+      // Every die seen: the true die it matched (flat, cocked or none), and its shares.
       for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
         const auto& o = d.observation.dice[k];
         std::string near = "phantom";
         int true_value = 0;
-        for (const auto& t : truth["dice"]) {
-          if (std::hypot(o.x - t["x"].get<double>(), o.y - t["y"].get<double>()) <
-              0.6 * t["radius_px"].get<double>()) {
-            near = t["cocked"].get<bool>() ? "cocked" : "flat";
-            true_value = t["value"].is_number() ? t["value"].get<int>() : 0;
-          }
+        if (const int i = s.truth_of[k]; i >= 0) {
+          const auto& t = truth["dice"][static_cast<std::size_t>(i)];
+          near = t["cocked"].get<bool>() ? "cocked" : "flat";
+          true_value = t["value"].is_number() ? t["value"].get<int>() : 0;
         }
         std::printf("SIGHT %s %s %d %d %.4f %.4f %.3f %.3f %.3f %d %d\n",
                     file.stem().string().c_str(), near.c_str(), o.value, o.cocked ? 1 : 0,
@@ -270,17 +265,11 @@ int main(int argc, char** argv) {
             << sc.value("table", "") << ',' << sc.value("layout", "") << ','
             << sc.value("light", "") << ',' << sc.value("tilt_deg", 0.0) << ','
             << sc.value("jpeg_quality", 0) << ',' << sc.value("noise_sigma", 0.0);
-        // The nearest die seen (within 0.6 radius): its likeliest value, the shares it was
-        // decided on, how far its top face was read from the true one (radii) and how far its
-        // digit's axis from the true one (degrees, modulo 180).
+        // The die seen matched to it: its likeliest value, the shares it was decided on, how
+        // far its top face was read from the true one (radii) and how far its digit's axis from
+        // the true one (degrees, modulo 180).
         const double r = t["radius_px"].get<double>();
-        int near = -1;
-        double near_d = 0.6 * r;
-        for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
-          const auto& o = d.observation.dice[k];
-          const double dist = std::hypot(o.x - t["x"].get<double>(), o.y - t["y"].get<double>());
-          if (dist < near_d) near_d = dist, near = static_cast<int>(k);
-        }
+        const int near = s.seen_of[i];
         if (near >= 0 && t.contains("face")) {
           const auto& f = t["face"];
           const auto k = static_cast<std::size_t>(near);

@@ -29,6 +29,9 @@ struct DiceScore {
   // For each true die, in the truth's order: right, wrong-value, wrong-colour, unread,
   // called-cocked, missed (flat dice); flagged, read (cocked dice).
   std::vector<std::string> outcome;
+  // For each true die, the die seen matched to it (-1: missed); for each die seen, its true die
+  // (-1: a phantom).
+  std::vector<int> seen_of, truth_of;
 };
 
 // A die matches the nearest true die within 0.6 of its radius; a true die matched twice is
@@ -48,6 +51,7 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
       if (d < 0.6 * dice[i]["radius_px"].get<double>() && d < best_d)
         best = static_cast<int>(i), best_d = d;
     }
+    s.truth_of.push_back(best);
     if (best < 0) {
       ++s.phantoms;
       continue;
@@ -55,6 +59,7 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
     if (hits[static_cast<std::size_t>(best)]++ == 0)
       by[static_cast<std::size_t>(best)] = static_cast<int>(k);
   }
+  s.seen_of = by;
   for (std::size_t i = 0; i < dice.size(); ++i) {
     const auto& t = dice[i];
     const bool cocked = t["cocked"].get<bool>();
@@ -95,11 +100,11 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
       ++s.wrong_value;
     if (!colour_right) ++s.wrong_colour;
     if (!o.cocked && o.value == value && colour_right) ++s.flat_right;
-    s.outcome.emplace_back(o.cocked             ? "called-cocked"
-                           : o.value == 0       ? "unread"
-                           : o.value != value   ? "wrong-value"
-                           : !colour_right      ? "wrong-colour"
-                                                : "right");
+    s.outcome.emplace_back(o.cocked           ? "called-cocked"
+                           : o.value == 0     ? "unread"
+                           : o.value != value ? "wrong-value"
+                           : !colour_right    ? "wrong-colour"
+                                              : "right");
   }
   return s;
 }

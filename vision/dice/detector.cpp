@@ -1228,17 +1228,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // die beside it: the dice are chosen once more without it, and that choice is taken when it
   // reads more dice.
   if (!d.emptied.empty() && params.empty_again) {
-    const Timing first = d.timing;
     Detection again = detect_pass(bgr, grey, coarse, params, model, d.emptied, examined, reads);
     const auto read = [](const Detection& x) {
       return std::count_if(x.observation.dice.begin(), x.observation.dice.end(),
                            [](const DieSighting& s) { return s.value > 0; });
     };
+    Timing both = d.timing;  // both passes were spent, whichever is kept
+    both += again.timing;
     if (read(again) > read(d)) d = std::move(again);
-    d.timing.candidates_ms += first.candidates_ms;
-    d.timing.examine_ms += first.examine_ms;
-    d.timing.read_ms += first.read_ms;
-    d.timing.other_ms += first.other_ms;
+    d.timing = both;
   }
   d.timing.candidates_ms += scan_ms;
   return d;

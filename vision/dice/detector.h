@@ -172,6 +172,11 @@ struct Candidate {
 struct Timing {
   double candidates_ms = 0, examine_ms = 0, read_ms = 0, other_ms = 0;
   double total() const { return candidates_ms + examine_ms + read_ms + other_ms; }
+  Timing& operator+=(const Timing& o) {
+    candidates_ms += o.candidates_ms, examine_ms += o.examine_ms, read_ms += o.read_ms;
+    other_ms += o.other_ms;
+    return *this;
+  }
 };
 
 struct Detection {
