@@ -50,6 +50,12 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--net-min-confidence") params.net_min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--region-radius") params.region_radius = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--radius-percentile") params.radius_percentile = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-chroma") params.white_chroma = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--far-pairs") params.far_pairs = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--width-colour-stop") params.width_colour_stop = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);

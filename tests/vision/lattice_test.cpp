@@ -129,6 +129,26 @@ TEST(Lattice, FewPointsStillGetCells) {
   EXPECT_EQ(fit.inliers, 1);
 }
 
+// Two pions whose neighbours between them were not seen, 48-pixel pitch, 40 pixels wide (the
+// pitches considered: 34-72, the likeliest 50). Two steps along a row they are 96 apart: before,
+// only a lattice through them as diagonal neighbours (68) fitted; two steps along a diagonal, 136
+// apart, none did, and the pitch became their distance. Now pairs two steps apart propose
+// lattices too, and the one at the pitch the size predicts wins.
+TEST(Lattice, TwoPointsTwoStepsApartGetThePitchTheirSizeAllows) {
+  v::LatticeParams params;
+  params.expected_pitch_share = 1.25;
+  for (const cv::Point far : {cv::Point(2, 0), cv::Point(2, 2)}) {
+    const Scene s = make_scene({{0, 0}, far}, similarity(48, 10, {300, 200}), 0.3, 0, 7);
+    params.far_pairs = 0;
+    const v::LatticeFit before = v::fit_lattice(s.points, 40, params);
+    EXPECT_GT(before.pitch, 60) << "without far pairs: the pitch is the pair's distance or its diagonal";
+    params.far_pairs = 2;
+    const v::LatticeFit fit = v::fit_lattice(s.points, 40, params);
+    EXPECT_NEAR(fit.pitch, 48, 2) << far;
+    expect_recovered(s, fit);
+  }
+}
+
 TEST(Lattice, EmptyInputFindsNothing) { EXPECT_FALSE(v::fit_lattice({}).found); }
 
 // Two tiles touching corner to corner, 50 pixels apart along the diagonal, with a size that

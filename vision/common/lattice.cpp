@@ -204,6 +204,28 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
         }
       }
     }
+    // A sparse board whose pions between were not seen: pairs two steps apart along an axis or
+    // a diagonal; when no pair is one step apart, a knight's move too (both mirror images: the
+    // pair cannot tell which, so only as a last resort).
+    const bool none_near = hypotheses.empty();
+    if ((none_near && params.far_pairs > 0) || (params.far_pairs > 1 && n <= 8)) {
+      const double knight = std::atan2(1.0, 2.0);
+      for (std::size_t a = 0; a < n; ++a) {
+        for (std::size_t b = 0; b < n; ++b) {
+          if (a == b) continue;
+          const cv::Point2d d = points[b] - points[a];
+          const double length = cv::norm(d);
+          for (const auto& [steps, turn] : {std::pair{2.0, 0.0}, std::pair{2 * std::sqrt(2.0), CV_PI / 4},
+                                            std::pair{std::sqrt(5.0), knight}, std::pair{std::sqrt(5.0), -knight}}) {
+            const double p = length / steps;
+            if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
+            if (!none_near && turn != 0 && turn != CV_PI / 4) continue;  // a knight's move only as a last resort
+            const double t = std::atan2(d.y, d.x) - turn;
+            hypotheses.push_back({score(a, p, t), p, std::remainder(t, CV_PI / 2), a});
+          }
+        }
+      }
+    }
     // Lattices at p and at p*sqrt(2) turned 45 degrees explain a sparse board alike: on a tie,
     // the pitch nearer what the pion's size predicts.
     // A hypothesis is worth its score less a prior on its pitch: pions leave small gaps if any,

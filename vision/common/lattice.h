@@ -17,6 +17,11 @@ struct LatticeParams {
   double hint_range_high = 2.2;
   double expected_pitch_share = 1.45;  // the likeliest pitch, as a share of the hint
   int parity_points = 6;          // from this many points all on one parity of i + j, the lattice sqrt(2) coarser and turned 45 degrees is taken (0: never)
+  // Sparse boards whose pions between were not seen: pairs two steps apart along an axis or a
+  // diagonal propose lattices too (1: only when no pair is one step apart for a pitch the hint
+  // allows; 2: also whenever there are at most 8 points), and a knight's move (both mirror
+  // images) when no pair is one step apart. 0: never.
+  int far_pairs = 2;
   int refined = 12;               // the best hypotheses refitted by least squares before the choice
   double pitch_prior = 10;        // score points a hypothesis loses per unit of |ln(pitch / expected)|
   // The pieces' own edges, when they have straight ones (square tiles): the angle of their

@@ -74,10 +74,43 @@ struct TableModel {
   std::vector<cv::Vec3f> colours;  // weighted Lab centres
   cv::Vec3f median{0, 0, 0};
   cv::Vec3f white{100, 0, 0};
+  cv::Vec3f class_white{100, 0, 0};  // the white the candidates' colour classes are judged against
   double threshold = 0;
   double gradient_median = 1;
   cv::Mat distance;  // CV_32F
 };
+
+// The mean colour of the brightest 2% of pixels, of those within `chroma` of grey (0: of all;
+// all too when none is that grey).
+cv::Vec3f brightest_white(const Working& w, double chroma) {
+  bool any_chroma = chroma <= 0;
+  const auto could_be_white = [&](const cv::Vec3f& lab) { return any_chroma || std::hypot(lab[1], lab[2]) <= chroma; };
+  std::vector<double> lightness;
+  for (int round = 0; round < 2 && lightness.empty(); ++round) {
+    any_chroma = any_chroma || round == 1;
+    for (int y = 0; y < w.lab.rows; y += 4) {
+      const auto* row = w.lab.ptr<cv::Vec3f>(y);
+      for (int x = 0; x < w.lab.cols; x += 4) {
+        if (could_be_white(row[x])) lightness.push_back(row[x][0]);
+      }
+    }
+  }
+  if (lightness.empty()) return {100, 0, 0};
+  const double bright = percentile(lightness, 0.98);
+  cv::Vec3d sum(0, 0, 0);
+  int n = 0;
+  for (int y = 0; y < w.lab.rows; y += 2) {
+    const auto* row = w.lab.ptr<cv::Vec3f>(y);
+    for (int x = 0; x < w.lab.cols; x += 2) {
+      if (row[x][0] >= bright && could_be_white(row[x])) {
+        sum += cv::Vec3d(row[x][0], row[x][1], row[x][2]);
+        ++n;
+      }
+    }
+  }
+  if (n == 0) return {100, 0, 0};
+  return {static_cast<float>(sum[0] / n), static_cast<float>(sum[1] / n), static_cast<float>(sum[2] / n)};
+}
 
 TableModel table_model(const Working& w, const Params& params) {
   TableModel t;
@@ -129,25 +162,9 @@ TableModel table_model(const Working& w, const Params& params) {
     border_distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
   }
   t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
-  std::vector<double> lightness;
-  for (int y = 0; y < w.lab.rows; y += 4) {
-    const auto* row = w.lab.ptr<cv::Vec3f>(y);
-    for (int x = 0; x < w.lab.cols; x += 4) lightness.push_back(row[x][0]);
-  }
   // The illumination's white: the mean colour of the brightest 2% of pixels.
-  const double bright = percentile(lightness, 0.98);
-  cv::Vec3d sum(0, 0, 0);
-  int n = 0;
-  for (int y = 0; y < w.lab.rows; y += 2) {
-    const auto* row = w.lab.ptr<cv::Vec3f>(y);
-    for (int x = 0; x < w.lab.cols; x += 2) {
-      if (row[x][0] >= bright) {
-        sum += cv::Vec3d(row[x][0], row[x][1], row[x][2]);
-        ++n;
-      }
-    }
-  }
-  if (n > 0) t.white = cv::Vec3f(static_cast<float>(sum[0] / n), static_cast<float>(sum[1] / n), static_cast<float>(sum[2] / n));
+  t.white = brightest_white(w, 0);
+  t.class_white = params.white_chroma > 0 ? brightest_white(w, params.white_chroma) : t.white;
   std::vector<double> gradients;
   for (int y = 0; y < w.gradient.rows; y += 3) {
     for (int x = 0; x < w.gradient.cols; x += 3) gradients.push_back(w.gradient.at<float>(y, x));
@@ -159,9 +176,9 @@ TableModel table_model(const Working& w, const Params& params) {
 // The colour class of a foreground pixel, judged against the illumination's white: 0 red,
 // 1 orange, 2 green, 3 white, 4 anything else.
 int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
-  const double da = lab[1] - t.white[1], db = lab[2] - t.white[2];
+  const double da = lab[1] - t.class_white[1], db = lab[2] - t.class_white[2];
   const double chroma = std::hypot(da, db);
-  if (chroma < 16 && lab[0] > 0.55 * t.white[0]) return 3;
+  if (chroma < 16 && lab[0] > 0.55 * t.class_white[0]) return 3;
   if (chroma < 16) return 4;
   const double hue = std::atan2(db, da) * 180 / CV_PI;
   if (hue >= -30 && hue < 50) return 0;
@@ -214,19 +231,40 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   }
   cv::morphologyEx(regions, regions, cv::MORPH_OPEN, kernel);
   // A pion's radius: the typical height of the distance transform's ridges.
-  cv::Mat distance, dilated;
+  cv::Mat distance;
   cv::distanceTransform(regions, distance, cv::DIST_L2, 3);
-  cv::dilate(distance, dilated, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
   std::vector<double> peaks;
-  for (int y = 0; y < distance.rows; ++y) {
-    const float* d = distance.ptr<float>(y);
-    const float* dm = dilated.ptr<float>(y);
-    for (int x = 0; x < distance.cols; ++x) {
-      if (d[x] >= 3 && d[x] >= dm[x]) peaks.push_back(d[x]);
+  if (params.region_radius) {
+    // One value per region: its deepest point. A large object (a cup, a pencil) has long
+    // ridges, each of whose points is a local maximum, and would outvote a few pions.
+    cv::Mat region_labels;
+    const int regions_n = cv::connectedComponents(regions, region_labels, 8, CV_32S);
+    std::vector<float> deepest(static_cast<std::size_t>(regions_n), 0.0f);
+    for (int y = 0; y < distance.rows; ++y) {
+      const float* d = distance.ptr<float>(y);
+      const int* l = region_labels.ptr<int>(y);
+      for (int x = 0; x < distance.cols; ++x) {
+        auto& m = deepest[static_cast<std::size_t>(l[x])];
+        m = std::max(m, d[x]);
+      }
+    }
+    for (int r = 1; r < regions_n; ++r) {
+      if (deepest[static_cast<std::size_t>(r)] >= 3) peaks.push_back(deepest[static_cast<std::size_t>(r)]);
+    }
+  } else {
+    // Every local maximum of the distance transform (a ridge point).
+    cv::Mat dilated;
+    cv::dilate(distance, dilated, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    for (int y = 0; y < distance.rows; ++y) {
+      const float* d = distance.ptr<float>(y);
+      const float* dm = dilated.ptr<float>(y);
+      for (int x = 0; x < distance.cols; ++x) {
+        if (d[x] >= 3 && d[x] >= dm[x]) peaks.push_back(d[x]);
+      }
     }
   }
   if (peaks.empty()) return out;
-  const double radius = percentile(peaks, 0.6);
+  const double radius = percentile(peaks, params.radius_percentile);
   pion_radius = radius;
 
   struct Core {
@@ -256,6 +294,17 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
       if (fill > 0.6 && aspect < 1.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
     }
     cores.push_back(std::move(core));
+  }
+  if (single_areas.empty() && params.any_single) {
+    // No core looks like one pion (a lone tile cut by a highlight, a pion seen obliquely):
+    // the cores not much longer than wide stand for one.
+    for (const Core& core : cores) {
+      if (core.pixels.size() < 4) continue;
+      const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
+      const double aspect = std::max(rect.size.width, rect.size.height) /
+                            std::max(1.0f, std::min(rect.size.width, rect.size.height));
+      if (aspect < 2.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
+    }
   }
   if (single_areas.empty()) return out;
   const double m = median(single_areas);
@@ -298,7 +347,7 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
 // touching pions); the median over rays, then over candidates, twice. Returns 0 when too few
 // rays find an edge.
 double measure_pion_width(const Working& w, const TableModel& t, const std::vector<Candidate>& candidates,
-                          double max_radius) {
+                          double max_radius, double colour_stop) {
   const float strong = static_cast<float>(3.0 * t.gradient_median);
   std::vector<double> radii;
   bool any_single = false;
@@ -306,12 +355,22 @@ double measure_pion_width(const Working& w, const TableModel& t, const std::vect
   for (const Candidate& c : candidates) {
     if (any_single && !c.single) continue;
     std::vector<double> rays;
+    // The piece's own colour, at its centre: a ray also ends where the colour leaves it (a rim
+    // too faint against a striped cloth's edges would let the ray run on to the stripes).
+    const cv::Vec3f own = w.lab.at<cv::Vec3f>(std::clamp(static_cast<int>(c.centre.y), 0, w.lab.rows - 1),
+                                              std::clamp(static_cast<int>(c.centre.x), 0, w.lab.cols - 1));
     for (int k = 0; k < 16; ++k) {
       const double a = k * CV_PI / 8, dx = std::cos(a), dy = std::sin(a);
       for (double r = 2; r < max_radius; r += 0.5) {
         const int x = static_cast<int>(std::lround(c.centre.x + r * dx)), y = static_cast<int>(std::lround(c.centre.y + r * dy));
         if (x < 0 || y < 0 || x >= w.gradient.cols || y >= w.gradient.rows) break;
-        if (w.gradient.at<float>(y, x) > strong) {
+        const auto departs = [&] {
+          if (colour_stop <= 0) return false;
+          const cv::Vec3f& v = w.lab.at<cv::Vec3f>(y, x);
+          const float dl = 0.5f * (v[0] - own[0]), da = v[1] - own[1], db = v[2] - own[2];
+          return dl * dl + da * da + db * db > colour_stop * colour_stop;
+        };
+        if (w.gradient.at<float>(y, x) > strong || departs()) {
           rays.push_back(r);
           break;
         }
@@ -847,7 +906,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   std::vector<Rejected> rejected;
   d.candidates = find_candidates(w, table, params, mask, pion_radius, rejected);
   d.pion_radius = pion_radius;
-  d.pion_width = measure_pion_width(w, table, d.candidates, 6.0 * std::max(4.0, pion_radius));
+  d.pion_width = measure_pion_width(w, table, d.candidates, 6.0 * std::max(4.0, pion_radius), params.width_colour_stop);
   d.timing.candidates_ms = ms_since(start);
 
   start = Clock::now();
@@ -881,6 +940,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   lp.hint_range_high = params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
+  lp.far_pairs = params.far_pairs;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
   {
     // Back to one entry per candidate (crowded ones off the lattice).
