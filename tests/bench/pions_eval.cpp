@@ -55,6 +55,11 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--white-chroma") params.white_chroma = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--far-pairs") params.far_pairs = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--width-colour-stop") params.width_colour_stop = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--pale-distance") params.pale_distance = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--pale-share") params.pale_share = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--apart-distance") params.apart_distance = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--apart-ratio") params.apart_ratio = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--apart-share") params.apart_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
