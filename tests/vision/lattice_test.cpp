@@ -149,6 +149,31 @@ TEST(Lattice, TwoPointsTwoStepsApartGetThePitchTheirSizeAllows) {
   }
 }
 
+// Two pions a knight's move apart (one row and two columns), too far apart to be neighbours:
+// two lattices at the likeliest pitch fit them, mirror images of each other, 53 degrees apart.
+// The fit says which it took, and takes the other when asked.
+TEST(Lattice, AKnightsMoveHasTwoMirrorImages) {
+  const Scene s = make_scene({{0, 0}, {2, 1}}, similarity(50, 12, {300, 200}), 0.3, 0, 8);
+  v::LatticeParams params;  // as the pion reader sets them: pitches 34-72 for a 40-pixel pion, 50 likeliest
+  params.expected_pitch_share = 1.25;
+  params.hint_range_low = 0.85;
+  params.hint_range_high = 1.8;
+  const v::LatticeFit first = v::fit_lattice(s.points, 40, params);
+  ASSERT_NE(first.knight, 0);
+  params.knight_mirror = -first.knight;
+  const v::LatticeFit second = v::fit_lattice(s.points, 40, params);
+  EXPECT_EQ(second.knight, -first.knight);
+  int recovered = 0;
+  for (const v::LatticeFit* fit : {&first, &second}) {
+    EXPECT_EQ(fit->inliers, 2);
+    EXPECT_NEAR(fit->pitch, 50, 2);
+    const cv::Point step = fit->cells[1] - fit->cells[0];
+    EXPECT_EQ(std::abs(step.x) + std::abs(step.y), 3) << "a knight's move either way";
+    recovered += step == cv::Point(2, 1);
+  }
+  EXPECT_EQ(recovered, 1) << "one of the two is the board's lattice";
+}
+
 TEST(Lattice, EmptyInputFindsNothing) { EXPECT_FALSE(v::fit_lattice({}).found); }
 
 // Two tiles touching corner to corner, 50 pixels apart along the diagonal, with a size that

@@ -293,6 +293,27 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
   EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
 }
 
+// Four discs on light wood under a lamp (fresh scene 186 of seed 21): the two white ones are no
+// candidates, and the green and the orange left are a knight's move apart. The lattice through
+// them has two mirror images; the first one tried put the white pions' cells 0.4 pitch off them,
+// and they were missed. The board is now read through both, and the one that finds more pions
+// is kept.
+TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
+  namespace vp = arbitre::vision::pions;
+  const auto [truth, image] = committed_scene("knight", "0186");
+  ASSERT_FALSE(image.empty());
+  vp::Params once;
+  once.knight_retry = false;
+  const vp::Detection first = vp::detect(image, once);
+  ASSERT_NE(first.lattice.knight, 0);
+  const auto before = arbitre::testing::score_scene(truth, first.observation);
+  EXPECT_LE(before.right, 2) << "the white pions are missed";
+  const vp::Detection d = vp::detect(image);
+  EXPECT_EQ(d.lattice.knight, -first.lattice.knight);
+  const auto score = arbitre::testing::score_scene(truth, d.observation);
+  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+}
+
 TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
   namespace vp = arbitre::vision::pions;
   for (const double degrees : {30.0, -25.0}) {

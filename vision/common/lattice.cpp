@@ -180,6 +180,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     int score;
     double pitch, angle;
     std::size_t point;
+    int knight = 0;  // from a pair a knight's move apart: which mirror image (+1 or -1)
   };
   std::vector<Hypothesis> hypotheses;
   const double expected = params.expected_pitch_share * pitch_hint;
@@ -219,9 +220,11 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
                                             std::pair{std::sqrt(5.0), knight}, std::pair{std::sqrt(5.0), -knight}}) {
             const double p = length / steps;
             if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
-            if (!none_near && turn != 0 && turn != CV_PI / 4) continue;  // a knight's move only as a last resort
+            const int mirror = turn == knight ? 1 : turn == -knight ? -1 : 0;
+            if (mirror != 0 && !none_near) continue;  // a knight's move only as a last resort
+            if (mirror != 0 && params.knight_mirror != 0 && mirror != params.knight_mirror) continue;
             const double t = std::atan2(d.y, d.x) - turn;
-            hypotheses.push_back({score(a, p, t), p, std::remainder(t, CV_PI / 2), a});
+            hypotheses.push_back({score(a, p, t), p, std::remainder(t, CV_PI / 2), a, mirror});
           }
         }
       }
@@ -250,7 +253,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       refine(origin, p, t);
       if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
       const int refined = score_at(origin, p, t);
-      if (refined >= h.score) h = {refined, p, std::remainder(t, CV_PI / 2), h.point};
+      if (refined >= h.score) h = {refined, p, std::remainder(t, CV_PI / 2), h.point, h.knight};
     }
     if (keep > 0) {
       std::iter_swap(hypotheses.begin(),
@@ -260,6 +263,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
   if (hypotheses.empty()) hypotheses.push_back({0, pitch, angle, n});
   const Hypothesis& h = hypotheses.front();
   LatticeFit best = complete_fit(points, h.pitch, h.angle, h.point, params);
+  best.knight = h.knight;
   // A lattice turned 45 degrees at 1/sqrt(2) of the pitch has a node on every node of the true
   // one (and one in the middle of each of its cells): it explains the same points as well, and
   // wins when the pion's width was measured short. Its tell: every point on one colour of its

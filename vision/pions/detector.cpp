@@ -887,7 +887,9 @@ cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_w
   return net_weight * p + (1 - net_weight) * forest;
 }
 
-Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
+namespace {
+
+Detection detect_once(const cv::Mat& bgr, const Params& params, const CellModel& model) {
   Detection d;
   d.observation.width = bgr.cols;
   d.observation.height = bgr.rows;
@@ -941,6 +943,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
   lp.far_pairs = params.far_pairs;
+  lp.knight_mirror = params.knight_mirror;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
   {
     // Back to one entry per candidate (crowded ones off the lattice).
@@ -1346,6 +1349,36 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   d.observation.rejected = std::move(rejected);
   d.observation.pitch = d.lattice.found ? d.lattice.pitch / w.scale : 0;
   d.timing.classify_ms = ms_since(start);
+  return d;
+}
+
+}  // namespace
+
+Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
+  Detection d = detect_once(bgr, params, model);
+  if (!params.knight_retry || d.lattice.knight == 0) return d;
+  // The lattice came from two pions a knight's move apart, and its mirror image fits them as
+  // well: the board is read through both, and the one that finds more pions (on a tie, with
+  // more confidence) is kept.
+  Params mirrored = params;
+  mirrored.knight_mirror = -d.lattice.knight;
+  Detection other = detect_once(bgr, mirrored, model);
+  const auto confidence = [](const Detection& x) {
+    double sum = 0;
+    for (const auto& p : x.observation.pions) sum += p.confidence;
+    return sum;
+  };
+  Timing both = d.timing;
+  both.normalise_ms += other.timing.normalise_ms;
+  both.table_ms += other.timing.table_ms;
+  both.candidates_ms += other.timing.candidates_ms;
+  both.lattice_ms += other.timing.lattice_ms;
+  both.classify_ms += other.timing.classify_ms;
+  if (other.observation.pions.size() > d.observation.pions.size() ||
+      (other.observation.pions.size() == d.observation.pions.size() && confidence(other) > confidence(d))) {
+    d = std::move(other);
+  }
+  d.timing = both;
   return d;
 }
 

@@ -46,6 +46,8 @@ struct Params {
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   int far_pairs = 2;               // the lattice fit's far_pairs (vision/common/lattice.h)
+  int knight_mirror = 0;           // the lattice fit's knight_mirror
+  bool knight_retry = true;        // a lattice from a knight's move: the board read through its mirror image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
   int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
