@@ -94,11 +94,11 @@ int main(int argc, char** argv) {
     stage_ms[4].push_back(d.timing.classify_ms);
 
     if (std::getenv("PIONS_EVAL_VERBOSE")) {
-      std::fprintf(stderr, "%s: truth pitch %.1f, width %.2f, 2r %.2f, lattice pitch %.1f, candidates %zu, inliers %d, pions %zu/%zu\n",
+      std::fprintf(stderr, "%s: truth pitch %.1f, width %.2f, 2r %.2f, lattice pitch %.1f, candidates %zu, inliers %d, knight %d, pions %zu/%zu\n",
                    file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale,
                    d.pion_width / (truth["scene"]["pitch_px"].get<double>() * d.scale),
                    2 * d.pion_radius / (truth["scene"]["pitch_px"].get<double>() * d.scale),
-                   d.lattice.pitch, d.candidates.size(), d.lattice.inliers, d.observation.pions.size(),
+                   d.lattice.pitch, d.candidates.size(), d.lattice.inliers, d.lattice.knight, d.observation.pions.size(),
                    truth["pions"].size());
     }
     if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "2") {
