@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--apart-ratio") params.apart_ratio = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-share") params.apart_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--knight-retry") params.knight_retry = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--alternative-inliers") params.alternative_inliers = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);

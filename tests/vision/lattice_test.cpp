@@ -174,6 +174,26 @@ TEST(Lattice, AKnightsMoveHasTwoMirrorImages) {
   EXPECT_EQ(recovered, 1) << "one of the two is the board's lattice";
 }
 
+// The likeliest other lattice: with the first one's hypothesis avoided (two pions two steps
+// apart along a row), the fit takes another of a different pitch or angle that holds them both.
+TEST(Lattice, TheLikeliestOtherLatticeAvoidsTheFirst) {
+  const Scene s = make_scene({{0, 0}, {2, 0}}, similarity(50, 10, {300, 200}), 0.3, 0, 9);
+  v::LatticeParams params;
+  params.expected_pitch_share = 1.25;
+  params.hint_range_low = 0.85;
+  params.hint_range_high = 1.8;
+  const v::LatticeFit first = v::fit_lattice(s.points, 40, params);
+  ASSERT_TRUE(first.found);
+  EXPECT_NEAR(first.pitch, 50, 2);
+  params.avoid_pitch = first.hypothesis_pitch;
+  params.avoid_angle = first.hypothesis_angle;
+  const v::LatticeFit other = v::fit_lattice(s.points, 40, params);
+  ASSERT_TRUE(other.found);
+  const double turn = std::abs(std::remainder(other.hypothesis_angle - first.hypothesis_angle, CV_PI / 2));
+  EXPECT_TRUE(std::abs(std::log(other.hypothesis_pitch / first.hypothesis_pitch)) >= 0.12 || turn >= 8 * CV_PI / 180);
+  EXPECT_EQ(other.inliers, 2);
+}
+
 TEST(Lattice, EmptyInputFindsNothing) { EXPECT_FALSE(v::fit_lattice({}).found); }
 
 // Two tiles touching corner to corner, 50 pixels apart along the diagonal, with a size that

@@ -314,6 +314,26 @@ TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
   EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
 }
 
+// Nine discs on a checkered cloth seen at 30 degrees (development scene 120 of seed 7), a chain
+// of them down the board: the likeliest lattice through the five candidates near the top drifts
+// off the lower pions (three candidates "off the lattice", a white pion read as table). A
+// lattice through at most 8 candidates is a guess; the board is now read through the likeliest
+// other lattice too, and the one finding more pions is kept: here all nine.
+TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
+  namespace vp = arbitre::vision::pions;
+  const auto [truth, image] = committed_scene("alternative", "0120");
+  ASSERT_FALSE(image.empty());
+  vp::Params once;
+  once.alternative_inliers = 0;
+  const vp::Detection first = vp::detect(image, once);
+  ASSERT_LE(first.lattice.inliers, 8);
+  EXPECT_FALSE(arbitre::testing::score_scene(truth, first.observation).board_right());
+  const vp::Detection d = vp::detect(image);
+  EXPECT_GT(d.observation.pions.size(), first.observation.pions.size());
+  const auto score = arbitre::testing::score_scene(truth, d.observation);
+  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+}
+
 TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
   namespace vp = arbitre::vision::pions;
   for (const double degrees : {30.0, -25.0}) {

@@ -234,6 +234,14 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     // A hypothesis is worth its score less a prior on its pitch: pions leave small gaps if any,
     // so a pitch far from the expected one (a 45-degree lattice through diagonal neighbours)
     // must explain clearly more points.
+    // Hypotheses of the lattice to avoid (the one read first, when the reader asks for the
+    // likeliest other one) are out.
+    if (params.avoid_pitch > 0) {
+      std::erase_if(hypotheses, [&](const Hypothesis& h) {
+        const double turn = std::abs(std::remainder(h.angle - params.avoid_angle, CV_PI / 2));
+        return std::abs(std::log(h.pitch / params.avoid_pitch)) < 0.12 && turn < 8 * CV_PI / 180;
+      });
+    }
     const auto value = [&](const Hypothesis& h) {
       const double turned = 0.5 * (1 - std::cos(4 * (h.angle - params.edge_angle)));
       return h.score - params.pitch_prior * std::abs(std::log(h.pitch / expected)) -
@@ -260,10 +268,13 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
                      std::min_element(hypotheses.begin(), hypotheses.begin() + static_cast<std::ptrdiff_t>(keep), better));
     }
   }
+  if (hypotheses.empty() && params.avoid_pitch > 0) return fit;
   if (hypotheses.empty()) hypotheses.push_back({0, pitch, angle, n});
   const Hypothesis& h = hypotheses.front();
   LatticeFit best = complete_fit(points, h.pitch, h.angle, h.point, params);
   best.knight = h.knight;
+  best.hypothesis_pitch = h.pitch;
+  best.hypothesis_angle = h.angle;
   // A lattice turned 45 degrees at 1/sqrt(2) of the pitch has a node on every node of the true
   // one (and one in the middle of each of its cells): it explains the same points as well, and
   // wins when the pion's width was measured short. Its tell: every point on one colour of its

@@ -889,29 +889,49 @@ cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_w
 
 namespace {
 
-Detection detect_once(const cv::Mat& bgr, const Params& params, const CellModel& model) {
+// The stages up to the candidates (normalise, table_model, find_candidates), which every
+// lattice the board is read through shares.
+struct Prepared {
+  Working w;
+  TableModel table;
+  cv::Mat mask;
+  std::vector<Rejected> rejected;
   Detection d;
+};
+
+Prepared prepare(const cv::Mat& bgr, const Params& params) {
+  Prepared prepared;
+  Detection& d = prepared.d;
   d.observation.width = bgr.cols;
   d.observation.height = bgr.rows;
   auto start = Clock::now();
-  const Working w = normalise(bgr, params);
-  d.scale = w.scale;
+  prepared.w = normalise(bgr, params);
+  d.scale = prepared.w.scale;
   d.timing.normalise_ms = ms_since(start);
 
   start = Clock::now();
-  const TableModel table = table_model(w, params);
+  prepared.table = table_model(prepared.w, params);
   d.timing.table_ms = ms_since(start);
 
   start = Clock::now();
-  cv::Mat mask;
   double pion_radius = 0;
-  std::vector<Rejected> rejected;
-  d.candidates = find_candidates(w, table, params, mask, pion_radius, rejected);
+  d.candidates = find_candidates(prepared.w, prepared.table, params, prepared.mask, pion_radius, prepared.rejected);
   d.pion_radius = pion_radius;
-  d.pion_width = measure_pion_width(w, table, d.candidates, 6.0 * std::max(4.0, pion_radius), params.width_colour_stop);
+  d.pion_width = measure_pion_width(prepared.w, prepared.table, d.candidates, 6.0 * std::max(4.0, pion_radius),
+                                    params.width_colour_stop);
   d.timing.candidates_ms = ms_since(start);
+  return prepared;
+}
 
-  start = Clock::now();
+// The stages from the lattice on (fit_lattice, classify_cells, constrain).
+Detection finish(const Prepared& prepared, const Params& params, const CellModel& model) {
+  Detection d = prepared.d;
+  std::vector<Rejected> rejected = prepared.rejected;
+  const Working& w = prepared.w;
+  const TableModel& table = prepared.table;
+  const cv::Mat& mask = prepared.mask;
+  const double pion_radius = d.pion_radius;
+  auto start = Clock::now();
   // Pions cannot overlap: candidates closer to another than half a pion's width are clutter
   // (the rim of a cup, a patterned cloth) and stay out of the lattice fit.
   std::vector<cv::Point2d> centres;
@@ -944,6 +964,8 @@ Detection detect_once(const cv::Mat& bgr, const Params& params, const CellModel&
   lp.parity_points = params.parity_points;
   lp.far_pairs = params.far_pairs;
   lp.knight_mirror = params.knight_mirror;
+  lp.avoid_pitch = params.avoid_pitch;
+  lp.avoid_angle = params.avoid_angle;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
   {
     // Back to one entry per candidate (crowded ones off the lattice).
@@ -1354,26 +1376,51 @@ Detection detect_once(const cv::Mat& bgr, const Params& params, const CellModel&
 
 }  // namespace
 
+namespace {
+
+void add_timing(Timing& to, const Timing& from) {
+  to.normalise_ms += from.normalise_ms;
+  to.table_ms += from.table_ms;
+  to.candidates_ms += from.candidates_ms;
+  to.lattice_ms += from.lattice_ms;
+  to.classify_ms += from.classify_ms;
+}
+
+}  // namespace
+
 Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
-  Detection d = detect_once(bgr, params, model);
+  const Prepared prepared = prepare(bgr, params);
+  Detection d = finish(prepared, params, model);
+  if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 && d.lattice.hypothesis_pitch > 0 &&
+      d.lattice.inliers <= params.alternative_inliers) {
+    Params other_params = params;
+    other_params.avoid_pitch = d.lattice.hypothesis_pitch;
+    other_params.avoid_angle = d.lattice.hypothesis_angle;
+    other_params.alternative_inliers = 0;
+    other_params.knight_retry = false;
+    Detection other = finish(prepared, other_params, model);
+    // The stages up to the candidates ran once: the second reading adds its lattice and cells.
+    other.timing.normalise_ms = other.timing.table_ms = other.timing.candidates_ms = 0;
+    Timing both = d.timing;
+    add_timing(both, other.timing);
+    if (other.lattice.found && other.observation.pions.size() > d.observation.pions.size()) d = std::move(other);
+    d.timing = both;
+  }
   if (!params.knight_retry || d.lattice.knight == 0) return d;
   // The lattice came from two pions a knight's move apart, and its mirror image fits them as
   // well: the board is read through both, and the one that finds more pions (on a tie, with
   // more confidence) is kept.
   Params mirrored = params;
   mirrored.knight_mirror = -d.lattice.knight;
-  Detection other = detect_once(bgr, mirrored, model);
+  Detection other = finish(prepared, mirrored, model);
+  other.timing.normalise_ms = other.timing.table_ms = other.timing.candidates_ms = 0;
   const auto confidence = [](const Detection& x) {
     double sum = 0;
     for (const auto& p : x.observation.pions) sum += p.confidence;
     return sum;
   };
   Timing both = d.timing;
-  both.normalise_ms += other.timing.normalise_ms;
-  both.table_ms += other.timing.table_ms;
-  both.candidates_ms += other.timing.candidates_ms;
-  both.lattice_ms += other.timing.lattice_ms;
-  both.classify_ms += other.timing.classify_ms;
+  add_timing(both, other.timing);
   if (other.observation.pions.size() > d.observation.pions.size() ||
       (other.observation.pions.size() == d.observation.pions.size() && confidence(other) > confidence(d))) {
     d = std::move(other);

@@ -47,6 +47,8 @@ struct Params {
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   int far_pairs = 2;               // the lattice fit's far_pairs (vision/common/lattice.h)
   int knight_mirror = 0;           // the lattice fit's knight_mirror
+  double avoid_pitch = 0, avoid_angle = 0;  // the lattice fit's avoid_pitch, avoid_angle
+  int alternative_inliers = 8;     // a lattice through at most this many candidates: the board read through the likeliest other lattice too, kept when it finds more pions (0: never)
   bool knight_retry = true;        // a lattice from a knight's move: the board read through its mirror image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
   int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
