@@ -62,6 +62,9 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--apart-share") params.apart_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--knight-retry") params.knight_retry = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--alternative-inliers") params.alternative_inliers = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-retry") params.white_retry = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-retry-chroma") params.white_retry_chroma = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-retry-pions") params.white_retry_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);

@@ -334,6 +334,25 @@ TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
   EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
 }
 
+// Seven discs on green felt under a warm lamp (fresh scene 172 of seed 16): the brightest pixels
+// are the orange pions, so the light's white came out orange, and the orange pions, judged
+// against it, were no colour at all: three candidates, five pions of seven read. The brightest
+// greyish pixels (the white pion) say otherwise; the board is then read again with the
+// candidates' colours judged against them, and that reading, finding more pions, is kept.
+TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagree) {
+  namespace vp = arbitre::vision::pions;
+  const auto [truth, image] = committed_scene("warm", "0172");
+  ASSERT_FALSE(image.empty());
+  vp::Params once;
+  once.white_retry = 0;
+  const vp::Detection first = vp::detect(image, once);
+  EXPECT_FALSE(arbitre::testing::score_scene(truth, first.observation).board_right());
+  const vp::Detection d = vp::detect(image);
+  EXPECT_GT(d.candidates.size(), first.candidates.size());
+  const auto score = arbitre::testing::score_scene(truth, d.observation);
+  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+}
+
 TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
   namespace vp = arbitre::vision::pions;
   for (const double degrees : {30.0, -25.0}) {

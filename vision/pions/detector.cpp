@@ -75,6 +75,7 @@ struct TableModel {
   cv::Vec3f median{0, 0, 0};
   cv::Vec3f white{100, 0, 0};
   cv::Vec3f class_white{100, 0, 0};  // the white the candidates' colour classes are judged against
+  cv::Vec3f grey_white{100, 0, 0};   // the brightest greyish pixels' colour (params.white_retry_chroma)
   double threshold = 0;
   double gradient_median = 1;
   cv::Mat distance;  // CV_32F
@@ -165,6 +166,7 @@ TableModel table_model(const Working& w, const Params& params) {
   // The illumination's white: the mean colour of the brightest 2% of pixels.
   t.white = brightest_white(w, 0);
   t.class_white = params.white_chroma > 0 ? brightest_white(w, params.white_chroma) : t.white;
+  t.grey_white = params.white_retry > 0 ? brightest_white(w, params.white_retry_chroma) : t.white;
   std::vector<double> gradients;
   for (int y = 0; y < w.gradient.rows; y += 3) {
     for (int x = 0; x < w.gradient.cols; x += 3) gradients.push_back(w.gradient.at<float>(y, x));
@@ -1388,8 +1390,11 @@ void add_timing(Timing& to, const Timing& from) {
 
 }  // namespace
 
-Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
-  const Prepared prepared = prepare(bgr, params);
+namespace {
+
+// The board read from the candidates: through the likeliest lattice, and through another when the
+// candidates cannot tell them apart (a sparse board, a knight's move), the better reading kept.
+Detection read(const Prepared& prepared, const Params& params, const CellModel& model) {
   Detection d = finish(prepared, params, model);
   if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 && d.lattice.hypothesis_pitch > 0 &&
       d.lattice.inliers <= params.alternative_inliers) {
@@ -1425,6 +1430,45 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       (other.observation.pions.size() == d.observation.pions.size() && confidence(other) > confidence(d))) {
     d = std::move(other);
   }
+  d.timing = both;
+  return d;
+}
+
+}  // namespace
+
+Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
+  const Prepared prepared = prepare(bgr, params);
+  Detection d = read(prepared, params, model);
+  if (params.white_retry <= 0 || params.white_chroma > 0 || params.calibration) return d;
+  // The light's white is the brightest pixels' colour; when the brightest greyish pixels say
+  // otherwise (orange pions under a warm lamp can be the brightest), the candidates' colour
+  // classes are judged against those too, and that reading kept when it finds more pions.
+  const cv::Vec3f& white = prepared.table.white;
+  const cv::Vec3f& grey = prepared.table.grey_white;
+  if (std::hypot(white[1] - grey[1], white[2] - grey[2]) < params.white_retry) return d;
+  if (static_cast<int>(d.observation.pions.size()) > params.white_retry_pions) return d;
+  // The image and the table are the same: only the candidates change.
+  Params greyish = params;
+  greyish.white_chroma = params.white_retry_chroma;
+  Prepared again;
+  again.w = prepared.w;
+  again.table = prepared.table;
+  again.table.class_white = grey;
+  Detection& o = again.d;
+  o.observation.width = bgr.cols;
+  o.observation.height = bgr.rows;
+  o.scale = again.w.scale;
+  const auto start = Clock::now();
+  double pion_radius = 0;
+  o.candidates = find_candidates(again.w, again.table, greyish, again.mask, pion_radius, again.rejected);
+  o.pion_radius = pion_radius;
+  o.pion_width = measure_pion_width(again.w, again.table, o.candidates, 6.0 * std::max(4.0, pion_radius),
+                                    params.width_colour_stop);
+  o.timing.candidates_ms = ms_since(start);
+  Detection other = read(again, greyish, model);
+  Timing both = d.timing;
+  add_timing(both, other.timing);
+  if (other.observation.pions.size() > d.observation.pions.size()) d = std::move(other);
   d.timing = both;
   return d;
 }

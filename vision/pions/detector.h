@@ -33,7 +33,10 @@ struct Params {
   double core_share = 0.45;        // of a pion's radius: the distance-transform level of cores
   bool region_radius = true;      // a pion's radius from each region's deepest point (not from every ridge point)
   double radius_percentile = 0.6;  // ... the percentile of those taken as a pion's radius
-  double white_chroma = 0;        // Lab: only pixels within this chroma of grey may be the light's white (0: any)
+  double white_chroma = 0;        // Lab: only pixels within this chroma of grey may be the light's white for the candidates' colour classes (0: any)
+  double white_retry = 5;         // Lab a, b: when the brightest greyish pixels' colour is this far from the light's white, the board is read again with it (0: never)
+  double white_retry_chroma = 35; // ... greyish: within this chroma of grey
+  int white_retry_pions = 8;      // ... when the first reading found at most this many pions
   double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this far from the centre's (0: edges only)
   bool any_single = true;          // when no core looks like one pion, the compact ones stand for one
   double min_area_share = 0.2;     // of a single pion's core, to keep a core
