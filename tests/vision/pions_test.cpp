@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <unistd.h>
 
@@ -50,6 +51,30 @@ std::pair<nlohmann::json, cv::Mat> committed_scene(const std::string& subdir, co
   const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "pions" / subdir;
   return {nlohmann::json::parse(std::ifstream(dir / (name + ".json"))),
           arbitre::vision::load_image((dir / (name + ".jpg")).string())};
+}
+
+// Whether a reading of a committed scene gives its board exactly, and if not how far off.
+::testing::AssertionResult reads_the_board(const nlohmann::json& truth, const arbitre::vision::pions::Detection& d) {
+  const auto score = arbitre::testing::score_scene(truth, d.observation);
+  if (score.board_right()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << score.right << " of " << score.truth << " pions right, " << score.phantoms
+                                       << " phantoms";
+}
+
+// A committed scene read without one of the reader's steps (`without` turns it off) and as the
+// reader is.
+struct WithoutAndWith {
+  nlohmann::json truth;
+  arbitre::vision::pions::Detection without, with;
+};
+WithoutAndWith read_without_and_with(const std::string& subdir, const std::string& name,
+                                     const std::function<void(arbitre::vision::pions::Params&)>& turn_off) {
+  namespace vp = arbitre::vision::pions;
+  const auto [truth, image] = committed_scene(subdir, name);
+  EXPECT_FALSE(image.empty()) << subdir << "/" << name;
+  vp::Params without;
+  turn_off(without);
+  return {truth, vp::detect(image, without), vp::detect(image)};
 }
 
 }  // namespace
@@ -242,15 +267,9 @@ cv::Mat red_beside_white(double degrees) {
 // than a pion's (a highlight cuts it), and with no core shaped like one pion the reader found no
 // candidate at all. The most compact cores now stand for a pion.
 TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("lone", "0118");
-  ASSERT_FALSE(image.empty());
-  vp::Params before;
-  before.any_single = false;
-  EXPECT_TRUE(vp::detect(image, before).candidates.empty());
-  const vp::Detection d = vp::detect(image);
-  const auto score = arbitre::testing::score_scene(truth, d.observation);
-  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+  const auto r = read_without_and_with("lone", "0118", [](auto& p) { p.any_single = false; });
+  EXPECT_TRUE(r.without.candidates.empty());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
 // Discs on a striped cloth seen at 34 degrees (fresh scene 115 of seed 19). The stripes' long
@@ -258,19 +277,12 @@ TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
 // the pion's radius came out a quarter of the pitch, and the board was read from clutter (4 of
 // 14 pions). One value per region (its deepest point) gives the pions' radius.
 TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("stripes", "0115");
-  ASSERT_FALSE(image.empty());
-  const double pitch = truth["scene"]["pitch_px"].get<double>();
-  vp::Params before;
-  before.region_radius = false;
-  const vp::Detection old = vp::detect(image, before);
-  EXPECT_LT(2 * old.pion_radius / (pitch * old.scale), 0.4);
-  EXPECT_FALSE(arbitre::testing::score_scene(truth, old.observation).board_right());
-  const vp::Detection d = vp::detect(image);
-  EXPECT_GT(2 * d.pion_radius / (pitch * d.scale), 0.5);
-  const auto score = arbitre::testing::score_scene(truth, d.observation);
-  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+  const auto r = read_without_and_with("stripes", "0115", [](auto& p) { p.region_radius = false; });
+  const double pitch = r.truth["scene"]["pitch_px"].get<double>();
+  EXPECT_LT(2 * r.without.pion_radius / (pitch * r.without.scale), 0.4);
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_GT(2 * r.with.pion_radius / (pitch * r.with.scale), 0.5);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
 // Discs on a striped cloth at 32 degrees (fresh scene 29 of seed 16): the rays that measure a
@@ -278,19 +290,12 @@ TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
 // the width came out twice the pitch — most candidates were then "crowded" and one pion of
 // fifteen was read. A ray now also ends where the colour leaves the pion's own.
 TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("stripes", "0029");
-  ASSERT_FALSE(image.empty());
-  const double pitch = truth["scene"]["pitch_px"].get<double>();
-  vp::Params before;
-  before.width_colour_stop = 0;
-  const vp::Detection old = vp::detect(image, before);
-  EXPECT_GT(old.pion_width / (pitch * old.scale), 1.5);
-  EXPECT_FALSE(arbitre::testing::score_scene(truth, old.observation).board_right());
-  const vp::Detection d = vp::detect(image);
-  EXPECT_NEAR(d.pion_width / (pitch * d.scale), 0.9, 0.15);
-  const auto score = arbitre::testing::score_scene(truth, d.observation);
-  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+  const auto r = read_without_and_with("stripes", "0029", [](auto& p) { p.width_colour_stop = 0; });
+  const double pitch = r.truth["scene"]["pitch_px"].get<double>();
+  EXPECT_GT(r.without.pion_width / (pitch * r.without.scale), 1.5);
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_NEAR(r.with.pion_width / (pitch * r.with.scale), 0.9, 0.15);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
 // Four discs on light wood under a lamp (fresh scene 186 of seed 21): the two white ones are no
@@ -299,19 +304,11 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 // and they were missed. The board is now read through both, and the one that finds more pions
 // is kept.
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("knight", "0186");
-  ASSERT_FALSE(image.empty());
-  vp::Params once;
-  once.knight_retry = false;
-  const vp::Detection first = vp::detect(image, once);
-  ASSERT_NE(first.lattice.knight, 0);
-  const auto before = arbitre::testing::score_scene(truth, first.observation);
-  EXPECT_LE(before.right, 2) << "the white pions are missed";
-  const vp::Detection d = vp::detect(image);
-  EXPECT_EQ(d.lattice.knight, -first.lattice.knight);
-  const auto score = arbitre::testing::score_scene(truth, d.observation);
-  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+  const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; });
+  ASSERT_NE(r.without.lattice.knight, 0);
+  EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2) << "the white pions are missed";
+  EXPECT_EQ(r.with.lattice.knight, -r.without.lattice.knight);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
 // Nine discs on a checkered cloth seen at 30 degrees (development scene 120 of seed 7), a chain
@@ -320,18 +317,11 @@ TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
 // lattice through at most 8 candidates is a guess; the board is now read through the likeliest
 // other lattice too, and the one finding more pions is kept: here all nine.
 TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("alternative", "0120");
-  ASSERT_FALSE(image.empty());
-  vp::Params once;
-  once.alternative_inliers = 0;
-  const vp::Detection first = vp::detect(image, once);
-  ASSERT_LE(first.lattice.inliers, 8);
-  EXPECT_FALSE(arbitre::testing::score_scene(truth, first.observation).board_right());
-  const vp::Detection d = vp::detect(image);
-  EXPECT_GT(d.observation.pions.size(), first.observation.pions.size());
-  const auto score = arbitre::testing::score_scene(truth, d.observation);
-  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+  const auto r = read_without_and_with("alternative", "0120", [](auto& p) { p.alternative_inliers = 0; });
+  ASSERT_LE(r.without.lattice.inliers, 8);
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_GT(r.with.observation.pions.size(), r.without.observation.pions.size());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
 // Seven discs on green felt under a warm lamp (fresh scene 172 of seed 16): the brightest pixels
@@ -340,17 +330,10 @@ TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
 // greyish pixels (the white pion) say otherwise; the board is then read again with the
 // candidates' colours judged against them, and that reading, finding more pions, is kept.
 TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagree) {
-  namespace vp = arbitre::vision::pions;
-  const auto [truth, image] = committed_scene("warm", "0172");
-  ASSERT_FALSE(image.empty());
-  vp::Params once;
-  once.white_retry = 0;
-  const vp::Detection first = vp::detect(image, once);
-  EXPECT_FALSE(arbitre::testing::score_scene(truth, first.observation).board_right());
-  const vp::Detection d = vp::detect(image);
-  EXPECT_GT(d.candidates.size(), first.candidates.size());
-  const auto score = arbitre::testing::score_scene(truth, d.observation);
-  EXPECT_TRUE(score.board_right()) << score.right << " of " << score.truth << ", " << score.phantoms << " phantoms";
+  const auto r = read_without_and_with("warm", "0172", [](auto& p) { p.white_retry = 0; });
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_GT(r.with.candidates.size(), r.without.candidates.size());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
 TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {

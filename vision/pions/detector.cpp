@@ -901,6 +901,18 @@ struct Prepared {
   Detection d;
 };
 
+// find_candidates and the pion's width, on a prepared image and table.
+void add_candidates(Prepared& prepared, const Params& params) {
+  Detection& d = prepared.d;
+  const auto start = Clock::now();
+  double pion_radius = 0;
+  d.candidates = find_candidates(prepared.w, prepared.table, params, prepared.mask, pion_radius, prepared.rejected);
+  d.pion_radius = pion_radius;
+  d.pion_width = measure_pion_width(prepared.w, prepared.table, d.candidates, 6.0 * std::max(4.0, pion_radius),
+                                    params.width_colour_stop);
+  d.timing.candidates_ms = ms_since(start);
+}
+
 Prepared prepare(const cv::Mat& bgr, const Params& params) {
   Prepared prepared;
   Detection& d = prepared.d;
@@ -915,13 +927,7 @@ Prepared prepare(const cv::Mat& bgr, const Params& params) {
   prepared.table = table_model(prepared.w, params);
   d.timing.table_ms = ms_since(start);
 
-  start = Clock::now();
-  double pion_radius = 0;
-  d.candidates = find_candidates(prepared.w, prepared.table, params, prepared.mask, pion_radius, prepared.rejected);
-  d.pion_radius = pion_radius;
-  d.pion_width = measure_pion_width(prepared.w, prepared.table, d.candidates, 6.0 * std::max(4.0, pion_radius),
-                                    params.width_colour_stop);
-  d.timing.candidates_ms = ms_since(start);
+  add_candidates(prepared, params);
   return prepared;
 }
 
@@ -1448,24 +1454,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   if (std::hypot(white[1] - grey[1], white[2] - grey[2]) < params.white_retry) return d;
   if (static_cast<int>(d.observation.pions.size()) > params.white_retry_pions) return d;
   // The image and the table are the same: only the candidates change.
-  Params greyish = params;
-  greyish.white_chroma = params.white_retry_chroma;
   Prepared again;
   again.w = prepared.w;
   again.table = prepared.table;
   again.table.class_white = grey;
-  Detection& o = again.d;
-  o.observation.width = bgr.cols;
-  o.observation.height = bgr.rows;
-  o.scale = again.w.scale;
-  const auto start = Clock::now();
-  double pion_radius = 0;
-  o.candidates = find_candidates(again.w, again.table, greyish, again.mask, pion_radius, again.rejected);
-  o.pion_radius = pion_radius;
-  o.pion_width = measure_pion_width(again.w, again.table, o.candidates, 6.0 * std::max(4.0, pion_radius),
-                                    params.width_colour_stop);
-  o.timing.candidates_ms = ms_since(start);
-  Detection other = read(again, greyish, model);
+  again.d.observation.width = bgr.cols;
+  again.d.observation.height = bgr.rows;
+  again.d.scale = again.w.scale;
+  add_candidates(again, params);
+  Detection other = read(again, params, model);
   Timing both = d.timing;
   add_timing(both, other.timing);
   if (other.observation.pions.size() > d.observation.pions.size()) d = std::move(other);
