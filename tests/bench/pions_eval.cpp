@@ -50,21 +50,27 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--net-min-confidence") params.net_min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--region-radius") params.region_radius = std::atoi(argv[i + 1]) != 0;
-    if (std::string(argv[i]) == "--radius-percentile") params.radius_percentile = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--region-radius")
+      params.region_radius = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--radius-percentile")
+      params.radius_percentile = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--white-chroma") params.white_chroma = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--far-pairs") params.far_pairs = std::atoi(argv[i + 1]);
-    if (std::string(argv[i]) == "--width-colour-stop") params.width_colour_stop = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--width-colour-stop")
+      params.width_colour_stop = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--pale-distance") params.pale_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--pale-share") params.pale_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-distance") params.apart_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-ratio") params.apart_ratio = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-share") params.apart_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--knight-retry") params.knight_retry = std::atoi(argv[i + 1]) != 0;
-    if (std::string(argv[i]) == "--alternative-inliers") params.alternative_inliers = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--alternative-inliers")
+      params.alternative_inliers = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--white-retry") params.white_retry = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--white-retry-chroma") params.white_retry_chroma = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--white-retry-pions") params.white_retry_pions = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-retry-chroma")
+      params.white_retry_chroma = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-retry-pions")
+      params.white_retry_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
@@ -98,12 +104,14 @@ int main(int argc, char** argv) {
     stage_ms[4].push_back(d.timing.classify_ms);
 
     if (std::getenv("PIONS_EVAL_VERBOSE")) {
-      std::fprintf(stderr, "%s: truth pitch %.1f, width %.2f, 2r %.2f, lattice pitch %.1f, candidates %zu, inliers %d, knight %d, pions %zu/%zu\n",
+      std::fprintf(stderr,
+                   "%s: truth pitch %.1f, width %.2f, 2r %.2f, lattice pitch %.1f, candidates %zu, "
+                   "inliers %d, knight %d, pions %zu/%zu\n",
                    file.stem().c_str(), truth["scene"]["pitch_px"].get<double>() * d.scale,
                    d.pion_width / (truth["scene"]["pitch_px"].get<double>() * d.scale),
                    2 * d.pion_radius / (truth["scene"]["pitch_px"].get<double>() * d.scale),
-                   d.lattice.pitch, d.candidates.size(), d.lattice.inliers, d.lattice.knight, d.observation.pions.size(),
-                   truth["pions"].size());
+                   d.lattice.pitch, d.candidates.size(), d.lattice.inliers, d.lattice.knight,
+                   d.observation.pions.size(), truth["pions"].size());
     }
     if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "2") {
       // Every true pion not reported: the nearest cell the reader examined, and what it made of it.

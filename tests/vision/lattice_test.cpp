@@ -141,7 +141,8 @@ TEST(Lattice, TwoPointsTwoStepsApartGetThePitchTheirSizeAllows) {
     const Scene s = make_scene({{0, 0}, far}, similarity(48, 10, {300, 200}), 0.3, 0, 7);
     params.far_pairs = 0;
     const v::LatticeFit before = v::fit_lattice(s.points, 40, params);
-    EXPECT_GT(before.pitch, 60) << "without far pairs: the pitch is the pair's distance or its diagonal";
+    EXPECT_GT(before.pitch, 60)
+        << "without far pairs: the pitch is the pair's distance or its diagonal";
     params.far_pairs = 2;
     const v::LatticeFit fit = v::fit_lattice(s.points, 40, params);
     EXPECT_NEAR(fit.pitch, 48, 2) << far;
@@ -154,7 +155,8 @@ TEST(Lattice, TwoPointsTwoStepsApartGetThePitchTheirSizeAllows) {
 // The fit says which it took, and takes the other when asked.
 TEST(Lattice, AKnightsMoveHasTwoMirrorImages) {
   const Scene s = make_scene({{0, 0}, {2, 1}}, similarity(50, 12, {300, 200}), 0.3, 0, 8);
-  v::LatticeParams params;  // as the pion reader sets them: pitches 34-72 for a 40-pixel pion, 50 likeliest
+  v::LatticeParams
+      params;  // as the pion reader sets them: pitches 34-72 for a 40-pixel pion, 50 likeliest
   params.expected_pitch_share = 1.25;
   params.hint_range_low = 0.85;
   params.hint_range_high = 1.8;
@@ -189,8 +191,10 @@ TEST(Lattice, TheLikeliestOtherLatticeAvoidsTheFirst) {
   params.avoid_angle = first.hypothesis_angle;
   const v::LatticeFit other = v::fit_lattice(s.points, 40, params);
   ASSERT_TRUE(other.found);
-  const double turn = std::abs(std::remainder(other.hypothesis_angle - first.hypothesis_angle, CV_PI / 2));
-  EXPECT_TRUE(std::abs(std::log(other.hypothesis_pitch / first.hypothesis_pitch)) >= 0.12 || turn >= 8 * CV_PI / 180);
+  const double turn =
+      std::abs(std::remainder(other.hypothesis_angle - first.hypothesis_angle, CV_PI / 2));
+  EXPECT_TRUE(std::abs(std::log(other.hypothesis_pitch / first.hypothesis_pitch)) >= 0.12 ||
+              turn >= 8 * CV_PI / 180);
   EXPECT_EQ(other.inliers, 2);
 }
 

@@ -1,10 +1,11 @@
 // The pion reader on the committed labelled scenes (tests/data/pions, made by tools/scenegen
 // with seed 77, never used for training or tuning). These are regression floors for the
 // current detector, below the targets (see docs/benchmarks.md for the 200-image set).
+#include "vision/pions.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <opencv2/imgproc.hpp>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,11 +13,10 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <unistd.h>
+#include <opencv2/imgproc.hpp>
 
 #include "tests/support/pion_scoring.h"
 #include "vision/common/image_io.h"
-#include "vision/pions.h"
 #include "vision/pions/detector.h"
 
 namespace fs = std::filesystem;
@@ -54,11 +54,12 @@ std::pair<nlohmann::json, cv::Mat> committed_scene(const std::string& subdir, co
 }
 
 // Whether a reading of a committed scene gives its board exactly, and if not how far off.
-::testing::AssertionResult reads_the_board(const nlohmann::json& truth, const arbitre::vision::pions::Detection& d) {
+::testing::AssertionResult reads_the_board(const nlohmann::json& truth,
+                                           const arbitre::vision::pions::Detection& d) {
   const auto score = arbitre::testing::score_scene(truth, d.observation);
   if (score.board_right()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << score.right << " of " << score.truth << " pions right, " << score.phantoms
-                                       << " phantoms";
+  return ::testing::AssertionFailure() << score.right << " of " << score.truth << " pions right, "
+                                       << score.phantoms << " phantoms";
 }
 
 // A committed scene read without one of the reader's steps (`without` turns it off) and as the
@@ -67,8 +68,9 @@ struct WithoutAndWith {
   nlohmann::json truth;
   arbitre::vision::pions::Detection without, with;
 };
-WithoutAndWith read_without_and_with(const std::string& subdir, const std::string& name,
-                                     const std::function<void(arbitre::vision::pions::Params&)>& turn_off) {
+WithoutAndWith read_without_and_with(
+    const std::string& subdir, const std::string& name,
+    const std::function<void(arbitre::vision::pions::Params&)>& turn_off) {
   namespace vp = arbitre::vision::pions;
   const auto [truth, image] = committed_scene(subdir, name);
   EXPECT_FALSE(image.empty()) << subdir << "/" << name;
@@ -306,7 +308,8 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
   const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; });
   ASSERT_NE(r.without.lattice.knight, 0);
-  EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2) << "the white pions are missed";
+  EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2)
+      << "the white pions are missed";
   EXPECT_EQ(r.with.lattice.knight, -r.without.lattice.knight);
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
@@ -317,7 +320,8 @@ TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
 // lattice through at most 8 candidates is a guess; the board is now read through the likeliest
 // other lattice too, and the one finding more pions is kept: here all nine.
 TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
-  const auto r = read_without_and_with("alternative", "0120", [](auto& p) { p.alternative_inliers = 0; });
+  const auto r =
+      read_without_and_with("alternative", "0120", [](auto& p) { p.alternative_inliers = 0; });
   ASSERT_LE(r.without.lattice.inliers, 8);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.observation.pions.size(), r.without.observation.pions.size());

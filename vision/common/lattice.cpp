@@ -216,13 +216,16 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
           if (a == b) continue;
           const cv::Point2d d = points[b] - points[a];
           const double length = cv::norm(d);
-          for (const auto& [steps, turn] : {std::pair{2.0, 0.0}, std::pair{2 * std::sqrt(2.0), CV_PI / 4},
-                                            std::pair{std::sqrt(5.0), knight}, std::pair{std::sqrt(5.0), -knight}}) {
+          for (const auto& [steps, turn] :
+               {std::pair{2.0, 0.0}, std::pair{2 * std::sqrt(2.0), CV_PI / 4},
+                std::pair{std::sqrt(5.0), knight}, std::pair{std::sqrt(5.0), -knight}}) {
             const double p = length / steps;
-            if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint) continue;
+            if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint)
+              continue;
             const int mirror = turn == knight ? 1 : turn == -knight ? -1 : 0;
             if (mirror != 0 && !none_near) continue;  // a knight's move only as a last resort
-            if (mirror != 0 && params.knight_mirror != 0 && mirror != params.knight_mirror) continue;
+            if (mirror != 0 && params.knight_mirror != 0 && mirror != params.knight_mirror)
+              continue;
             const double t = std::atan2(d.y, d.x) - turn;
             hypotheses.push_back({score(a, p, t), p, std::remainder(t, CV_PI / 2), a, mirror});
           }

@@ -22,8 +22,9 @@ struct LatticeParams {
   // allows; 2: also whenever there are at most 8 points), and a knight's move (both mirror
   // images) when no pair is one step apart. 0: never.
   int far_pairs = 2;
-  double avoid_pitch = 0, avoid_angle = 0;  // hypotheses within 12% of this pitch and 8 degrees of this angle are out (0: none)
-  int knight_mirror = 0;          // only the knight's moves of this mirror image (+1 or -1; 0: both)
+  double avoid_pitch = 0, avoid_angle = 0;  // hypotheses within 12% of this pitch and 8 degrees of
+                                            // this angle are out (0: none)
+  int knight_mirror = 0;  // only the knight's moves of this mirror image (+1 or -1; 0: both)
   int refined = 12;               // the best hypotheses refitted by least squares before the choice
   double pitch_prior = 10;        // score points a hypothesis loses per unit of |ln(pitch / expected)|
   // The pieces' own edges, when they have straight ones (square tiles): the angle of their
@@ -42,8 +43,10 @@ struct LatticeFit {
   std::vector<cv::Point> cells;                 // per input point: (i, j), or (INT_MIN, INT_MIN)
   std::vector<bool> inlier;                     // per input point
   int inliers = 0;
-  double hypothesis_pitch = 0, hypothesis_angle = 0;  // the hypothesis it grew from (before the refit)
-  int knight = 0;  // the lattice came from a pair a knight's move apart: which mirror image (+1 or -1)
+  // The hypothesis it grew from (pitch and angle before the refit).
+  double hypothesis_pitch = 0, hypothesis_angle = 0;
+  // It came from a pair a knight's move apart: which mirror image (+1 or -1; 0: not so).
+  int knight = 0;
 
   cv::Point2d to_image(double i, double j) const;
   cv::Point2d to_lattice(cv::Point2d image) const;

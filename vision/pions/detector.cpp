@@ -75,7 +75,8 @@ struct TableModel {
   cv::Vec3f median{0, 0, 0};
   cv::Vec3f white{100, 0, 0};
   cv::Vec3f class_white{100, 0, 0};  // the white the candidates' colour classes are judged against
-  cv::Vec3f grey_white{100, 0, 0};   // the brightest greyish pixels' colour (params.white_retry_chroma)
+  cv::Vec3f grey_white{100, 0,
+                       0};  // the brightest greyish pixels' colour (params.white_retry_chroma)
   double threshold = 0;
   double gradient_median = 1;
   cv::Mat distance;  // CV_32F
@@ -85,7 +86,9 @@ struct TableModel {
 // all too when none is that grey).
 cv::Vec3f brightest_white(const Working& w, double chroma) {
   bool any_chroma = chroma <= 0;
-  const auto could_be_white = [&](const cv::Vec3f& lab) { return any_chroma || std::hypot(lab[1], lab[2]) <= chroma; };
+  const auto could_be_white = [&](const cv::Vec3f& lab) {
+    return any_chroma || std::hypot(lab[1], lab[2]) <= chroma;
+  };
   std::vector<double> lightness;
   for (int round = 0; round < 2 && lightness.empty(); ++round) {
     any_chroma = any_chroma || round == 1;
@@ -110,7 +113,8 @@ cv::Vec3f brightest_white(const Working& w, double chroma) {
     }
   }
   if (n == 0) return {100, 0, 0};
-  return {static_cast<float>(sum[0] / n), static_cast<float>(sum[1] / n), static_cast<float>(sum[2] / n)};
+  return {static_cast<float>(sum[0] / n), static_cast<float>(sum[1] / n),
+          static_cast<float>(sum[2] / n)};
 }
 
 TableModel table_model(const Working& w, const Params& params) {
@@ -251,7 +255,8 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
       }
     }
     for (int r = 1; r < regions_n; ++r) {
-      if (deepest[static_cast<std::size_t>(r)] >= 3) peaks.push_back(deepest[static_cast<std::size_t>(r)]);
+      if (deepest[static_cast<std::size_t>(r)] >= 3)
+        peaks.push_back(deepest[static_cast<std::size_t>(r)]);
     }
   } else {
     // Every local maximum of the distance transform (a ridge point).
@@ -348,8 +353,9 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
 // the distance to the first strong edge of the Lab image (a pion's rim, a seam between two
 // touching pions); the median over rays, then over candidates, twice. Returns 0 when too few
 // rays find an edge.
-double measure_pion_width(const Working& w, const TableModel& t, const std::vector<Candidate>& candidates,
-                          double max_radius, double colour_stop) {
+double measure_pion_width(const Working& w, const TableModel& t,
+                          const std::vector<Candidate>& candidates, double max_radius,
+                          double colour_stop) {
   const float strong = static_cast<float>(3.0 * t.gradient_median);
   std::vector<double> radii;
   bool any_single = false;
@@ -359,8 +365,9 @@ double measure_pion_width(const Working& w, const TableModel& t, const std::vect
     std::vector<double> rays;
     // The piece's own colour, at its centre: a ray also ends where the colour leaves it (a rim
     // too faint against a striped cloth's edges would let the ray run on to the stripes).
-    const cv::Vec3f own = w.lab.at<cv::Vec3f>(std::clamp(static_cast<int>(c.centre.y), 0, w.lab.rows - 1),
-                                              std::clamp(static_cast<int>(c.centre.x), 0, w.lab.cols - 1));
+    const cv::Vec3f own =
+        w.lab.at<cv::Vec3f>(std::clamp(static_cast<int>(c.centre.y), 0, w.lab.rows - 1),
+                            std::clamp(static_cast<int>(c.centre.x), 0, w.lab.cols - 1));
     for (int k = 0; k < 16; ++k) {
       const double a = k * CV_PI / 8, dx = std::cos(a), dy = std::sin(a);
       for (double r = 2; r < max_radius; r += 0.5) {
@@ -906,10 +913,11 @@ void add_candidates(Prepared& prepared, const Params& params) {
   Detection& d = prepared.d;
   const auto start = Clock::now();
   double pion_radius = 0;
-  d.candidates = find_candidates(prepared.w, prepared.table, params, prepared.mask, pion_radius, prepared.rejected);
+  d.candidates = find_candidates(prepared.w, prepared.table, params, prepared.mask, pion_radius,
+                                 prepared.rejected);
   d.pion_radius = pion_radius;
-  d.pion_width = measure_pion_width(prepared.w, prepared.table, d.candidates, 6.0 * std::max(4.0, pion_radius),
-                                    params.width_colour_stop);
+  d.pion_width = measure_pion_width(prepared.w, prepared.table, d.candidates,
+                                    6.0 * std::max(4.0, pion_radius), params.width_colour_stop);
   d.timing.candidates_ms = ms_since(start);
 }
 
@@ -1402,8 +1410,8 @@ namespace {
 // candidates cannot tell them apart (a sparse board, a knight's move), the better reading kept.
 Detection read(const Prepared& prepared, const Params& params, const CellModel& model) {
   Detection d = finish(prepared, params, model);
-  if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 && d.lattice.hypothesis_pitch > 0 &&
-      d.lattice.inliers <= params.alternative_inliers) {
+  if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 &&
+      d.lattice.hypothesis_pitch > 0 && d.lattice.inliers <= params.alternative_inliers) {
     Params other_params = params;
     other_params.avoid_pitch = d.lattice.hypothesis_pitch;
     other_params.avoid_angle = d.lattice.hypothesis_angle;
@@ -1414,7 +1422,8 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
     other.timing.normalise_ms = other.timing.table_ms = other.timing.candidates_ms = 0;
     Timing both = d.timing;
     add_timing(both, other.timing);
-    if (other.lattice.found && other.observation.pions.size() > d.observation.pions.size()) d = std::move(other);
+    if (other.lattice.found && other.observation.pions.size() > d.observation.pions.size())
+      d = std::move(other);
     d.timing = both;
   }
   if (!params.knight_retry || d.lattice.knight == 0) return d;
@@ -1433,7 +1442,8 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
   Timing both = d.timing;
   add_timing(both, other.timing);
   if (other.observation.pions.size() > d.observation.pions.size() ||
-      (other.observation.pions.size() == d.observation.pions.size() && confidence(other) > confidence(d))) {
+      (other.observation.pions.size() == d.observation.pions.size() &&
+       confidence(other) > confidence(d))) {
     d = std::move(other);
   }
   d.timing = both;

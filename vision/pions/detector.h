@@ -31,14 +31,18 @@ struct Params {
   double min_distance = 10;        // Lab distance from the table that makes a pixel foreground
   double seam_gradient = 4.0;      // x the median gradient: pixels on stronger edges are seams
   double core_share = 0.45;        // of a pion's radius: the distance-transform level of cores
-  bool region_radius = true;      // a pion's radius from each region's deepest point (not from every ridge point)
+  // A pion's radius from each region's deepest point (not from every ridge point).
+  bool region_radius = true;
   double radius_percentile = 0.6;  // ... the percentile of those taken as a pion's radius
-  double white_chroma = 0;        // Lab: only pixels within this chroma of grey may be the light's white for the candidates' colour classes (0: any)
-  double white_retry = 5;         // Lab a, b: when the brightest greyish pixels' colour is this far from the light's white, the board is read again with it (0: never)
-  double white_retry_chroma = 35; // ... greyish: within this chroma of grey
-  int white_retry_pions = 8;      // ... when the first reading found at most this many pions
-  double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this far from the centre's (0: edges only)
-  bool any_single = true;          // when no core looks like one pion, the compact ones stand for one
+  double white_chroma = 0;  // Lab: only pixels within this chroma of grey may be the light's white
+                            // for the candidates' colour classes (0: any)
+  double white_retry = 5;   // Lab a, b: when the brightest greyish pixels' colour is this far from
+                            // the light's white, the board is read again with it (0: never)
+  double white_retry_chroma = 35;  // ... greyish: within this chroma of grey
+  int white_retry_pions = 8;       // ... when the first reading found at most this many pions
+  double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this
+                                   // far from the centre's (0: edges only)
+  bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
   double min_area_share = 0.2;     // of a single pion's core, to keep a core
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
@@ -48,11 +52,14 @@ struct Params {
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
-  int far_pairs = 2;               // the lattice fit's far_pairs (vision/common/lattice.h)
-  int knight_mirror = 0;           // the lattice fit's knight_mirror
+  int far_pairs = 2;                   // the lattice fit's far_pairs (vision/common/lattice.h)
+  int knight_mirror = 0;               // the lattice fit's knight_mirror
   double avoid_pitch = 0, avoid_angle = 0;  // the lattice fit's avoid_pitch, avoid_angle
-  int alternative_inliers = 8;     // a lattice through at most this many candidates: the board read through the likeliest other lattice too, kept when it finds more pions (0: never)
-  bool knight_retry = true;        // a lattice from a knight's move: the board read through its mirror image too, the better kept
+  // A lattice through at most this many candidates: the board read through the likeliest other
+  // lattice too, kept when it finds more pions (0: never).
+  int alternative_inliers = 8;
+  bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
+                             // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
   int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
