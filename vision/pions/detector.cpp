@@ -75,8 +75,8 @@ struct TableModel {
   cv::Vec3f median{0, 0, 0};
   cv::Vec3f white{100, 0, 0};
   cv::Vec3f class_white{100, 0, 0};  // the white the candidates' colour classes are judged against
-  cv::Vec3f grey_white{100, 0,
-                       0};  // the brightest greyish pixels' colour (params.white_retry_chroma)
+  // The brightest greyish pixels' colour (params.white_retry_chroma).
+  cv::Vec3f grey_white{100, 0, 0};
   double threshold = 0;
   double gradient_median = 1;
   cv::Mat distance;  // CV_32F
@@ -87,7 +87,7 @@ struct TableModel {
 cv::Vec3f brightest_white(const Working& w, double chroma) {
   bool any_chroma = chroma <= 0;
   const auto could_be_white = [&](const cv::Vec3f& lab) {
-    return any_chroma || std::hypot(lab[1], lab[2]) <= chroma;
+    return any_chroma || lab[1] * lab[1] + lab[2] * lab[2] <= chroma * chroma;
   };
   std::vector<double> lightness;
   for (int round = 0; round < 2 && lightness.empty(); ++round) {
@@ -183,9 +183,9 @@ TableModel table_model(const Working& w, const Params& params) {
 // 1 orange, 2 green, 3 white, 4 anything else.
 int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
   const double da = lab[1] - t.class_white[1], db = lab[2] - t.class_white[2];
-  const double chroma = std::hypot(da, db);
-  if (chroma < 16 && lab[0] > 0.55 * t.class_white[0]) return 3;
-  if (chroma < 16) return 4;
+  const bool grey = da * da + db * db < 16 * 16;
+  if (grey && lab[0] > 0.55 * t.class_white[0]) return 3;
+  if (grey) return 4;
   const double hue = std::atan2(db, da) * 180 / CV_PI;
   if (hue >= -30 && hue < 50) return 0;
   if (hue >= 50 && hue < 100) return 1;
@@ -406,15 +406,16 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
     const auto* m = mask.ptr<unsigned char>(y);
     const auto* d = t.distance.ptr<float>(y);
     for (int x = x0; x <= x1; ++x) {
-      const double r = std::hypot(x - c.x, y - c.y);
-      if (r <= r_inner) {
+      // Squared distances (std::hypot per pixel was a measurable share of the frame).
+      const double r2 = (x - c.x) * (x - c.x) + (y - c.y) * (y - c.y);
+      if (r2 <= r_inner * r_inner) {
         sum += cv::Vec3d(lab[x][0], lab[x][1], lab[x][2]);
         sum_l2 += static_cast<double>(lab[x][0]) * lab[x][0];
         inner_grad += grad[x];
         covered += m[x] ? 1 : 0;
         distance += d[x];
         ++inner;
-      } else if (r >= r_ring_in && r <= r_ring_out) {
+      } else if (r2 >= r_ring_in * r_ring_in && r2 <= r_ring_out * r_ring_out) {
         ring_grad += grad[x];
         ++ring;
       }
@@ -523,7 +524,7 @@ void edge_orientation(const Working& w, const std::vector<Candidate>& candidates
     if (box.width < 5 || box.height < 5) continue;
     for (int y = box.y + 1; y + 1 < box.y + box.height; ++y) {
       for (int x = box.x + 1; x + 1 < box.x + box.width; ++x) {
-        if (std::hypot(x - c.x, y - c.y) > r) continue;
+        if ((x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) > r * r) continue;
         const double dx = w.gx.at<float>(y, x), dy = w.gy.at<float>(y, x);
         const double xx = dx * dx, yy = dy * dy, m2 = xx + yy;
         if (m2 <= 0) continue;
