@@ -54,7 +54,6 @@ int main(int argc, char** argv) {
       params.region_radius = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--radius-percentile")
       params.radius_percentile = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--white-chroma") params.white_chroma = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--far-pairs") params.far_pairs = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--width-colour-stop")
       params.width_colour_stop = std::atof(argv[i + 1]);

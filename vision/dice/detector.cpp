@@ -969,9 +969,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         if (reads[r].centre == c.centre && reads[r].radius == c.radius)
           read_before[static_cast<std::size_t>(k)] = static_cast<int>(r);
       }
-      if (read_before[static_cast<std::size_t>(k)] >= 0) {
-        d.face.push_back(
-            reads[static_cast<std::size_t>(read_before[static_cast<std::size_t>(k)])].located);
+      if (const int before = read_before[static_cast<std::size_t>(k)]; before >= 0) {
+        d.face.push_back(reads[static_cast<std::size_t>(before)].located);
         continue;
       }
       d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
@@ -1034,8 +1033,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     for (int k = 0; k < m; ++k) {
       const int ci = chosen[static_cast<std::size_t>(k)];
       const Candidate& c = d.candidates[static_cast<std::size_t>(ci)];
-      if (read_before[static_cast<std::size_t>(k)] >= 0) {
-        const Read& r = reads[static_cast<std::size_t>(read_before[static_cast<std::size_t>(k)])];
+      if (const int before = read_before[static_cast<std::size_t>(k)]; before >= 0) {
+        const Read& r = reads[static_cast<std::size_t>(before)];
         d.face[static_cast<std::size_t>(k)] = r.face;
         d.cocked_evidence.push_back(r.evidence);
         d.best_value.push_back(r.best_value);

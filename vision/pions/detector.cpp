@@ -169,7 +169,7 @@ TableModel table_model(const Working& w, const Params& params) {
   t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
   // The illumination's white: the mean colour of the brightest 2% of pixels.
   t.white = brightest_white(w, 0);
-  t.class_white = params.white_chroma > 0 ? brightest_white(w, params.white_chroma) : t.white;
+  t.class_white = t.white;
   t.grey_white = params.white_retry > 0 ? brightest_white(w, params.white_retry_chroma) : t.white;
   std::vector<double> gradients;
   for (int y = 0; y < w.gradient.rows; y += 3) {
@@ -940,8 +940,16 @@ Prepared prepare(const cv::Mat& bgr, const Params& params) {
   return prepared;
 }
 
+// Which lattice a second reading looks for (LatticeParams' fields of the same names): none
+// near the first one's hypothesis, or the other mirror image of a knight's move.
+struct LatticeChoice {
+  double avoid_pitch = 0, avoid_angle = 0;
+  int knight_mirror = 0;
+};
+
 // The stages from the lattice on (fit_lattice, classify_cells, constrain).
-Detection finish(const Prepared& prepared, const Params& params, const CellModel& model) {
+Detection finish(const Prepared& prepared, const Params& params, const CellModel& model,
+                 const LatticeChoice& choice) {
   Detection d = prepared.d;
   std::vector<Rejected> rejected = prepared.rejected;
   const Working& w = prepared.w;
@@ -980,9 +988,9 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
   lp.far_pairs = params.far_pairs;
-  lp.knight_mirror = params.knight_mirror;
-  lp.avoid_pitch = params.avoid_pitch;
-  lp.avoid_angle = params.avoid_angle;
+  lp.knight_mirror = choice.knight_mirror;
+  lp.avoid_pitch = choice.avoid_pitch;
+  lp.avoid_angle = choice.avoid_angle;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
   {
     // Back to one entry per candidate (crowded ones off the lattice).
@@ -1391,63 +1399,55 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   return d;
 }
 
-}  // namespace
-
-namespace {
-
-void add_timing(Timing& to, const Timing& from) {
-  to.normalise_ms += from.normalise_ms;
-  to.table_ms += from.table_ms;
-  to.candidates_ms += from.candidates_ms;
-  to.lattice_ms += from.lattice_ms;
-  to.classify_ms += from.classify_ms;
+// A second reading of the frame through `choice`: its stages up to the candidates are the
+// first's, so only its own (the lattice and the cells) are timed.
+Detection finish_again(const Prepared& prepared, const Params& params, const CellModel& model,
+                       const LatticeChoice& choice) {
+  Detection other = finish(prepared, params, model, choice);
+  other.timing.normalise_ms = other.timing.table_ms = other.timing.candidates_ms = 0;
+  return other;
 }
 
-}  // namespace
+// Of two readings of one frame, `other` replaces `d` when `better`; the frame's time is both's.
+void keep(Detection& d, Detection&& other, bool better) {
+  Timing both = d.timing;
+  both += other.timing;
+  if (better) d = std::move(other);
+  d.timing = both;
+}
 
-namespace {
+std::size_t pions_of(const Detection& d) {
+  return d.observation.pions.size();
+}
 
 // The board read from the candidates: through the likeliest lattice, and through another when the
 // candidates cannot tell them apart (a sparse board, a knight's move), the better reading kept.
 Detection read(const Prepared& prepared, const Params& params, const CellModel& model) {
-  Detection d = finish(prepared, params, model);
+  Detection d = finish(prepared, params, model, {});
   if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 &&
       d.lattice.hypothesis_pitch > 0 && d.lattice.inliers <= params.alternative_inliers) {
-    Params other_params = params;
-    other_params.avoid_pitch = d.lattice.hypothesis_pitch;
-    other_params.avoid_angle = d.lattice.hypothesis_angle;
-    other_params.alternative_inliers = 0;
-    other_params.knight_retry = false;
-    Detection other = finish(prepared, other_params, model);
-    // The stages up to the candidates ran once: the second reading adds its lattice and cells.
-    other.timing.normalise_ms = other.timing.table_ms = other.timing.candidates_ms = 0;
-    Timing both = d.timing;
-    add_timing(both, other.timing);
-    if (other.lattice.found && other.observation.pions.size() > d.observation.pions.size())
-      d = std::move(other);
-    d.timing = both;
+    LatticeChoice avoid;
+    avoid.avoid_pitch = d.lattice.hypothesis_pitch;
+    avoid.avoid_angle = d.lattice.hypothesis_angle;
+    Detection other = finish_again(prepared, params, model, avoid);
+    const bool better = other.lattice.found && pions_of(other) > pions_of(d);
+    keep(d, std::move(other), better);
   }
   if (!params.knight_retry || d.lattice.knight == 0) return d;
   // The lattice came from two pions a knight's move apart, and its mirror image fits them as
   // well: the board is read through both, and the one that finds more pions (on a tie, with
   // more confidence) is kept.
-  Params mirrored = params;
+  LatticeChoice mirrored;
   mirrored.knight_mirror = -d.lattice.knight;
-  Detection other = finish(prepared, mirrored, model);
-  other.timing.normalise_ms = other.timing.table_ms = other.timing.candidates_ms = 0;
+  Detection other = finish_again(prepared, params, model, mirrored);
   const auto confidence = [](const Detection& x) {
     double sum = 0;
     for (const auto& p : x.observation.pions) sum += p.confidence;
     return sum;
   };
-  Timing both = d.timing;
-  add_timing(both, other.timing);
-  if (other.observation.pions.size() > d.observation.pions.size() ||
-      (other.observation.pions.size() == d.observation.pions.size() &&
-       confidence(other) > confidence(d))) {
-    d = std::move(other);
-  }
-  d.timing = both;
+  const bool better = pions_of(other) > pions_of(d) ||
+                      (pions_of(other) == pions_of(d) && confidence(other) > confidence(d));
+  keep(d, std::move(other), better);
   return d;
 }
 
@@ -1456,28 +1456,26 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
 Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
   const Prepared prepared = prepare(bgr, params);
   Detection d = read(prepared, params, model);
-  if (params.white_retry <= 0 || params.white_chroma > 0 || params.calibration) return d;
+  if (params.white_retry <= 0 || params.calibration) return d;
   // The light's white is the brightest pixels' colour; when the brightest greyish pixels say
   // otherwise (orange pions under a warm lamp can be the brightest), the candidates' colour
   // classes are judged against those too, and that reading kept when it finds more pions.
   const cv::Vec3f& white = prepared.table.white;
   const cv::Vec3f& grey = prepared.table.grey_white;
   if (std::hypot(white[1] - grey[1], white[2] - grey[2]) < params.white_retry) return d;
-  if (static_cast<int>(d.observation.pions.size()) > params.white_retry_pions) return d;
-  // The image and the table are the same: only the candidates change.
+  if (static_cast<int>(pions_of(d)) > params.white_retry_pions) return d;
+  // The image and the table are the same: only the candidates change (found anew, with a mask
+  // and rejections of their own).
   Prepared again;
   again.w = prepared.w;
   again.table = prepared.table;
   again.table.class_white = grey;
-  again.d.observation.width = bgr.cols;
-  again.d.observation.height = bgr.rows;
-  again.d.scale = again.w.scale;
+  again.d = prepared.d;
+  again.d.timing = Timing{};
   add_candidates(again, params);
   Detection other = read(again, params, model);
-  Timing both = d.timing;
-  add_timing(both, other.timing);
-  if (other.observation.pions.size() > d.observation.pions.size()) d = std::move(other);
-  d.timing = both;
+  const bool better = pions_of(other) > pions_of(d);
+  keep(d, std::move(other), better);
   return d;
 }
 

@@ -34,8 +34,6 @@ struct Params {
   // A pion's radius from each region's deepest point (not from every ridge point).
   bool region_radius = true;
   double radius_percentile = 0.6;  // ... the percentile of those taken as a pion's radius
-  double white_chroma = 0;  // Lab: only pixels within this chroma of grey may be the light's white
-                            // for the candidates' colour classes (0: any)
   double white_retry = 5;   // Lab a, b: when the brightest greyish pixels' colour is this far from
                             // the light's white, the board is read again with it (0: never)
   double white_retry_chroma = 35;  // ... greyish: within this chroma of grey
@@ -53,8 +51,6 @@ struct Params {
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   int far_pairs = 2;                   // the lattice fit's far_pairs (vision/common/lattice.h)
-  int knight_mirror = 0;               // the lattice fit's knight_mirror
-  double avoid_pitch = 0, avoid_angle = 0;  // the lattice fit's avoid_pitch, avoid_angle
   // A lattice through at most this many candidates: the board read through the likeliest other
   // lattice too, kept when it finds more pions (0: never).
   int alternative_inliers = 8;
@@ -111,6 +107,11 @@ inline constexpr int kCellClasses = 5;
 
 struct Timing {
   double normalise_ms = 0, table_ms = 0, candidates_ms = 0, lattice_ms = 0, classify_ms = 0;
+  Timing& operator+=(const Timing& o) {
+    normalise_ms += o.normalise_ms, table_ms += o.table_ms, candidates_ms += o.candidates_ms;
+    lattice_ms += o.lattice_ms, classify_ms += o.classify_ms;
+    return *this;
+  }
 };
 
 // Everything the stages found, for the CLI, the overlay, the evaluation and training.
