@@ -5,7 +5,8 @@
 # scenes 90-104, seed 2500, seed 2600), the evaluation seeds 3000, 3100 and 3200 and the
 # committed test scenes, seeds 5000 and 6000) and trains the dice model on them
 # (tools/train_dice): the forests and the digit network on the first 280 scenes, then the digit
-# and axis convolutional networks on all 580 with the rest of that model kept (--base).
+# and axis convolutional networks on all 580 with the rest of that model kept (--base), then the
+# face network on seed 2200's 160 scenes, again with the rest kept.
 #   tools/train_dice.sh [BUILD_DIR]
 # One POV-Ray process at a time (580 scenes, 4-8 s each: 40-80 minutes of rendering),
 # then about 10 minutes of training on one core and 10 more for the convolutional networks on
@@ -23,7 +24,9 @@ trap 'rm -rf "$out"' EXIT
 mkdir "$out/model"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$out/a" "$out/c" "$out/d"
 "$build/tools/train_dice" --base "$out/forests.yml" --cnn --cnn-epochs 15 --cnn-copies 6 --axis-cnn --threads 2 \
-  --out "$out/model/dice_digits.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
+  --out "$out/networks.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
+"$build/tools/train_dice" --base "$out/networks.yml" --face-cnn --face-copies 16 --cnn-epochs 15 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$out/d"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

@@ -179,6 +179,10 @@ int main(int argc, char** argv) {
       params.respace_after = std::atof(argv[++i]);
     else if (a == "--no-empty-again")
       params.empty_again = false;
+    else if (a == "--no-face-cnn")
+      params.use_face_cnn = false;
+    else if (a == "--face-steps" && i + 1 < argc)
+      params.face_steps = std::atoi(argv[++i]);
     else if (a == "--colour-gap" && i + 1 < argc)
       params.colour_gap = std::atof(argv[++i]);
     else if (a == "--no-axis-cnn")

@@ -564,6 +564,48 @@ TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
       << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
 }
 
+// The face network finds the top face from the die's centre closer than the locator's forests
+// on the committed scenes; it reads the shift along both axes from four quarter turns of its
+// crop, so a network that says the same whatever it sees moves nothing.
+TEST(DiceReader, TheFaceNetworkFindsTheTopFace) {
+  const vd::Model& model = vd::default_model();
+  ASSERT_FALSE(model.face_cnn.empty()) << "the committed model has a face network";
+  vd::Model fixed = model;  // the network's weights are copied, not shared
+  std::fill(fixed.face_cnn.w4.begin(), fixed.face_cnn.w4.end(), 0.0f);
+  std::fill(fixed.face_cnn.b4.begin(), fixed.face_cnn.b4.end(), 0.0f);
+  fixed.face_cnn.b4[vd::kFaceBins - 2] = 20;  // always "the face is further along x"
+  const vd::Params params;
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  int dice = 0, near_cnn = 0;
+  double error_cnn = 0, error_forest = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
+    const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+    cv::Mat grey;
+    cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+    for (const auto& t : truth["dice"]) {
+      if (t["cocked"].get<bool>()) continue;
+      const double r = t["radius_px"].get<double>();
+      const cv::Point2d centre(t["x"].get<double>(), t["y"].get<double>());
+      const cv::Point2d face(t["face"]["x"].get<double>(), t["face"]["y"].get<double>());
+      const cv::Point2d by_cnn = vd::locate_face_cnn(grey, centre, r, params.face_steps, model);
+      const cv::Point2d by_forest = vd::locate_face(image, centre, r, params.locate_steps, model);
+      const cv::Point2d still = vd::locate_face_cnn(grey, centre, r, params.face_steps, fixed);
+      EXPECT_NEAR(still.x, centre.x, 1e-9);
+      EXPECT_NEAR(still.y, centre.y, 1e-9);
+      ++dice;
+      near_cnn += cv::norm(by_cnn - face) < 0.2 * r;
+      error_cnn += cv::norm(by_cnn - face) / r;
+      error_forest += cv::norm(by_forest - face) / r;
+    }
+  }
+  ASSERT_GT(dice, 40);
+  EXPECT_GT(near_cnn, 0.85 * dice) << near_cnn << " of " << dice << " within 0.2 radius";
+  EXPECT_LT(error_cnn, error_forest)
+      << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
+}
+
 // A die in a chain of touching dice whose only windows were a digit's and the chain's (turned
 // down for their size) is found when the search also looks where those windows were, read
 // right, and nothing found without that is lost. The scene: scenegen --dice seed 2500, scene 18

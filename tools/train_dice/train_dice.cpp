@@ -13,7 +13,7 @@
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
 //               [--threads 1]]
-//              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
+//              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]] [--face-cnn [--face-copies 8]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -23,6 +23,10 @@
 // (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at the top
 // face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the true
 // face, and one at the face the locator finds), which then replaces the axis forests.
+// --face-cnn trains the face network (how far the top face lies from a point on the die along
+// the crop's x axis, in kFaceBins bins; its own draws: --face-copies crops per die, half from
+// near its centre and half from near its face, at any turn, and two from each candidate's
+// centre; a cocked die's "face" is its centre), which then replaces the face locator's forests.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -238,6 +242,8 @@ int main(int argc, char** argv) {
   bool axis_cnn = false;
   int axis_copies = 4;
   double axis_jitter = 0.15;
+  bool face_cnn = false;
+  int face_copies = 8;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -281,6 +287,10 @@ int main(int argc, char** argv) {
       axis_copies = std::atoi(argv[++i]);
     else if (a == "--axis-jitter" && i + 1 < argc)
       axis_jitter = std::atof(argv[++i]);
+    else if (a == "--face-cnn")
+      face_cnn = true;
+    else if (a == "--face-copies" && i + 1 < argc)
+      face_copies = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
@@ -310,12 +320,16 @@ int main(int argc, char** argv) {
                  "0.5\n");
     return 2;
   }
+  if (face_cnn && (face_copies < 1 || threads < 1)) {
+    std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(stderr,
                  "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
                  "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
                  "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--axis-cnn "
-                 "[--axis-copies C] [--axis-jitter J]] [--base "
+                 "[--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] [--base "
                  "MODEL.yml] DIR...\n");
     return 2;
   }
@@ -340,6 +354,7 @@ int main(int argc, char** argv) {
     if (!net.hidden.empty()) model.digit_net = {};
     if (cnn) model.digit_cnn = {};
     if (axis_cnn) model.axis_cnn = {};
+    if (face_cnn) model.face_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
     std::vector<std::vector<float>> x;
@@ -642,6 +657,26 @@ int main(int argc, char** argv) {
     }
   };
 
+  // The face network's crops, with draws of their own: from a point on the die at any turn,
+  // labelled with the bin of the top face's shift along the crop's x axis (x radius).
+  cv::RNG face_rng(9090);
+  std::vector<unsigned char> face_images;
+  std::vector<int> face_labels;
+  const auto add_face_crop = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d from,
+                                 double radius) {
+    if (!face_cnn) return;
+    const double turn = face_rng.uniform(0.0, 360.0);
+    vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
+    face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
+    const double a = turn * M_PI / 180.0;
+    // A cocked die has no top face: its centre, where the digit network learnt it.
+    const cv::Point2d shift = ((d.cocked ? d.centre : d.face) - from) / radius;
+    const double along = std::cos(a) * shift.x + std::sin(a) * shift.y;
+    face_labels.push_back(
+        std::clamp(static_cast<int>(std::lround(along / vd::kFaceStep)) + vd::kFaceBins / 2, 0,
+                   vd::kFaceBins - 1));
+  };
+
   std::vector<float> textures, texture_row(vd::kTextureFeatures);
   std::vector<int> texture_labels;
   std::vector<float> leaning;
@@ -665,6 +700,7 @@ int main(int argc, char** argv) {
       if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
       seen[static_cast<std::size_t>(m)] = true;
       add_cnn_any_turn(s.grey, d, c.centre, c.radius);
+      for (int k = 0; k < 2; ++k) add_face_crop(s.grey, d, c.centre, c.radius);
       const cv::Point2d located =
           vd::locate_face(s.image, c.centre, c.radius, params.locate_steps, model);
       add_die(s.image, d, located, c.radius, d.cocked ? 4 : 2);
@@ -688,6 +724,13 @@ int main(int argc, char** argv) {
       if (d.visible < 0.6) continue;
       add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
+      for (int k = 0; k < (face_cnn ? face_copies : 0); ++k) {
+        const double jitter = k % 2 == 0 ? 0.15 : 0.25;
+        const cv::Point2d from = (k % 2 == 0 || d.cocked ? d.centre : d.face) +
+                                 cv::Point2d(face_rng.uniform(-jitter, jitter) * d.radius,
+                                             face_rng.uniform(-jitter, jitter) * d.radius);
+        add_face_crop(s.grey, d, from, d.radius * face_rng.uniform(0.9, 1.1));
+      }
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
@@ -765,6 +808,7 @@ int main(int argc, char** argv) {
   };
   if (cnn) model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   if (axis_cnn) model.axis_cnn = train_grey("axis cnn", axis_images, axis_labels, vd::kAxisBins);
+  if (face_cnn) model.face_cnn = train_grey("face cnn", face_images, face_labels, vd::kFaceBins);
 
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
@@ -784,6 +828,7 @@ int main(int argc, char** argv) {
   if (!model.digit_net.empty()) arbitre::vision::write_mlp(storage, "digit_net", model.digit_net);
   if (!model.digit_cnn.empty()) arbitre::vision::write_cnn(storage, "digit_cnn", model.digit_cnn);
   if (!model.axis_cnn.empty()) arbitre::vision::write_cnn(storage, "axis_cnn", model.axis_cnn);
+  if (!model.face_cnn.empty()) arbitre::vision::write_cnn(storage, "face_cnn", model.face_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

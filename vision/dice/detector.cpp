@@ -156,6 +156,12 @@ Model read_model(const cv::FileStorage& storage) {
         m.digit_cnn.classes() != kReaderClasses)
       m.digit_cnn = Cnn{};
   }
+  if (!storage["face_cnn"].empty()) {
+    m.face_cnn = read_cnn(storage["face_cnn"]);
+    if (m.face_cnn.shape.side != kCnnSide || m.face_cnn.shape.channels != 1 ||
+        m.face_cnn.classes() != kFaceBins)
+      m.face_cnn = Cnn{};
+  }
   if (!storage["axis_cnn"].empty()) {
     m.axis_cnn = read_cnn(storage["axis_cnn"]);
     if (m.axis_cnn.shape.side != kCnnSide || m.axis_cnn.shape.channels != 1 ||
@@ -419,16 +425,16 @@ cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double 
   return crop;
 }
 
-void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
-              unsigned char* out) {
-  const double scale = (kCnnSide / 2.0) / (kCnnRadius * std::max(radius, 1.0));
+void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
+               const std::vector<double>& angles, cv::Mat& rows, int first, double span) {
+  const double scale = (kCnnSide / 2.0) / (span * std::max(radius, 1.0));
   // Shrinking much: the neighbourhood is averaged down first (as INTER_AREA would), so that the
-  // strokes do not alias.
+  // strokes do not alias; once for every turn.
   cv::Mat source = grey;
   cv::Point2d at = centre;
   double pre = 1;
   if (scale < 0.6) {
-    const double half = kCnnRadius * radius * 1.5 + 4;
+    const double half = span * radius * 1.5 + 4;
     const cv::Rect roi =
         cv::Rect(static_cast<int>(centre.x - half), static_cast<int>(centre.y - half),
                  static_cast<int>(2 * half), static_cast<int>(2 * half)) &
@@ -439,12 +445,20 @@ void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double ang
       at = (centre - cv::Point2d(roi.x, roi.y)) * pre;
     }
   }
-  cv::Mat m = cv::getRotationMatrix2D(
-      cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), angle_deg, scale / pre);
-  m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
-  m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
-  cv::Mat crop(kCnnSide, kCnnSide, CV_8U, out);
-  cv::warpAffine(source, crop, m, crop.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  for (std::size_t i = 0; i < angles.size(); ++i) {
+    cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)),
+                                        angles[i], scale / pre);
+    m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
+    m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
+    cv::Mat crop(kCnnSide, kCnnSide, CV_8U, rows.ptr(first + static_cast<int>(i)));
+    cv::warpAffine(source, crop, m, crop.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  }
+}
+
+void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
+              unsigned char* out, double span) {
+  cv::Mat row(1, kCnnSide * kCnnSide, CV_8U, out);
+  cnn_crops(grey, centre, radius, {angle_deg}, row, 0, span);
 }
 
 void face_features(const cv::Mat& crop, float* out) {
@@ -491,6 +505,47 @@ cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, i
   return at;
 }
 
+std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
+                                          const std::vector<cv::Point2d>& centres,
+                                          const std::vector<double>& radii, int steps,
+                                          const Model& model) {
+  std::vector<cv::Point2d> at = centres;
+  const int n = static_cast<int>(std::min(centres.size(), radii.size()));
+  at.resize(static_cast<std::size_t>(n));
+  if (n == 0) return at;
+  cv::Mat rows(4 * n, kCnnSide * kCnnSide, CV_8U);
+  for (int k = 0; k < steps; ++k) {
+    for (int i = 0; i < n; ++i) {
+      cnn_crops(grey, at[static_cast<std::size_t>(i)], radii[static_cast<std::size_t>(i)],
+                {0.0, 90.0, 180.0, 270.0}, rows, 4 * i, kFaceSpan);
+    }
+    const cv::Mat p = model.face_cnn.probabilities(rows);
+    for (int i = 0; i < n; ++i) {
+      // Each crop's shift along its x axis: the likeliest bin and its two neighbours, weighed.
+      std::array<double, 4> along{};
+      for (int t = 0; t < 4; ++t) {
+        const float* q = p.ptr<float>(4 * i + t);
+        const int b = static_cast<int>(std::max_element(q, q + kFaceBins) - q);
+        double sum = 0, weight = 0;
+        for (int j = std::max(0, b - 1); j <= std::min(kFaceBins - 1, b + 1); ++j) {
+          sum += q[j] * (j - kFaceBins / 2) * kFaceStep;
+          weight += q[j];
+        }
+        along[static_cast<std::size_t>(t)] = weight > 0 ? sum / weight : 0;
+      }
+      // Turned by t quarter turns, the crop's x axis is image x, y, -x, -y.
+      const cv::Point2d shift(0.5 * (along[0] - along[2]), 0.5 * (along[1] - along[3]));
+      at[static_cast<std::size_t>(i)] += shift * radii[static_cast<std::size_t>(i)];
+    }
+  }
+  return at;
+}
+
+cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
+                            const Model& model) {
+  return locate_faces_cnn(grey, {centre}, {radius}, steps, model)[0];
+}
+
 double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, double radius,
                   const Model& model, bool use_cnn) {
   if (use_cnn && !model.axis_cnn.empty() && !grey.empty()) {
@@ -498,17 +553,19 @@ double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, dou
     cnn_crop(grey, face, radius, 0, row.ptr());
     const cv::Mat p = model.axis_cnn.probabilities(row);
     const float* q = p.ptr<float>();
-    const int b = static_cast<int>(std::max_element(q, q + kAxisBins) - q);
-    // The likeliest bin and its two neighbours, averaged as directions modulo 180 degrees.
-    double c = 0, s = 0;
-    for (int j = b - 1; j <= b + 1; ++j) {
-      const double a = 2 * M_PI * j / kAxisBins;  // twice the bin's angle, in radians
-      c += q[(j + kAxisBins) % kAxisBins] * std::cos(a);
-      s += q[(j + kAxisBins) % kAxisBins] * std::sin(a);
-    }
-    double a = 0.5 * std::atan2(s, c) * 180.0 / M_PI;
-    if (a < 0) a += 180.0;
-    return a;
+    // Bin b and its two neighbours, averaged as directions modulo 180 degrees.
+    const auto refined = [&](int b) {
+      double c = 0, s = 0;
+      for (int j = b - 1; j <= b + 1; ++j) {
+        const double a = 2 * M_PI * j / kAxisBins;  // twice the bin's angle, in radians
+        c += q[(j + kAxisBins) % kAxisBins] * std::cos(a);
+        s += q[(j + kAxisBins) % kAxisBins] * std::sin(a);
+      }
+      double a = 0.5 * std::atan2(s, c) * 180.0 / M_PI;
+      if (a < 0) a += 180.0;
+      return a;
+    };
+    return refined(static_cast<int>(std::max_element(q, q + kAxisBins) - q));
   }
   if (!model.axis_c || !model.axis_s) return -1;
   cv::Mat sample(1, kLocateFeatures, CV_32F);
@@ -606,6 +663,49 @@ struct Read {
   int best_value = 0;
 };
 
+// A value read from several crops of a die: the likeliest by mean probability, its mean and the
+// next value's.
+struct Pooled {
+  int value = 0;
+  double best = -1, second = 0;
+};
+
+// The mean probability of each value over rows [first, first + count) of `shares` and every row
+// of `more` (the crops of one way along the axis and the shifted crops).
+Pooled pool_values(const cv::Mat& shares, int first, int count, const cv::Mat& more) {
+  std::array<double, 11> sum{};
+  for (int r = first; r < first + count; ++r) {
+    for (int v = 1; v <= 10; ++v) sum[static_cast<std::size_t>(v)] += shares.at<float>(r, v);
+  }
+  for (int r = 0; r < more.rows; ++r) {
+    for (int v = 1; v <= 10; ++v) sum[static_cast<std::size_t>(v)] += more.at<float>(r, v);
+  }
+  const int crops = std::max(1, count + more.rows);
+  Pooled out;
+  for (int v = 1; v <= 10; ++v) {
+    const double p = sum[static_cast<std::size_t>(v)] / crops;
+    if (p > out.best)
+      out.second = std::max(out.second, out.best), out.best = p, out.value = v;
+    else
+      out.second = std::max(out.second, p);
+  }
+  return out;
+}
+
+// The places around a located face where the crop at the best turn is tried again: rings of
+// eight, `step` apart.
+std::vector<cv::Point2d> shifted_places(cv::Point2d located, double step, int rings) {
+  std::vector<cv::Point2d> at;
+  for (int ring = 1; ring <= std::max(1, rings); ++ring) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (dx != 0 || dy != 0) at.push_back(located + cv::Point2d(dx, dy) * (ring * step));
+      }
+    }
+  }
+  return at;
+}
+
 // Everything after the scan: examine, choose, read, colours, zones. `coarse`: the windows the
 // scan found (at every level but the `deferred_levels` finest); no die is chosen within half a
 // radius of an `excluded` place; `examined` and `reads` are kept from one pass to the next.
@@ -668,8 +768,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       for (int i = 0; i < count; ++i) {
         const Candidate& c =
             d.candidates[static_cast<std::size_t>(todo[static_cast<std::size_t>(i)])];
-        for (int t = 0; t < turns; ++t)
-          cnn_crop(grey, c.centre, c.radius, 360.0 * t / turns, crops.ptr(i * turns + t));
+        std::vector<double> at(static_cast<std::size_t>(turns));
+        for (int t = 0; t < turns; ++t) at[static_cast<std::size_t>(t)] = 360.0 * t / turns;
+        cnn_crops(grey, c.centre, c.radius, at, crops, i * turns);
       }
       cnn_shares = model.digit_cnn.probabilities(crops);
     }
@@ -962,6 +1063,11 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     std::vector<bool> axis_read(static_cast<std::size_t>(m), false);
     // A die an earlier pass read is not read again.
     std::vector<int> read_before(static_cast<std::size_t>(m), -1);
+    // The top face: the face locator's forests' answer or, with a face network, the mean of
+    // theirs and its (each alone moves onto a face beside the top one now and then, seldom both
+    // the same way; docs/vision.md); the network's for all the dice at once.
+    std::vector<cv::Point2d> centres;
+    std::vector<double> radii;
     for (int k = 0; k < m; ++k) {
       const Candidate& c =
           d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
@@ -969,11 +1075,24 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         if (reads[r].centre == c.centre && reads[r].radius == c.radius)
           read_before[static_cast<std::size_t>(k)] = static_cast<int>(r);
       }
+      if (read_before[static_cast<std::size_t>(k)] < 0)
+        centres.push_back(c.centre), radii.push_back(c.radius);
+    }
+    const bool face_net = params.use_face_cnn && !model.face_cnn.empty();
+    const std::vector<cv::Point2d> by_network =
+        face_net ? locate_faces_cnn(grey, centres, radii, params.face_steps, model)
+                 : std::vector<cv::Point2d>{};
+    std::size_t located = 0;
+    for (int k = 0; k < m; ++k) {
+      const Candidate& c =
+          d.candidates[static_cast<std::size_t>(chosen[static_cast<std::size_t>(k)])];
       if (const int before = read_before[static_cast<std::size_t>(k)]; before >= 0) {
         d.face.push_back(reads[static_cast<std::size_t>(before)].located);
         continue;
       }
-      d.face.push_back(locate_face(bgr, c.centre, c.radius, params.locate_steps, model));
+      const cv::Point2d by_forests =
+          locate_face(bgr, c.centre, c.radius, params.locate_steps, model);
+      d.face.push_back(face_net ? 0.5 * (by_forests + by_network[located++]) : by_forests);
       std::vector<double>& at = angles[static_cast<std::size_t>(k)];
       const double axis =
           digit_axis(bgr, grey, d.face.back(), c.radius, model, params.use_axis_cnn);
@@ -1005,13 +1124,15 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       first_row[static_cast<std::size_t>(k)] = rows;
       crops0[static_cast<std::size_t>(k)] =
           face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, 0);
-      for (double angle : angles[static_cast<std::size_t>(k)]) {
-        if (cnn)
-          cnn_crop(grey, d.face[static_cast<std::size_t>(k)], c.radius, angle,
-                   cnn_rows.ptr(rows++));
-        else
+      const std::vector<double>& at = angles[static_cast<std::size_t>(k)];
+      if (cnn) {
+        cnn_crops(grey, d.face[static_cast<std::size_t>(k)], c.radius, at, cnn_rows, rows);
+        rows += static_cast<int>(at.size());
+      } else {
+        for (double angle : at) {
           face_features(face_crop(bgr, d.face[static_cast<std::size_t>(k)], c.radius, angle),
                         samples.ptr<float>(rows++));
+        }
       }
     }
     // The digit forest reads along the axis; the reader's "cocked" share still counts.
@@ -1076,22 +1197,16 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       const cv::Point2d located = face;
       cv::Mat more;
       if (params.face_offset > 0) {
-        const int rings = std::max(1, params.face_rings);
-        cv::Mat shifted(8 * rings, cnn ? kCnnSide * kCnnSide : kFaceFeatures, cnn ? CV_8U : CV_32F);
-        std::vector<cv::Point2d> at;
-        for (int ring = 1; ring <= rings; ++ring) {
-          for (int dy = -1; dy <= 1; ++dy) {
-            for (int dx = -1; dx <= 1; ++dx) {
-              if (dx == 0 && dy == 0) continue;
-              at.push_back(located + cv::Point2d(dx, dy) * (ring * params.face_offset * c.radius));
-              const int row = static_cast<int>(at.size()) - 1;
-              if (cnn)
-                cnn_crop(grey, at.back(), c.radius, best_angle, shifted.ptr(row));
-              else
-                face_features(face_crop(bgr, at.back(), c.radius, best_angle),
-                              shifted.ptr<float>(row));
-            }
-          }
+        const std::vector<cv::Point2d> at =
+            shifted_places(located, params.face_offset * c.radius, params.face_rings);
+        cv::Mat shifted(static_cast<int>(at.size()), cnn ? kCnnSide * kCnnSide : kFaceFeatures,
+                        cnn ? CV_8U : CV_32F);
+        for (int row = 0; row < shifted.rows; ++row) {
+          const cv::Point2d place = at[static_cast<std::size_t>(row)];
+          if (cnn)
+            cnn_crop(grey, place, c.radius, best_angle, shifted.ptr(row));
+          else
+            face_features(face_crop(bgr, place, c.radius, best_angle), shifted.ptr<float>(row));
         }
         more = cnn ? model.digit_cnn.probabilities(shifted) : digit_shares(shifted);
         for (int r = 0; r < more.rows; ++r) {
@@ -1120,24 +1235,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         // Pooled: the mean share of each value over the turns of the way the best reading was
         // found (up or down the axis) and the shifted crops, so that one lucky crop does not
         // decide.
-        std::array<double, 11> pooled{};
-        int crops = 0;
         const int way0 = best_turn < params.axis_turns ? 0 : params.axis_turns;
-        for (int t = way0; t < way0 + params.axis_turns; ++t, ++crops) {
-          for (int v = 1; v <= 10; ++v)
-            pooled[static_cast<std::size_t>(v)] += shares.at<float>(row0 + t, v);
-        }
-        for (int r = 0; r < more.rows; ++r, ++crops) {
-          for (int v = 1; v <= 10; ++v) pooled[static_cast<std::size_t>(v)] += more.at<float>(r, v);
-        }
-        best = -1, second = 0;
-        for (int v = 1; v <= 10; ++v) {
-          const double p = pooled[static_cast<std::size_t>(v)] / crops;
-          if (p > best)
-            second = std::max(second, best), best = p, best_value = v;
-          else
-            second = std::max(second, p);
-        }
+        const Pooled pooled = pool_values(shares, row0 + way0, params.axis_turns, more);
+        best = pooled.best, second = pooled.second, best_value = pooled.value;
       }
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
       DieSighting die;
@@ -1167,7 +1267,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       d.die_candidate.push_back(ci);
       d.rotation_deg.push_back(std::fmod(best_angle + 360.0, 360.0));
       reads.push_back({c.centre, c.radius, located_at, face, die, d.rotation_deg.back(),
-                       d.cocked_evidence.back(), best_value});
+                       d.cocked_evidence.back(), d.best_value.back()});
     }
   }
   d.timing.read_ms = ms_since(start);

@@ -79,6 +79,8 @@ struct Params {
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
   bool use_axis_cnn = true;      // with an axis network: it gives the digit's axis
+  bool use_face_cnn = true;      // with a face network: the top face is the mean of its answer
+  int face_steps = 3;            // (applied this many times) and the locator's forests'
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
   double face_offset = 0.08;     // x radius: the shifts of the crop tried at the best turn
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -126,6 +128,14 @@ inline constexpr int kReaderClasses = 13;
 inline constexpr int kCnnSide = 28;
 inline constexpr double kCnnRadius = 0.7;
 
+// The face network's input: a grey crop kCnnSide pixels square spanning +- kFaceSpan x the
+// die's radius around where the die is thought to be; its classes: how far the top face's
+// centre lies along the crop's x axis, in kFaceBins bins of kFaceStep x the radius, bin b
+// centred on (b - kFaceBins / 2) x kFaceStep (the ends hold anything further).
+inline constexpr double kFaceSpan = 1.1;
+inline constexpr int kFaceBins = 15;
+inline constexpr double kFaceStep = 0.08;
+
 // The axis network's classes: the digit's axis (its rotation modulo 180 degrees) in bins of
 // 180 / kAxisBins degrees, bin b centred on b x that.
 inline constexpr int kAxisBins = 12;
@@ -156,6 +166,10 @@ struct Model {
   // grey crop (cnn_crop at turn 0), as one of kAxisBins directions modulo 180 degrees; when the
   // model has one it replaces the axis forests.
   Cnn axis_cnn;
+  // The face network: how far the top face lies from a point on the die, along the crop's x
+  // axis (kFaceBins classes); the crop turned a quarter turn gives the other axis. When the model
+  // has one the top face is the mean of its answer and the face locator's forests'.
+  Cnn face_cnn;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
@@ -229,9 +243,14 @@ std::vector<Candidate> find_candidates(const cv::Mat& bgr, const Params& params,
 // spans half the crop.
 cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double angle_deg);
 // The digit network's input (kCnnSide x kCnnSide bytes, row by row, into `out`) from the grey
-// image, turned like face_crop.
+// image, turned like face_crop, spanning +- `span` x `radius` (the face network's: kFaceSpan).
 void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
-              unsigned char* out);
+              unsigned char* out, double span = kCnnRadius);
+// The same crop at several turns `angles`, into rows first, first + 1, ... of `rows` (8-bit,
+// kCnnSide x kCnnSide columns); the neighbourhood is averaged down once for all of them.
+void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
+               const std::vector<double>& angles, cv::Mat& rows, int first,
+               double span = kCnnRadius);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
 // The face locator's features for a die at `centre` of radius `radius` (kLocateFeatures floats).
@@ -239,6 +258,15 @@ void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, floa
 // Where the top face's centre is, from the die's centre: the locator applied `steps` times.
 cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, int steps,
                         const Model& model);
+// The same with the face network (the model must have one), from the grey image: each step, the
+// crop at four quarter turns gives the shift along both axes twice.
+cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
+                            const Model& model);
+// The same for several dice at once (one batch through the network per step).
+std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
+                                          const std::vector<cv::Point2d>& centres,
+                                          const std::vector<double>& radii, int steps,
+                                          const Model& model);
 // The digit's axis at the top face `face` (degrees clockwise from image-up, in [0, 180)): the
 // digit stands upright when the crop is turned by it or by it + 180: the axis network's (from
 // the lightness `grey`) when the model has one and `use_cnn`, else the axis forests'. -1 without
