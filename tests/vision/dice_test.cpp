@@ -518,50 +518,91 @@ TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
 // finds on the committed scenes' flat dice it is within 15 degrees (modulo 180) for most of them,
 // and nearer than the axis forests on the whole (mean error); a network that always answers one bin
 // gives that bin's direction; without it (or with use_cnn false) the forests answer.
-TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
-  const vd::Model& model = vd::default_model();
-  ASSERT_FALSE(model.axis_cnn.empty()) << "the committed model has an axis network";
-  vd::Model fixed = model;  // the network's weights are copied, not shared
-  std::fill(fixed.axis_cnn.w4.begin(), fixed.axis_cnn.w4.end(), 0.0f);
-  std::fill(fixed.axis_cnn.b4.begin(), fixed.axis_cnn.b4.end(), 0.0f);
-  fixed.axis_cnn.b4[4] = 20;  // bin 4: 60 degrees
-  vd::Model forests = model;
-  forests.axis_cnn = {};
+namespace {
+
+// A copy of `cnn` (its weights copied, not shared) that answers class `c` whatever it is shown.
+arbitre::vision::Cnn always(arbitre::vision::Cnn cnn, int c) {
+  std::fill(cnn.w4.begin(), cnn.w4.end(), 0.0f);
+  std::fill(cnn.b4.begin(), cnn.b4.end(), 0.0f);
+  cnn.b4[static_cast<std::size_t>(c)] = 20;
+  return cnn;
+}
+
+// Calls look(image, grey, die) for every flat die of the committed scenes (tests/data/dice).
+template <typename Look>
+void for_each_flat_die(Look look) {
   const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
-  const auto off = [](double a, double truth) {
-    const double e = std::fmod(std::fabs(a - truth), 180.0);
-    return std::min(e, 180.0 - e);
-  };
-  int dice = 0, near_cnn = 0;
-  double error_cnn = 0, error_forest = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".json") continue;
     const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
     const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
     cv::Mat grey;
     cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
-    for (const auto& t : truth["dice"]) {
-      if (t["cocked"].get<bool>()) continue;
-      const double r = t["radius_px"].get<double>();
-      const cv::Point2d face = vd::locate_face(image, {t["x"].get<double>(), t["y"].get<double>()},
-                                               r, vd::Params{}.locate_steps, model);
-      const double rotation = t["face"]["digit_rotation_deg"].get<double>();
-      const double by_cnn = vd::digit_axis(image, grey, face, r, model);
-      const double by_forest = vd::digit_axis(image, grey, face, r, model, false);
-      ASSERT_GE(by_cnn, 0);
-      ASSERT_LT(by_cnn, 180);
-      EXPECT_EQ(by_forest, vd::digit_axis(image, grey, face, r, forests));
-      EXPECT_NEAR(vd::digit_axis(image, grey, face, r, fixed), 60.0, 1e-6);
-      ++dice;
-      near_cnn += off(by_cnn, rotation) < 15;
-      error_cnn += off(by_cnn, rotation);
-      error_forest += off(by_forest, rotation);
+    for (const auto& die : truth["dice"]) {
+      if (!die["cocked"].get<bool>()) look(image, grey, die);
     }
   }
+}
+
+}  // namespace
+
+TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
+  const vd::Model& model = vd::default_model();
+  ASSERT_FALSE(model.axis_cnn.empty()) << "the committed model has an axis network";
+  vd::Model fixed = model;  // the network's weights are copied, not shared
+  fixed.axis_cnn = always(model.axis_cnn, 4);  // bin 4: 60 degrees
+  vd::Model forests = model;
+  forests.axis_cnn = {};
+  const auto off = [](double a, double truth) {
+    const double e = std::fmod(std::fabs(a - truth), 180.0);
+    return std::min(e, 180.0 - e);
+  };
+  int dice = 0, near_cnn = 0;
+  double error_cnn = 0, error_forest = 0;
+  for_each_flat_die([&](const cv::Mat& image, const cv::Mat& grey, const nlohmann::json& t) {
+    const double r = t["radius_px"].get<double>();
+    const cv::Point2d face = vd::locate_face(image, {t["x"].get<double>(), t["y"].get<double>()}, r,
+                                             vd::Params{}.locate_steps, model);
+    const double rotation = t["face"]["digit_rotation_deg"].get<double>();
+    const double by_cnn = vd::digit_axis(image, grey, face, r, model);
+    const double by_forest = vd::digit_axis(image, grey, face, r, model, false);
+    ASSERT_GE(by_cnn, 0);
+    ASSERT_LT(by_cnn, 180);
+    EXPECT_EQ(by_forest, vd::digit_axis(image, grey, face, r, forests));
+    EXPECT_NEAR(vd::digit_axis(image, grey, face, r, fixed), 60.0, 1e-6);
+    ++dice;
+    near_cnn += off(by_cnn, rotation) < 15;
+    error_cnn += off(by_cnn, rotation);
+    error_forest += off(by_forest, rotation);
+  });
   ASSERT_GT(dice, 40);
   EXPECT_GT(near_cnn, 0.9 * dice) << near_cnn << " of " << dice;
   EXPECT_LT(error_cnn, error_forest)
       << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
+}
+
+// The crops of one place at several turns are the crops taken one by one, to the byte, whether
+// the neighbourhood is averaged down first (a large die, or the face network's wider span) or not.
+TEST(DiceReader, CropsAtSeveralTurnsAreTheCropsOneByOne) {
+  const cv::Mat image = cv::imread(std::string(ARBITRE_TEST_DATA) + "/dice/0000.jpg");
+  ASSERT_FALSE(image.empty());
+  cv::Mat grey;
+  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  const std::vector<double> turns = {0.0, 37.5, 90.0, 200.0};
+  for (const double radius : {12.0, 60.0}) {
+    for (const double span : {vd::kCnnRadius, vd::kFaceSpan}) {
+      cv::Mat together(static_cast<int>(turns.size()) + 1, vd::kCnnSide * vd::kCnnSide, CV_8U,
+                       cv::Scalar(7));
+      vd::cnn_crops(grey, {640.5, 360.25}, radius, turns, together, 1, span);
+      EXPECT_EQ(cv::countNonZero(together.row(0) != 7), 0) << "the row before is left alone";
+      for (std::size_t t = 0; t < turns.size(); ++t) {
+        cv::Mat alone(1, vd::kCnnSide * vd::kCnnSide, CV_8U);
+        vd::cnn_crop(grey, {640.5, 360.25}, radius, turns[t], alone.ptr(), span);
+        EXPECT_EQ(cv::norm(alone, together.row(static_cast<int>(t) + 1), cv::NORM_INF), 0)
+            << "radius " << radius << ", span " << span << ", turn " << turns[t];
+      }
+    }
+  }
 }
 
 // The face network finds the top face from the die's centre closer than the locator's forests
@@ -570,36 +611,25 @@ TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
 TEST(DiceReader, TheFaceNetworkFindsTheTopFace) {
   const vd::Model& model = vd::default_model();
   ASSERT_FALSE(model.face_cnn.empty()) << "the committed model has a face network";
-  vd::Model fixed = model;  // the network's weights are copied, not shared
-  std::fill(fixed.face_cnn.w4.begin(), fixed.face_cnn.w4.end(), 0.0f);
-  std::fill(fixed.face_cnn.b4.begin(), fixed.face_cnn.b4.end(), 0.0f);
-  fixed.face_cnn.b4[vd::kFaceBins - 2] = 20;  // always "the face is further along x"
+  vd::Model fixed = model;
+  fixed.face_cnn = always(model.face_cnn, vd::kFaceBins - 2);  // "the face is further along x"
   const vd::Params params;
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
   int dice = 0, near_cnn = 0;
   double error_cnn = 0, error_forest = 0;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() != ".json") continue;
-    const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
-    const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
-    cv::Mat grey;
-    cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
-    for (const auto& t : truth["dice"]) {
-      if (t["cocked"].get<bool>()) continue;
-      const double r = t["radius_px"].get<double>();
-      const cv::Point2d centre(t["x"].get<double>(), t["y"].get<double>());
-      const cv::Point2d face(t["face"]["x"].get<double>(), t["face"]["y"].get<double>());
-      const cv::Point2d by_cnn = vd::locate_face_cnn(grey, centre, r, params.face_steps, model);
-      const cv::Point2d by_forest = vd::locate_face(image, centre, r, params.locate_steps, model);
-      const cv::Point2d still = vd::locate_face_cnn(grey, centre, r, params.face_steps, fixed);
-      EXPECT_NEAR(still.x, centre.x, 1e-9);
-      EXPECT_NEAR(still.y, centre.y, 1e-9);
-      ++dice;
-      near_cnn += cv::norm(by_cnn - face) < 0.2 * r;
-      error_cnn += cv::norm(by_cnn - face) / r;
-      error_forest += cv::norm(by_forest - face) / r;
-    }
-  }
+  for_each_flat_die([&](const cv::Mat& image, const cv::Mat& grey, const nlohmann::json& t) {
+    const double r = t["radius_px"].get<double>();
+    const cv::Point2d centre(t["x"].get<double>(), t["y"].get<double>());
+    const cv::Point2d face(t["face"]["x"].get<double>(), t["face"]["y"].get<double>());
+    const cv::Point2d by_cnn = vd::locate_face_cnn(grey, centre, r, params.face_steps, model);
+    const cv::Point2d by_forest = vd::locate_face(image, centre, r, params.locate_steps, model);
+    const cv::Point2d still = vd::locate_face_cnn(grey, centre, r, params.face_steps, fixed);
+    EXPECT_NEAR(still.x, centre.x, 1e-9);
+    EXPECT_NEAR(still.y, centre.y, 1e-9);
+    ++dice;
+    near_cnn += cv::norm(by_cnn - face) < 0.2 * r;
+    error_cnn += cv::norm(by_cnn - face) / r;
+    error_forest += cv::norm(by_forest - face) / r;
+  });
   ASSERT_GT(dice, 40);
   EXPECT_GT(near_cnn, 0.85 * dice) << near_cnn << " of " << dice << " within 0.2 radius";
   EXPECT_LT(error_cnn, error_forest)

@@ -446,8 +446,8 @@ void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
     }
   }
   for (std::size_t i = 0; i < angles.size(); ++i) {
-    cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)),
-                                        angles[i], scale / pre);
+    cv::Mat m = cv::getRotationMatrix2D(
+        cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), angles[i], scale / pre);
     m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
     m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
     cv::Mat crop(kCnnSide, kCnnSide, CV_8U, rows.ptr(first + static_cast<int>(i)));

@@ -82,8 +82,8 @@ struct Params {
   bool use_face_cnn = true;      // with a face network: the top face is the mean of its answer
   int face_steps = 3;            // (applied this many times) and the locator's forests'
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
-  double face_offset = 0;        // x radius: the shifts of the crop tried at the best turn (0: none;
-                                 // 0.08 until the face network)
+  // x radius: the shifts of the crop tried at the best turn (0: none; 0.08 until the face network)
+  double face_offset = 0;
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
   double min_confidence = 0.35;  // share for the best digit, else unreadable (value 0)
   double min_margin = 0.1;       // over the best other value, else unreadable
