@@ -668,6 +668,8 @@ int main(int argc, char** argv) {
     const double turn = face_rng.uniform(0.0, 360.0);
     vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
+    vd::face_mark(grey.size(), from, turn, cnn_row.data());
+    face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
     const double a = turn * M_PI / 180.0;
     // A cocked die has no top face: its centre, where the digit network learnt it.
     const cv::Point2d shift = ((d.cocked ? d.centre : d.face) - from) / radius;
@@ -790,15 +792,16 @@ int main(int argc, char** argv) {
   // 9 and 10. The digit and axis convolutional networks (optional), with the same training
   // settings (--cnn-epochs, --cnn-rate) and their own classes.
   const auto train_grey = [&](const char* what, std::vector<unsigned char>& images,
-                              const std::vector<int>& labels, int classes) {
+                              const std::vector<int>& labels, int classes, int planes = 1) {
     arbitre::vision::CnnTraining training = cnn_training;
     training.shape.side = vd::kCnnSide;
+    training.shape.channels = planes;
     training.shape.classes = classes;
     std::fprintf(stderr, "%s: %zu crops, %d epochs, %d threads\n", what, labels.size(),
                  training.epochs, threads);
     cv::setNumThreads(threads);
     arbitre::vision::Cnn net = arbitre::vision::train_cnn(
-        cv::Mat(static_cast<int>(labels.size()), vd::kCnnSide * vd::kCnnSide, CV_8U,
+        cv::Mat(static_cast<int>(labels.size()), vd::kCnnSide * vd::kCnnSide * planes, CV_8U,
                 images.data()),
         labels, training, [](int epoch, double loss) {
           std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
@@ -808,7 +811,9 @@ int main(int argc, char** argv) {
   };
   if (cnn) model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   if (axis_cnn) model.axis_cnn = train_grey("axis cnn", axis_images, axis_labels, vd::kAxisBins);
-  if (face_cnn) model.face_cnn = train_grey("face cnn", face_images, face_labels, vd::kFaceBins);
+  if (face_cnn)
+    model.face_cnn =
+        train_grey("face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
 
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;

@@ -158,7 +158,7 @@ Model read_model(const cv::FileStorage& storage) {
   }
   if (!storage["face_cnn"].empty()) {
     m.face_cnn = read_cnn(storage["face_cnn"]);
-    if (m.face_cnn.shape.side != kCnnSide || m.face_cnn.shape.channels != 1 ||
+    if (m.face_cnn.shape.side != kCnnSide || m.face_cnn.shape.channels > kFacePlanes ||
         m.face_cnn.classes() != kFaceBins)
       m.face_cnn = Cnn{};
   }
@@ -505,6 +505,26 @@ cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, i
   return at;
 }
 
+void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out) {
+  cv::Mat plane(kCnnSide, kCnnSide, CV_8U, out);
+  plane.setTo(0);
+  const double width = std::max(1, image.width);
+  const cv::Point2d toward((image.width / 2.0 - centre.x) / width,
+                           (image.height / 2.0 - centre.y) / width);
+  const double a = angle_deg * M_PI / 180.0;
+  // As getRotationMatrix2D turns the crop.
+  const cv::Point2d turned(std::cos(a) * toward.x + std::sin(a) * toward.y,
+                           -std::sin(a) * toward.x + std::cos(a) * toward.y);
+  const double reach = (kCnnSide / 2.0 - 2) / 0.6;  // the plane's edge at 0.6 image widths
+  cv::Point2d at = turned * reach;
+  const double n = cv::norm(at);
+  if (n > kCnnSide / 2.0 - 2) at *= (kCnnSide / 2.0 - 2) / n;
+  cv::circle(plane,
+             cv::Point(static_cast<int>(std::lround(kCnnSide / 2.0 + at.x)),
+                       static_cast<int>(std::lround(kCnnSide / 2.0 + at.y))),
+             2, cv::Scalar(255), cv::FILLED);
+}
+
 std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
                                           const std::vector<cv::Point2d>& centres,
                                           const std::vector<double>& radii, int steps,
@@ -513,11 +533,20 @@ std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
   const int n = static_cast<int>(std::min(centres.size(), radii.size()));
   at.resize(static_cast<std::size_t>(n));
   if (n == 0) return at;
-  cv::Mat rows(4 * n, kCnnSide * kCnnSide, CV_8U);
+  const int planes = model.face_cnn.shape.channels;
+  const int side2 = kCnnSide * kCnnSide;
+  cv::Mat rows(4 * n, side2 * planes, CV_8U);
+  cv::Mat crops(4, side2, CV_8U);
   for (int k = 0; k < steps; ++k) {
     for (int i = 0; i < n; ++i) {
-      cnn_crops(grey, at[static_cast<std::size_t>(i)], radii[static_cast<std::size_t>(i)],
-                {0.0, 90.0, 180.0, 270.0}, rows, 4 * i, kFaceSpan);
+      const cv::Point2d place = at[static_cast<std::size_t>(i)];
+      cnn_crops(grey, place, radii[static_cast<std::size_t>(i)], {0.0, 90.0, 180.0, 270.0}, crops,
+                0, kFaceSpan);
+      for (int t = 0; t < 4; ++t) {
+        unsigned char* row = rows.ptr(4 * i + t);
+        std::copy(crops.ptr(t), crops.ptr(t) + side2, row);
+        if (planes > 1) face_mark(grey.size(), place, 90.0 * t, row + side2);
+      }
     }
     const cv::Mat p = model.face_cnn.probabilities(rows);
     for (int i = 0; i < n; ++i) {

@@ -136,6 +136,7 @@ inline constexpr double kCnnRadius = 0.7;
 inline constexpr double kFaceSpan = 1.1;
 inline constexpr int kFaceBins = 15;
 inline constexpr double kFaceStep = 0.08;
+inline constexpr int kFacePlanes = 2;  // the crop, then a mark toward the image's centre
 
 // The axis network's classes: the digit's axis (its rotation modulo 180 degrees) in bins of
 // 180 / kAxisBins degrees, bin b centred on b x that.
@@ -254,6 +255,10 @@ void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
                double span = kCnnRadius);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
+// The face network's second plane (kCnnSide x kCnnSide bytes into `out`): a bright mark, on a
+// dark plane, toward the image's centre from `centre`, further the further it is, turned like
+// the crop by `angle_deg` (where the camera is, which the crop alone does not tell).
+void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out);
 // The face locator's features for a die at `centre` of radius `radius` (kLocateFeatures floats).
 void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, float* out);
 // Where the top face's centre is, from the die's centre: the locator applied `steps` times.
