@@ -26,7 +26,8 @@
 // --face-cnn trains the face network (how far the top face lies from a point on the die along
 // the crop's x axis, in kFaceBins bins; its own draws: --face-copies crops per die, half from
 // near its centre and half from near its face, at any turn, and two from each candidate's
-// centre; a cocked die's "face" is its centre), which then replaces the face locator's forests.
+// centre; a cocked die's "face" is its centre; each crop with the mark toward the image's centre
+// as a second plane), whose answer is then averaged with the face locator's forests'.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -658,7 +659,8 @@ int main(int argc, char** argv) {
   };
 
   // The face network's crops, with draws of their own: from a point on the die at any turn,
-  // labelled with the bin of the top face's shift along the crop's x axis (x radius).
+  // with the mark toward the image's centre turned the same way (a second plane), labelled with
+  // the bin of the top face's shift along the crop's x axis (x radius).
   cv::RNG face_rng(9090);
   std::vector<unsigned char> face_images;
   std::vector<int> face_labels;

@@ -130,7 +130,8 @@ inline constexpr int kCnnSide = 28;
 inline constexpr double kCnnRadius = 0.7;
 
 // The face network's input: a grey crop kCnnSide pixels square spanning +- kFaceSpan x the
-// die's radius around where the die is thought to be; its classes: how far the top face's
+// die's radius around where the die is thought to be, then (a model trained since the mark) the
+// mark of face_mark, kFacePlanes planes in all; its classes: how far the top face's
 // centre lies along the crop's x axis, in kFaceBins bins of kFaceStep x the radius, bin b
 // centred on (b - kFaceBins / 2) x kFaceStep (the ends hold anything further).
 inline constexpr double kFaceSpan = 1.1;
