@@ -791,8 +791,8 @@ int main(int argc, char** argv) {
         });
   }
 
-  // 9 and 10. The digit and axis convolutional networks (optional), with the same training
-  // settings (--cnn-epochs, --cnn-rate) and their own classes.
+  // 9, 10 and 11. The digit, axis and face convolutional networks (optional), with the same
+  // training settings (--cnn-epochs, --cnn-rate) and their own classes (and planes).
   const auto train_grey = [&](const char* what, std::vector<unsigned char>& images,
                               const std::vector<int>& labels, int classes, int planes = 1) {
     arbitre::vision::CnnTraining training = cnn_training;

@@ -582,19 +582,17 @@ double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, dou
     cnn_crop(grey, face, radius, 0, row.ptr());
     const cv::Mat p = model.axis_cnn.probabilities(row);
     const float* q = p.ptr<float>();
-    // Bin b and its two neighbours, averaged as directions modulo 180 degrees.
-    const auto refined = [&](int b) {
-      double c = 0, s = 0;
-      for (int j = b - 1; j <= b + 1; ++j) {
-        const double a = 2 * M_PI * j / kAxisBins;  // twice the bin's angle, in radians
-        c += q[(j + kAxisBins) % kAxisBins] * std::cos(a);
-        s += q[(j + kAxisBins) % kAxisBins] * std::sin(a);
-      }
-      double a = 0.5 * std::atan2(s, c) * 180.0 / M_PI;
-      if (a < 0) a += 180.0;
-      return a;
-    };
-    return refined(static_cast<int>(std::max_element(q, q + kAxisBins) - q));
+    const int b = static_cast<int>(std::max_element(q, q + kAxisBins) - q);
+    // The likeliest bin and its two neighbours, averaged as directions modulo 180 degrees.
+    double c = 0, s = 0;
+    for (int j = b - 1; j <= b + 1; ++j) {
+      const double a = 2 * M_PI * j / kAxisBins;  // twice the bin's angle, in radians
+      c += q[(j + kAxisBins) % kAxisBins] * std::cos(a);
+      s += q[(j + kAxisBins) % kAxisBins] * std::sin(a);
+    }
+    double a = 0.5 * std::atan2(s, c) * 180.0 / M_PI;
+    if (a < 0) a += 180.0;
+    return a;
   }
   if (!model.axis_c || !model.axis_s) return -1;
   cv::Mat sample(1, kLocateFeatures, CV_32F);
@@ -692,49 +690,6 @@ struct Read {
   int best_value = 0;
 };
 
-// A value read from several crops of a die: the likeliest by mean probability, its mean and the
-// next value's.
-struct Pooled {
-  int value = 0;
-  double best = -1, second = 0;
-};
-
-// The mean probability of each value over rows [first, first + count) of `shares` and every row
-// of `more` (the crops of one way along the axis and the shifted crops).
-Pooled pool_values(const cv::Mat& shares, int first, int count, const cv::Mat& more) {
-  std::array<double, 11> sum{};
-  for (int r = first; r < first + count; ++r) {
-    for (int v = 1; v <= 10; ++v) sum[static_cast<std::size_t>(v)] += shares.at<float>(r, v);
-  }
-  for (int r = 0; r < more.rows; ++r) {
-    for (int v = 1; v <= 10; ++v) sum[static_cast<std::size_t>(v)] += more.at<float>(r, v);
-  }
-  const int crops = std::max(1, count + more.rows);
-  Pooled out;
-  for (int v = 1; v <= 10; ++v) {
-    const double p = sum[static_cast<std::size_t>(v)] / crops;
-    if (p > out.best)
-      out.second = std::max(out.second, out.best), out.best = p, out.value = v;
-    else
-      out.second = std::max(out.second, p);
-  }
-  return out;
-}
-
-// The places around a located face where the crop at the best turn is tried again: rings of
-// eight, `step` apart.
-std::vector<cv::Point2d> shifted_places(cv::Point2d located, double step, int rings) {
-  std::vector<cv::Point2d> at;
-  for (int ring = 1; ring <= std::max(1, rings); ++ring) {
-    for (int dy = -1; dy <= 1; ++dy) {
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (dx != 0 || dy != 0) at.push_back(located + cv::Point2d(dx, dy) * (ring * step));
-      }
-    }
-  }
-  return at;
-}
-
 // Everything after the scan: examine, choose, read, colours, zones. `coarse`: the windows the
 // scan found (at every level but the `deferred_levels` finest); no die is chosen within half a
 // radius of an `excluded` place; `examined` and `reads` are kept from one pass to the next.
@@ -794,11 +749,11 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     cv::Mat cnn_shares;
     if (cnn_here) {
       cv::Mat crops(count * turns, kCnnSide * kCnnSide, CV_8U);
+      std::vector<double> at(static_cast<std::size_t>(turns));
+      for (int t = 0; t < turns; ++t) at[static_cast<std::size_t>(t)] = 360.0 * t / turns;
       for (int i = 0; i < count; ++i) {
         const Candidate& c =
             d.candidates[static_cast<std::size_t>(todo[static_cast<std::size_t>(i)])];
-        std::vector<double> at(static_cast<std::size_t>(turns));
-        for (int t = 0; t < turns; ++t) at[static_cast<std::size_t>(t)] = 360.0 * t / turns;
         cnn_crops(grey, c.centre, c.radius, at, crops, i * turns);
       }
       cnn_shares = model.digit_cnn.probabilities(crops);
@@ -1226,16 +1181,22 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       const cv::Point2d located = face;
       cv::Mat more;
       if (params.face_offset > 0) {
-        const std::vector<cv::Point2d> at =
-            shifted_places(located, params.face_offset * c.radius, params.face_rings);
-        cv::Mat shifted(static_cast<int>(at.size()), cnn ? kCnnSide * kCnnSide : kFaceFeatures,
-                        cnn ? CV_8U : CV_32F);
-        for (int row = 0; row < shifted.rows; ++row) {
-          const cv::Point2d place = at[static_cast<std::size_t>(row)];
-          if (cnn)
-            cnn_crop(grey, place, c.radius, best_angle, shifted.ptr(row));
-          else
-            face_features(face_crop(bgr, place, c.radius, best_angle), shifted.ptr<float>(row));
+        const int rings = std::max(1, params.face_rings);
+        cv::Mat shifted(8 * rings, cnn ? kCnnSide * kCnnSide : kFaceFeatures, cnn ? CV_8U : CV_32F);
+        std::vector<cv::Point2d> at;
+        for (int ring = 1; ring <= rings; ++ring) {
+          for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+              if (dx == 0 && dy == 0) continue;
+              at.push_back(located + cv::Point2d(dx, dy) * (ring * params.face_offset * c.radius));
+              const int row = static_cast<int>(at.size()) - 1;
+              if (cnn)
+                cnn_crop(grey, at.back(), c.radius, best_angle, shifted.ptr(row));
+              else
+                face_features(face_crop(bgr, at.back(), c.radius, best_angle),
+                              shifted.ptr<float>(row));
+            }
+          }
         }
         more = cnn ? model.digit_cnn.probabilities(shifted) : digit_shares(shifted);
         for (int r = 0; r < more.rows; ++r) {
@@ -1264,9 +1225,24 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         // Pooled: the mean share of each value over the turns of the way the best reading was
         // found (up or down the axis) and the shifted crops, so that one lucky crop does not
         // decide.
+        std::array<double, 11> pooled{};
+        int crops = 0;
         const int way0 = best_turn < params.axis_turns ? 0 : params.axis_turns;
-        const Pooled pooled = pool_values(shares, row0 + way0, params.axis_turns, more);
-        best = pooled.best, second = pooled.second, best_value = pooled.value;
+        for (int t = way0; t < way0 + params.axis_turns; ++t, ++crops) {
+          for (int v = 1; v <= 10; ++v)
+            pooled[static_cast<std::size_t>(v)] += shares.at<float>(row0 + t, v);
+        }
+        for (int r = 0; r < more.rows; ++r, ++crops) {
+          for (int v = 1; v <= 10; ++v) pooled[static_cast<std::size_t>(v)] += more.at<float>(r, v);
+        }
+        best = -1, second = 0;
+        for (int v = 1; v <= 10; ++v) {
+          const double p = pooled[static_cast<std::size_t>(v)] / crops;
+          if (p > best)
+            second = std::max(second, best), best = p, best_value = v;
+          else
+            second = std::max(second, p);
+        }
       }
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
       DieSighting die;
@@ -1296,7 +1272,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       d.die_candidate.push_back(ci);
       d.rotation_deg.push_back(std::fmod(best_angle + 360.0, 360.0));
       reads.push_back({c.centre, c.radius, located_at, face, die, d.rotation_deg.back(),
-                       d.cocked_evidence.back(), d.best_value.back()});
+                       d.cocked_evidence.back(), best_value});
     }
   }
   d.timing.read_ms = ms_since(start);

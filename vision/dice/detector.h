@@ -266,7 +266,8 @@ void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, floa
 cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, int steps,
                         const Model& model);
 // The same with the face network (the model must have one), from the grey image: each step, the
-// crop at four quarter turns gives the shift along both axes twice.
+// crop at four quarter turns (each with its face_mark when the network has that plane) gives the
+// shift along both axes twice.
 cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
                             const Model& model);
 // The same for several dice at once (one batch through the network per step).
