@@ -48,6 +48,13 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--parity-points") params.parity_points = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--patch-weight") params.patch_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--net-min-confidence") params.net_min_confidence = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--keep-patches") params.keep_patches = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--recentre") params.recentre = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--recentre-low") params.recentre_low = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--recentre-accept") params.recentre_accept = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--grow-faint") params.grow_faint = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--patch-low") params.patch_low = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--patch-high") params.patch_high = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--region-radius")
@@ -129,10 +136,33 @@ int main(int argc, char** argv) {
         for (const auto& r : d.observation.rejected) {
           if (std::hypot(r.x - tx, r.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>()) why = r.why;
         }
-        std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f, contrast %.2f; %s\n",
+        double patch_pion = -1;  // the patch network's pion probability there, when the cell kept its patch
+        if (near && !near->patch.empty() && !model.patch_net.empty()) {
+          patch_pion = model.patch_net.probabilities(cv::Mat(1, static_cast<int>(near->patch.size()), CV_8U,
+                                                             const_cast<unsigned char*>(near->patch.data())))
+                           .at<float>(0, 1);
+        }
+        std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f presence %.2f patch %.2f, contrast %.2f; %s\n",
                      file.stem().c_str(), t["colour"].get<std::string>().c_str(), tx, ty,
                      best / truth["scene"]["pitch_px"].get<double>(), near ? near->label : -1,
-                     near ? near->confidence : 0.0, near ? near->features[16] : 0.0f, why.c_str());
+                     near ? near->confidence : 0.0, near ? near->presence : 0.0, patch_pion, near ? near->features[16] : 0.0f, why.c_str());
+      }
+    }
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "4" && !model.patch_net.empty()) {
+      // Every examined cell: whether a true pion lies within 0.35 pitch, its presence and label,
+      // and the patch network's pion probability (with --keep-patches 1).
+      const double pitch = truth["scene"]["pitch_px"].get<double>();
+      for (const auto& c : d.cells) {
+        if (c.patch.empty()) continue;
+        int truth_pion = 0;
+        for (const auto& t : truth["pions"]) {
+          if (std::hypot(c.centre.x / d.scale - t["x"].get<double>(), c.centre.y / d.scale - t["y"].get<double>()) < 0.35 * pitch)
+            truth_pion = 1;
+        }
+        const double pp = model.patch_net.probabilities(cv::Mat(1, static_cast<int>(c.patch.size()), CV_8U,
+                                                                const_cast<unsigned char*>(c.patch.data())))
+                              .at<float>(0, 1);
+        std::fprintf(stderr, "C %s %d %d %.3f %.3f\n", file.stem().c_str(), truth_pion, c.label, c.presence, pp);
       }
     }
     const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);

@@ -1160,28 +1160,66 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       d.cells.clear();
       std::vector<cv::Point> queued;
       std::queue<cv::Point> todo;
-      const auto enqueue_around = [&](cv::Point centre) {
+      std::vector<cv::Point> faint;  // cells queued beside a pion that hardly stands out from the table
+      const auto enqueue_around = [&](cv::Point centre, bool beside_faint = false) {
         for (int dj = -1; dj <= 1; ++dj) {
           for (int di = -1; di <= 1; ++di) {
             const cv::Point cell = centre + cv::Point(di, dj);
             if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
             queued.push_back(cell);
             todo.push(cell);
+            if (beside_faint) faint.push_back(cell);
           }
         }
       };
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
       }
+      // A candidate off the lattice within the extension's reach of a node.
+      const auto off_lattice_near = [&](cv::Point node) {
+        for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+          if (d.lattice.inlier[k]) continue;
+          const cv::Point2d l = d.lattice.to_lattice(d.candidates[k].centre);
+          if (std::hypot(l.x - node.x, l.y - node.y) < params.extend_reach) return true;
+        }
+        return false;
+      };
       while (!todo.empty() && d.cells.size() < static_cast<std::size_t>(params.max_cells)) {
         const cv::Point at = todo.front();
         todo.pop();
         Detection::Cell cell;
         if (!examine(d.lattice, at.x, at.y, cell)) continue;
+        if (params.recentre > 0 && cell.label == 0 && cell.presence >= params.recentre_low && !off_lattice_near(at)) {
+          // The lattice drifts off the board's pions far from the candidates that placed it (the
+          // far rows of a tilted board, a pion diagonal to a small board): a pion there that
+          // gave no candidate (white on a light table) is examined off its centre and read
+          // empty. The cell is examined again at 8 points `recentre` of a pitch around its node,
+          // and the surest of them that sees a pion with at least `recentre_accept` is taken.
+          // (A candidate off the lattice near the node is left to the extension below, which
+          // refits the map through it.)
+          const double r = params.recentre;
+          for (int k = 0; k < 8; ++k) {
+            const double ox = r * std::cos(k * CV_PI / 4), oy = r * std::sin(k * CV_PI / 4);
+            LatticeFit shifted = d.lattice;
+            shifted.homography = d.lattice.homography * cv::Matx33d(1, 0, ox, 0, 1, oy, 0, 0, 1);
+            Detection::Cell other;
+            if (examine(shifted, at.x, at.y, other) && other.label > 0 && other.presence >= params.recentre_accept &&
+                other.presence > cell.presence) {
+              cell = other;
+            }
+          }
+        }
         // Grow only from pions that stand out from the table's colours (a felt the colour of the
         // green pions must not spread the board over the whole table).
         if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
           enqueue_around(at);
+        } else if (params.grow_faint > 0 && cell.label > 0 && cell.confidence >= params.grow_faint &&
+                   std::find(faint.begin(), faint.end(), at) == faint.end()) {
+          // A pion that hardly stands out (an orange tile on orange wood), found beside one that
+          // does, and surely a pion: its neighbours are examined too (a white tile beside it gave no candidate), but
+          // what they hold is grown from only if it stands out — one step, not a chain across a
+          // felt the colour of the pions.
+          enqueue_around(at, true);
         }
         d.cells.push_back(cell);
       }
