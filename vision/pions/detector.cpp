@@ -1193,19 +1193,20 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
           // The lattice drifts off the board's pions far from the candidates that placed it (the
           // far rows of a tilted board, a pion diagonal to a small board): a pion there that
           // gave no candidate (white on a light table) is examined off its centre and read
-          // empty. The cell is examined again at 8 points `recentre` of a pitch around its node,
-          // and the surest of them that sees a pion with at least `recentre_accept` is taken.
-          // (A candidate off the lattice near the node is left to the extension below, which
-          // refits the map through it.)
-          const double r = params.recentre;
-          for (int k = 0; k < 8; ++k) {
-            const double ox = r * std::cos(k * CV_PI / 4), oy = r * std::sin(k * CV_PI / 4);
+          // empty. The cell is examined again at the 4 points `recentre` of a pitch from its node
+          // along the diagonals (the 8 points of the axes and diagonals read the same boards on
+          // the development scenes, for twice the time), and the surest of them that sees a pion
+          // with at least `recentre_accept` is taken. (A candidate off the lattice near the node
+          // is left to the extension below, which refits the map through it.)
+          const double r = params.recentre / std::sqrt(2.0);
+          for (const auto& [ox, oy] : {std::pair(r, r), std::pair(-r, r), std::pair(-r, -r), std::pair(r, -r)}) {
             LatticeFit shifted = d.lattice;
             shifted.homography = d.lattice.homography * cv::Matx33d(1, 0, ox, 0, 1, oy, 0, 0, 1);
             Detection::Cell other;
             if (examine(shifted, at.x, at.y, other) && other.label > 0 && other.presence >= params.recentre_accept &&
                 other.presence > cell.presence) {
               cell = other;
+              cell.off_node = true;
             }
           }
         }
@@ -1426,6 +1427,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
     }
     d.observation.pions.push_back({cell.lattice.y - j_min, cell.lattice.x - i_min, static_cast<ri::Colour>(cell.label - 1),
                                    at.x, at.y, cell.confidence});
+    d.off_node_pions += cell.off_node ? 1 : 0;
   }
   for (Rejected& r : rejected) {
     r.x /= w.scale;
@@ -1454,8 +1456,10 @@ void keep(Detection& d, Detection&& other, bool better) {
   d.timing = both;
 }
 
+// The pions a reading found on its lattice's nodes: those read around a node (`recentre`) do not
+// count, or a wrong lattice would gain by every pion it is a fifth of a pitch off.
 std::size_t pions_of(const Detection& d) {
-  return d.observation.pions.size();
+  return d.observation.pions.size() - static_cast<std::size_t>(d.off_node_pions);
 }
 
 // The board read from the candidates: through the likeliest lattice, and through another when the

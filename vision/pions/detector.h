@@ -57,7 +57,7 @@ struct Params {
   bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
                              // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
-  double recentre = 0.2;         // an empty cell is examined again at 8 points this far (pitch) around its node (0: never)
+  double recentre = 0.2;         // an empty cell is examined again at 4 points this far (pitch) from its node, diagonally (0: never)
   double recentre_low = 0.03;    // ... when its presence is at least this
   double recentre_accept = 0.7;  // ... and a pion is taken at the surest point whose presence is at least this
   int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
@@ -136,8 +136,10 @@ struct Detection {
     double presence = 0;     // share of the trees that see a pion, whatever its colour
     int likeliest = 0;       // the pion class most trees see (0: no tree sees one)
     std::array<float, kCellClasses> shares{};  // each class's share (empty first; all 0 with the fixed rule)
+    bool off_node = false;   // read at a point around its node (Params::recentre), not on it
   };
   std::vector<Cell> cells;  // every cell examined
+  int off_node_pions = 0;   // pions of the observation read around their nodes, not on them
   Timing timing;
 };
 
