@@ -8,6 +8,10 @@
 // (within 0.4 pitch), then count pions read right (matched, right colour, right cell up to the
 // board's translation), boards read exactly right, phantoms (reported, not there) and misses.
 // Prints per-colour confusion, per-scene-kind rates, failures, and the time per frame.
+// Every other --flag VALUE sets the Params member of that name (--recentre 0, --grow-faint 0...).
+// PIONS_EVAL_VERBOSE=1: each scene's lattice; 2: each pion missed, with the nearest cell examined,
+// its presence and (with --keep-patches 1) the patch network's verdict; 3: the colour features of
+// the pions read; 4: every cell examined, whether a pion lies there (with --keep-patches 1).
 #include <opencv2/imgcodecs.hpp>
 
 #include <algorithm>
@@ -97,6 +101,12 @@ int main(int argc, char** argv) {
   std::map<std::string, std::pair<int, int>> by_kind;  // kind -> (boards, right)
   std::vector<double> frame_ms, stage_ms[5];
   std::vector<std::string> failures;
+  // The patch network's pion probability for a cell that kept its patch (--keep-patches 1), else -1.
+  const auto patch_pion = [&](const vp::Detection::Cell& c) -> double {
+    if (c.patch.empty() || model.patch_net.empty()) return -1;
+    return model.patch_net.probabilities(cv::Mat(1, static_cast<int>(c.patch.size()), CV_8U, const_cast<unsigned char*>(c.patch.data())))
+        .at<float>(0, 1);
+  };
   for (const fs::path& file : files) {
     const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
     const cv::Mat image = arbitre::vision::load_image((dir / truth["image"].get<std::string>()).string());
@@ -136,16 +146,10 @@ int main(int argc, char** argv) {
         for (const auto& r : d.observation.rejected) {
           if (std::hypot(r.x - tx, r.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>()) why = r.why;
         }
-        double patch_pion = -1;  // the patch network's pion probability there, when the cell kept its patch
-        if (near && !near->patch.empty() && !model.patch_net.empty()) {
-          patch_pion = model.patch_net.probabilities(cv::Mat(1, static_cast<int>(near->patch.size()), CV_8U,
-                                                             const_cast<unsigned char*>(near->patch.data())))
-                           .at<float>(0, 1);
-        }
         std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f presence %.2f patch %.2f, contrast %.2f; %s\n",
                      file.stem().c_str(), t["colour"].get<std::string>().c_str(), tx, ty,
                      best / truth["scene"]["pitch_px"].get<double>(), near ? near->label : -1,
-                     near ? near->confidence : 0.0, near ? near->presence : 0.0, patch_pion, near ? near->features[16] : 0.0f, why.c_str());
+                     near ? near->confidence : 0.0, near ? near->presence : 0.0, near ? patch_pion(*near) : -1.0, near ? near->features[16] : 0.0f, why.c_str());
       }
     }
     if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "4" && !model.patch_net.empty()) {
@@ -159,10 +163,7 @@ int main(int argc, char** argv) {
           if (std::hypot(c.centre.x / d.scale - t["x"].get<double>(), c.centre.y / d.scale - t["y"].get<double>()) < 0.35 * pitch)
             truth_pion = 1;
         }
-        const double pp = model.patch_net.probabilities(cv::Mat(1, static_cast<int>(c.patch.size()), CV_8U,
-                                                                const_cast<unsigned char*>(c.patch.data())))
-                              .at<float>(0, 1);
-        std::fprintf(stderr, "C %s %d %d %.3f %.3f\n", file.stem().c_str(), truth_pion, c.label, c.presence, pp);
+        std::fprintf(stderr, "C %s %d %d %.3f %.3f\n", file.stem().c_str(), truth_pion, c.label, c.presence, patch_pion(c));
       }
     }
     const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);

@@ -343,8 +343,8 @@ TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagr
 
 // Discs on a checkered cloth seen at 12 degrees (development scene 17 of seed 2): the lattice is
 // fitted to the upper pions, and in the bottom rows it drifts a fifth of a pitch off the pions.
-// Four of them (pale, on the light squares) gave no candidate, and the cells examined beside them
-// read empty. Examined again around their nodes, they are found, and the board is read whole.
+// Four of them gave no candidate, and the cells examined beside them (0.2-0.4 pitch off) read
+// empty. Examined again around their nodes, they are found, and the board is read whole.
 TEST(PionReader, APionTheLatticeDriftedOffIsExaminedAroundItsNode) {
   const auto r = read_without_and_with("drift", "0017", [](auto& p) { p.recentre = 0; });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
@@ -352,11 +352,6 @@ TEST(PionReader, APionTheLatticeDriftedOffIsExaminedAroundItsNode) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
-// Square tiles on orange wood under a warm lamp (development scene 132 of seed 3): a white tile
-// gave no candidate, and its one neighbour on the board is an orange tile that hardly stands out
-// from the wood, from which the board did not grow (a felt the colour of the pions must not
-// spread it): the white tile's cell was never examined. A faint pion's neighbours are examined
-// now, one step, when the pion is sure.
 // Seven discs on a checkered cloth at 30 degrees (fresh scene 150 of seed 23): the board is sparse,
 // so it is read through its two likeliest lattices, the one finding more pions kept. The wrong
 // one, turned, holds every pion a fifth of a pitch off a node, and examined around its nodes
@@ -368,6 +363,11 @@ TEST(PionReader, ALatticeGainsNothingByThePionsReadAroundItsNodes) {
   EXPECT_EQ(r.with.off_node_pions, 0);
 }
 
+// Square tiles on orange wood under a warm lamp (development scene 132 of seed 3): a white tile
+// gave no candidate, and its one neighbour on the board is an orange tile that hardly stands out
+// from the wood, from which the board did not grow (a felt the colour of the pions must not
+// spread it): the white tile's cell was never examined. A faint pion's neighbours are examined
+// now, one step, when the pion is sure.
 TEST(PionReader, TheNeighboursOfAPionThatHardlyStandsOutAreExaminedToo) {
   const auto r = read_without_and_with("faint", "0132", [](auto& p) { p.grow_faint = 0; });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
