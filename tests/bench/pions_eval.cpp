@@ -1,6 +1,7 @@
 // Accuracy and speed of the pion reader on a labelled set made by tools/scenegen.
 //
-//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C]
+//   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W]
+//   [--patch-weight W] [--net-min-confidence C]
 //
 // --model: a model written by train_pions (a forest, and its networks when it has them).
 //
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--keep-patches") params.keep_patches = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--recentre") params.recentre = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--recentre-low") params.recentre_low = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--recentre-accept") params.recentre_accept = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--recentre-accept")
+      params.recentre_accept = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-faint") params.grow_faint = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--patch-low") params.patch_low = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--patch-high") params.patch_high = std::atof(argv[i + 1]);
@@ -101,10 +103,13 @@ int main(int argc, char** argv) {
   std::map<std::string, std::pair<int, int>> by_kind;  // kind -> (boards, right)
   std::vector<double> frame_ms, stage_ms[5];
   std::vector<std::string> failures;
-  // The patch network's pion probability for a cell that kept its patch (--keep-patches 1), else -1.
+  // The patch network's pion probability for a cell that kept its patch (--keep-patches 1), else
+  // -1.
   const auto patch_pion = [&](const vp::Detection::Cell& c) -> double {
     if (c.patch.empty() || model.patch_net.empty()) return -1;
-    return model.patch_net.probabilities(cv::Mat(1, static_cast<int>(c.patch.size()), CV_8U, const_cast<unsigned char*>(c.patch.data())))
+    return model.patch_net
+        .probabilities(cv::Mat(1, static_cast<int>(c.patch.size()), CV_8U,
+                               const_cast<unsigned char*>(c.patch.data())))
         .at<float>(0, 1);
   };
   for (const fs::path& file : files) {
@@ -146,13 +151,18 @@ int main(int argc, char** argv) {
         for (const auto& r : d.observation.rejected) {
           if (std::hypot(r.x - tx, r.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>()) why = r.why;
         }
-        std::fprintf(stderr, "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f presence %.2f patch %.2f, contrast %.2f; %s\n",
+        std::fprintf(stderr,
+                     "  missed %s %s at %.0f,%.0f: nearest cell %.2f pitch, label %d conf %.2f "
+                     "presence %.2f patch %.2f, contrast %.2f; %s\n",
                      file.stem().c_str(), t["colour"].get<std::string>().c_str(), tx, ty,
                      best / truth["scene"]["pitch_px"].get<double>(), near ? near->label : -1,
-                     near ? near->confidence : 0.0, near ? near->presence : 0.0, near ? patch_pion(*near) : -1.0, near ? near->features[16] : 0.0f, why.c_str());
+                     near ? near->confidence : 0.0, near ? near->presence : 0.0,
+                     near ? patch_pion(*near) : -1.0, near ? near->features[16] : 0.0f,
+                     why.c_str());
       }
     }
-    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "4" && !model.patch_net.empty()) {
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE");
+        v && std::string(v) == "4" && !model.patch_net.empty()) {
       // Every examined cell: whether a true pion lies within 0.35 pitch, its presence and label,
       // and the patch network's pion probability (with --keep-patches 1).
       const double pitch = truth["scene"]["pitch_px"].get<double>();
@@ -160,10 +170,12 @@ int main(int argc, char** argv) {
         if (c.patch.empty()) continue;
         int truth_pion = 0;
         for (const auto& t : truth["pions"]) {
-          if (std::hypot(c.centre.x / d.scale - t["x"].get<double>(), c.centre.y / d.scale - t["y"].get<double>()) < 0.35 * pitch)
+          if (std::hypot(c.centre.x / d.scale - t["x"].get<double>(),
+                         c.centre.y / d.scale - t["y"].get<double>()) < 0.35 * pitch)
             truth_pion = 1;
         }
-        std::fprintf(stderr, "C %s %d %d %.3f %.3f\n", file.stem().c_str(), truth_pion, c.label, c.presence, patch_pion(c));
+        std::fprintf(stderr, "C %s %d %d %.3f %.3f\n", file.stem().c_str(), truth_pion, c.label,
+                     c.presence, patch_pion(c));
       }
     }
     const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);

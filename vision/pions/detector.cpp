@@ -1160,7 +1160,8 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       d.cells.clear();
       std::vector<cv::Point> queued;
       std::queue<cv::Point> todo;
-      std::vector<cv::Point> faint;  // cells queued beside a pion that hardly stands out from the table
+      std::vector<cv::Point>
+          faint;  // cells queued beside a pion that hardly stands out from the table
       const auto enqueue_around = [&](cv::Point centre, bool beside_faint = false) {
         for (int dj = -1; dj <= 1; ++dj) {
           for (int di = -1; di <= 1; ++di) {
@@ -1189,7 +1190,8 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
         todo.pop();
         Detection::Cell cell;
         if (!examine(d.lattice, at.x, at.y, cell)) continue;
-        if (params.recentre > 0 && cell.label == 0 && cell.presence >= params.recentre_low && !off_lattice_near(at)) {
+        if (params.recentre > 0 && cell.label == 0 && cell.presence >= params.recentre_low &&
+            !off_lattice_near(at)) {
           // The lattice drifts off the board's pions far from the candidates that placed it (the
           // far rows of a tilted board, a pion diagonal to a small board): a pion there that
           // gave no candidate (white on a light table) is examined off its centre and read
@@ -1199,12 +1201,13 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
           // with at least `recentre_accept` is taken. (A candidate off the lattice near the node
           // is left to the extension below, which refits the map through it.)
           const double r = params.recentre / std::sqrt(2.0);
-          for (const auto& [ox, oy] : {std::pair(r, r), std::pair(-r, r), std::pair(-r, -r), std::pair(r, -r)}) {
+          for (const auto& [ox, oy] :
+               {std::pair(r, r), std::pair(-r, r), std::pair(-r, -r), std::pair(r, -r)}) {
             LatticeFit shifted = d.lattice;
             shifted.homography = d.lattice.homography * cv::Matx33d(1, 0, ox, 0, 1, oy, 0, 0, 1);
             Detection::Cell other;
-            if (examine(shifted, at.x, at.y, other) && other.label > 0 && other.presence >= params.recentre_accept &&
-                other.presence > cell.presence) {
+            if (examine(shifted, at.x, at.y, other) && other.label > 0 &&
+                other.presence >= params.recentre_accept && other.presence > cell.presence) {
               cell = other;
               cell.off_node = true;
             }
@@ -1214,12 +1217,13 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
         // green pions must not spread the board over the whole table).
         if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
           enqueue_around(at);
-        } else if (params.grow_faint > 0 && cell.label > 0 && cell.confidence >= params.grow_faint &&
+        } else if (params.grow_faint > 0 && cell.label > 0 &&
+                   cell.confidence >= params.grow_faint &&
                    std::find(faint.begin(), faint.end(), at) == faint.end()) {
           // A pion that hardly stands out (an orange tile on orange wood), found beside one that
-          // does, and surely a pion: its neighbours are examined too (a white tile beside it gave no candidate), but
-          // what they hold is grown from only if it stands out — one step, not a chain across a
-          // felt the colour of the pions.
+          // does, and surely a pion: its neighbours are examined too (a white tile beside it gave
+          // no candidate), but what they hold is grown from only if it stands out — one step, not a
+          // chain across a felt the colour of the pions.
           enqueue_around(at, true);
         }
         d.cells.push_back(cell);

@@ -57,15 +57,17 @@ struct Params {
   bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
                              // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
-  double recentre = 0.2;         // an empty cell is examined again at 4 points this far (pitch) from its node, diagonally (0: never)
-  double recentre_low = 0.03;    // ... when its presence is at least this
-  double recentre_accept = 0.7;  // ... and a pion is taken at the surest point whose presence is at least this
+  double recentre = 0.2;  // an empty cell is examined again at 4 points this far (pitch) from its
+                          // node, diagonally (0: never)
+  double recentre_low = 0.03;      // ... when its presence is at least this
+  double recentre_accept = 0.7;    // ... a pion taken at the surest point with this presence
   int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
-  double grow_faint = 0.8;         // ... and a fainter pion's neighbours examined too, one step, when it is this sure (0: never)
+  double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too, one step, when it
+                            // is this sure (0: never)
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
@@ -136,7 +138,7 @@ struct Detection {
     double presence = 0;     // share of the trees that see a pion, whatever its colour
     int likeliest = 0;       // the pion class most trees see (0: no tree sees one)
     std::array<float, kCellClasses> shares{};  // each class's share (empty first; all 0 with the fixed rule)
-    bool off_node = false;   // read at a point around its node (Params::recentre), not on it
+    bool off_node = false;  // read at a point around its node (Params::recentre), not on it
   };
   std::vector<Cell> cells;  // every cell examined
   int off_node_pions = 0;   // pions of the observation read around their nodes, not on them
