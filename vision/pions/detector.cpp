@@ -1160,8 +1160,8 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       d.cells.clear();
       std::vector<cv::Point> queued;
       std::queue<cv::Point> todo;
-      std::vector<cv::Point>
-          faint;  // cells queued beside a pion that hardly stands out from the table
+      // The cells queued beside a pion that hardly stands out from the table (`grow_faint`).
+      std::vector<cv::Point> faint;
       const auto enqueue_around = [&](cv::Point centre, bool beside_faint = false) {
         for (int dj = -1; dj <= 1; ++dj) {
           for (int di = -1; di <= 1; ++di) {
