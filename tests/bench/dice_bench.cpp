@@ -23,11 +23,14 @@ std::vector<cv::Mat>& frames() {
   return images;
 }
 
-// `face_network`: the top face located with the face network (the default) or by the locator's
-// forests alone (what it costs).
-void BM_DetectDice(benchmark::State& bench, bool face_network) {
+// As read (the defaults), or without one of the networks (what it costs): the top face located
+// by the locator's forests alone, or the presence from the reader's forest and the digit network.
+enum class Without { Nothing, FaceNetwork, PresenceNetwork };
+
+void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
-  params.use_face_cnn = face_network;
+  params.use_face_cnn = without != Without::FaceNetwork;
+  if (without == Without::PresenceNetwork) params.presence_net = 0;
   std::size_t i = 0;
   vd::Timing sum;
   for (auto _ : bench) {
@@ -43,8 +46,11 @@ void BM_DetectDice(benchmark::State& bench, bool face_network) {
   bench.counters["other%"] = 100 * sum.other_ms / total;
   bench.counters["frames"] = static_cast<double>(frames().size());
 }
-BENCHMARK_CAPTURE(BM_DetectDice, as_read, true)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_DetectDice, without_face_network, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DetectDice, as_read, Without::Nothing)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DetectDice, without_face_network, Without::FaceNetwork)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DetectDice, without_presence_network, Without::PresenceNetwork)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

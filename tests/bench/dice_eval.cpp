@@ -5,6 +5,7 @@
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
 //     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] [--no-axis-cnn]
+//     [--presence-net W] [--presence-turns N]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     for breaking the failures down)
@@ -157,6 +158,10 @@ int main(int argc, char** argv) {
       params.net_veto = false;
     else if (a == "--cnn-cocked" && i + 1 < argc)
       params.cnn_cocked = std::atof(argv[++i]);
+    else if (a == "--presence-net" && i + 1 < argc)
+      params.presence_net = std::atof(argv[++i]);
+    else if (a == "--presence-turns" && i + 1 < argc)
+      params.presence_turns = std::atoi(argv[++i]);
     else if (a == "--cnn-presence" && i + 1 < argc)
       params.cnn_presence = std::atof(argv[++i]);
     else if (a == "--no-neighbours")
@@ -256,6 +261,42 @@ int main(int argc, char** argv) {
                     d.cocked_evidence[k][2], d.cocked_evidence[k][3],
                     d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence,
                     d.cocked_evidence[k][0], d.cocked_evidence[k][1], d.best_value[k], true_value);
+      }
+    }
+    if (std::getenv("DICE_EVAL_MISSES")) {
+      // Every true die missed: the nearest die seen and the nearest candidate examined (radii),
+      // with that candidate's presence and why it was not kept; then every phantom.
+      const auto& dice = truth["dice"];
+      for (std::size_t i = 0; i < dice.size(); ++i) {
+        if (s.seen_of[i] >= 0) continue;
+        const cv::Point2d at(dice[i]["x"].get<double>(), dice[i]["y"].get<double>());
+        const double r = dice[i]["radius_px"].get<double>();
+        double seen = 1e9;
+        for (const auto& o : d.observation.dice) seen = std::min(seen, std::hypot(o.x - at.x, o.y - at.y) / r);
+        int near = -1;
+        double cand = 1e9;
+        for (std::size_t k = 0; k < d.candidates.size(); ++k) {
+          const double dist = cv::norm(d.candidates[k].centre - at) / r;
+          if (dist < cand) cand = dist, near = static_cast<int>(k);
+        }
+        const auto* c = near >= 0 ? &d.candidates[static_cast<std::size_t>(near)] : nullptr;
+        std::printf("MISS %s die %zu cocked %d texture %s visible %.2f: seen %.2f, candidate %.2f "
+                    "presence %.2f radius %.2f kept %d why %s\n",
+                    file.stem().string().c_str(), i, dice[i]["cocked"].get<bool>() ? 1 : 0,
+                    dice[i].value("texture", "").c_str(), dice[i].value("visible", 1.0), seen, cand,
+                    c ? c->presence : 0.0, c ? c->radius / r : 0.0, c ? c->kept : 0,
+                    c ? c->why.c_str() : "-");
+      }
+      for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+        if (s.truth_of[k] >= 0) continue;
+        const auto& o = d.observation.dice[k];
+        double nearest = 1e9;
+        for (const auto& t : dice)
+          nearest = std::min(nearest, std::hypot(t["x"].get<double>() - o.x, t["y"].get<double>() - o.y) /
+                                          t["radius_px"].get<double>());
+        std::printf("PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii, value %d presence %.2f\n",
+                    file.stem().string().c_str(), o.x, o.y, nearest, o.value,
+                    d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence);
       }
     }
     if (csv.is_open()) {

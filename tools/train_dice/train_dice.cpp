@@ -14,7 +14,7 @@
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
 //               [--threads 1]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]] [--face-cnn [--face-copies 8]]
-//              [--base MODEL.yml] DIR...
+//              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
@@ -28,6 +28,12 @@
 // near its centre and half from near its face, at any turn, and two from each candidate's
 // centre; a cocked die's "face" is its centre; each crop with the mark toward the image's centre
 // as a second plane), whose answer is then averaged with the face locator's forests'.
+// --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
+// a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
+// within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
+// candidates the detector finds on them; not a die: every other candidate, windows on a die at
+// the wrong size, half off a die, between two dice and on the table), whose "not a die" is then
+// averaged into a candidate's presence.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -245,6 +251,8 @@ int main(int argc, char** argv) {
   double axis_jitter = 0.15;
   bool face_cnn = false;
   int face_copies = 8;
+  bool presence_cnn = false;
+  int presence_copies = 6;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -292,6 +300,10 @@ int main(int argc, char** argv) {
       face_cnn = true;
     else if (a == "--face-copies" && i + 1 < argc)
       face_copies = std::atoi(argv[++i]);
+    else if (a == "--presence-cnn")
+      presence_cnn = true;
+    else if (a == "--presence-copies" && i + 1 < argc)
+      presence_copies = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
@@ -325,13 +337,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
   }
+  if (presence_cnn && (presence_copies < 1 || threads < 1)) {
+    std::fprintf(stderr, "train_dice: --presence-copies and --threads must be at least 1\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(stderr,
                  "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
                  "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
                  "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--axis-cnn "
-                 "[--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] [--base "
-                 "MODEL.yml] DIR...\n");
+                 "[--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
+                 "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
@@ -356,6 +372,7 @@ int main(int argc, char** argv) {
     if (cnn) model.digit_cnn = {};
     if (axis_cnn) model.axis_cnn = {};
     if (face_cnn) model.face_cnn = {};
+    if (presence_cnn) model.presence_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
     std::vector<std::vector<float>> x;
@@ -681,6 +698,26 @@ int main(int argc, char** argv) {
                    vd::kFaceBins - 1));
   };
 
+  // The presence network's crops, with draws of their own: 1 a die centred at about the crop's
+  // size, 0 anything else, at any turn.
+  cv::RNG presence_rng(5151);
+  std::vector<unsigned char> presence_images;
+  std::vector<int> presence_labels;
+  const auto add_presence = [&](const cv::Mat& grey, cv::Point2d centre, double radius,
+                                int label) {
+    if (!presence_cnn) return;
+    vd::cnn_crop(grey, centre, radius, presence_rng.uniform(0.0, 360.0), cnn_row.data(),
+                 vd::kPresenceSpan);
+    presence_images.insert(presence_images.end(), cnn_row.begin(), cnn_row.end());
+    presence_labels.push_back(label);
+  };
+  // Whether a point is within 0.6 radius of a die's centre (a window there may be on it).
+  const auto near_a_die = [](const Scene& s, cv::Point2d p) {
+    return std::any_of(s.dice.begin(), s.dice.end(), [&](const TruthDie& d) {
+      return cv::norm(d.centre - p) < 0.6 * d.radius;
+    });
+  };
+
   std::vector<float> textures, texture_row(vd::kTextureFeatures);
   std::vector<int> texture_labels;
   std::vector<float> leaning;
@@ -694,13 +731,16 @@ int main(int argc, char** argv) {
       const int m = match(s, c.centre);
       if (m < 0) {
         for (int k = 0; k < 2 && none < 16; ++k, ++none) add_cnn_none(s.grey, c.centre, c.radius);
+        add_presence(s.grey, c.centre, c.radius, 0);
         continue;
       }
       const TruthDie& d = s.dice[static_cast<std::size_t>(m)];
       if (c.radius < 0.72 * d.radius || c.radius > 1.4 * d.radius) {
         if (none++ < 16) add_cnn_none(s.grey, c.centre, c.radius);
+        add_presence(s.grey, c.centre, c.radius, 0);
         continue;
       }
+      if (d.visible >= 0.6) add_presence(s.grey, c.centre, c.radius, 1);
       if (d.visible < 0.6 || seen[static_cast<std::size_t>(m)]) continue;
       seen[static_cast<std::size_t>(m)] = true;
       add_cnn_any_turn(s.grey, d, c.centre, c.radius);
@@ -738,6 +778,44 @@ int main(int argc, char** argv) {
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
+      if (presence_cnn) {
+        for (int k = 0; k < presence_copies; ++k) {
+          add_presence(s.grey,
+                       d.centre + cv::Point2d(presence_rng.uniform(-0.35, 0.35) * d.radius,
+                                              presence_rng.uniform(-0.35, 0.35) * d.radius),
+                       d.radius * presence_rng.uniform(0.75, 1.3), 1);
+        }
+        // The die at the wrong size; a window half off it; between it and a die near it.
+        add_presence(s.grey, d.centre,
+                     d.radius * (presence_rng.uniform(0, 2) ? presence_rng.uniform(0.4, 0.65)
+                                                            : presence_rng.uniform(1.6, 2.4)),
+                     0);
+        const double a = presence_rng.uniform(0.0, 2 * M_PI);
+        const cv::Point2d off =
+            d.centre + d.radius * presence_rng.uniform(0.8, 1.2) * cv::Point2d(std::cos(a), std::sin(a));
+        if (!near_a_die(s, off)) add_presence(s.grey, off, d.radius * presence_rng.uniform(0.9, 1.1), 0);
+        for (const TruthDie& e : s.dice) {
+          if (&e <= &d || cv::norm(e.centre - d.centre) > 2.6 * d.radius) continue;
+          const cv::Point2d between = 0.5 * (d.centre + e.centre);
+          if (!near_a_die(s, between)) add_presence(s.grey, between, d.radius, 0);
+        }
+      }
+    }
+    // Not a die: the windows the detector finds off the dice, three times as many as it
+    // examines in use (the sheet's squares, the tray's corners, the cloth's pattern) ...
+    if (presence_cnn) {
+      vd::Params wide = params;
+      wide.max_candidates = 3 * params.max_candidates;
+      for (const vd::Candidate& c : vd::find_candidates(s.image, wide, model)) {
+        if (!near_a_die(s, c.centre)) add_presence(s.grey, c.centre, c.radius, 0);
+      }
+    }
+    // ... and windows anywhere off the dice, at their scale.
+    for (int k = 0; presence_cnn && k < 16 && !s.dice.empty(); ++k) {
+      const cv::Point2d p(presence_rng.uniform(0.0, static_cast<double>(s.image.cols)),
+                          presence_rng.uniform(0.0, static_cast<double>(s.image.rows)));
+      if (!near_a_die(s, p))
+        add_presence(s.grey, p, s.dice[0].radius * presence_rng.uniform(0.85, 1.18), 0);
     }
   }
 
@@ -817,6 +895,12 @@ int main(int argc, char** argv) {
     model.face_cnn =
         train_grey("face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
 
+  if (presence_cnn) {
+    std::fprintf(stderr, "presence: %d dice among the crops\n",
+                 static_cast<int>(std::count(presence_labels.begin(), presence_labels.end(), 1)));
+    model.presence_cnn = train_grey("presence cnn", presence_images, presence_labels, 2);
+  }
+
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
   const auto put = [&](const char* name, const cv::Ptr<cv::ml::RTrees>& forest) {
@@ -836,6 +920,8 @@ int main(int argc, char** argv) {
   if (!model.digit_cnn.empty()) arbitre::vision::write_cnn(storage, "digit_cnn", model.digit_cnn);
   if (!model.axis_cnn.empty()) arbitre::vision::write_cnn(storage, "axis_cnn", model.axis_cnn);
   if (!model.face_cnn.empty()) arbitre::vision::write_cnn(storage, "face_cnn", model.face_cnn);
+  if (!model.presence_cnn.empty())
+    arbitre::vision::write_cnn(storage, "presence_cnn", model.presence_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

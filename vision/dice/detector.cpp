@@ -162,6 +162,12 @@ Model read_model(const cv::FileStorage& storage) {
         m.face_cnn.classes() != kFaceBins)
       m.face_cnn = Cnn{};
   }
+  if (!storage["presence_cnn"].empty()) {
+    m.presence_cnn = read_cnn(storage["presence_cnn"]);
+    if (m.presence_cnn.shape.side != kCnnSide || m.presence_cnn.shape.channels != 1 ||
+        m.presence_cnn.classes() != 2)
+      m.presence_cnn = Cnn{};
+  }
   if (!storage["axis_cnn"].empty()) {
     m.axis_cnn = read_cnn(storage["axis_cnn"]);
     if (m.axis_cnn.shape.side != kCnnSide || m.axis_cnn.shape.channels != 1 ||
@@ -746,18 +752,27 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     const cv::Mat shares = vote_shares(model.reader, samples);
     // The digit network's "not a die", at the same turns, in the presence.
     const bool cnn_here = params.use_cnn && !model.digit_cnn.empty() && params.cnn_presence > 0;
-    cv::Mat cnn_shares;
-    if (cnn_here) {
-      cv::Mat crops(count * turns, kCnnSide * kCnnSide, CV_8U);
-      std::vector<double> at(static_cast<std::size_t>(turns));
-      for (int t = 0; t < turns; ++t) at[static_cast<std::size_t>(t)] = 360.0 * t / turns;
+    // Every candidate's grey crops spanning +- span x its radius, at `n` turns a 1 / n turn
+    // apart.
+    const auto grey_crops = [&](double span, int n) {
+      std::vector<double> at(static_cast<std::size_t>(n));
+      for (int t = 0; t < n; ++t) at[static_cast<std::size_t>(t)] = 360.0 * t / n;
+      cv::Mat crops(count * n, kCnnSide * kCnnSide, CV_8U);
       for (int i = 0; i < count; ++i) {
         const Candidate& c =
             d.candidates[static_cast<std::size_t>(todo[static_cast<std::size_t>(i)])];
-        cnn_crops(grey, c.centre, c.radius, at, crops, i * turns);
+        cnn_crops(grey, c.centre, c.radius, at, crops, i * n, span);
       }
-      cnn_shares = model.digit_cnn.probabilities(crops);
-    }
+      return crops;
+    };
+    cv::Mat cnn_shares;
+    if (cnn_here) cnn_shares = model.digit_cnn.probabilities(grey_crops(kCnnRadius, turns));
+    // The presence network's "not a die", on its wider crops.
+    const bool presence_here = !model.presence_cnn.empty() && params.presence_net > 0;
+    const int presence_turns = std::max(1, params.presence_turns);
+    cv::Mat presence_shares;
+    if (presence_here)
+      presence_shares = model.presence_cnn.probabilities(grey_crops(kPresenceSpan, presence_turns));
     cv::Mat cocked_votes;
     if (model.cocked && params.cocked_vote > 0) {
       const cv::Mat votes = forest_votes(model.cocked, samples);
@@ -780,6 +795,12 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
                   turns;
         cocked += shares.at<float>(i * turns + t, kCockedClass) / turns;
         if (!cocked_votes.empty()) leaning += cocked_votes.at<float>(i * turns + t) / turns;
+      }
+      if (presence_here) {
+        double net_no_die = 0;
+        for (int t = 0; t < presence_turns; ++t)
+          net_no_die += presence_shares.at<float>(i * presence_turns + t, 0);
+        no_die = (1 - params.presence_net) * no_die + params.presence_net * net_no_die / presence_turns;
       }
       const auto k = static_cast<std::size_t>(todo[static_cast<std::size_t>(i)]);
       d.candidates[k].presence = 1.0 - no_die;
@@ -903,10 +924,12 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     if (std::any_of(excluded.begin(), excluded.end(),
                     [&](cv::Point2d p) { return cv::norm(p - c.centre) < 0.5 * d.die_radius; }))
       return "read nothing";
-    if (c.presence < params.min_presence) return "not a die";
+    // The size first: a window at the wrong size on a die is looked at again at the dice's size
+    // (search_resized), whatever its presence at its own size.
     if (d.die_radius > 0 && (c.radius > d.die_radius * params.size_tolerance ||
                              c.radius * params.size_tolerance < d.die_radius))
       return "size";
+    if (c.presence < params.min_presence) return "not a die";
     if (!clear_of_chosen(c.centre)) return "on another die";
     if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) return "an eleventh";
     return {};

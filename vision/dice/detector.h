@@ -78,6 +78,8 @@ struct Params {
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
+  double presence_net = 0.35;     // with a presence network: its share in the presence,
+  int presence_turns = 1;         // the mean over its crops at this many turns
   bool use_axis_cnn = true;      // with an axis network: it gives the digit's axis
   bool use_face_cnn = true;      // with a face network: the top face is the mean of its answer
   int face_steps = 3;            // (applied this many times) and the locator's forests'
@@ -139,6 +141,11 @@ inline constexpr int kFaceBins = 15;
 inline constexpr double kFaceStep = 0.08;
 inline constexpr int kFacePlanes = 2;  // the crop, then a mark toward the image's centre
 
+// The presence network's input: a grey crop kCnnSide pixels square spanning +- kPresenceSpan x
+// the candidate's radius around its centre (the die's outline and what lies around it); its
+// classes: 0 not a die, 1 a die centred there at about that size.
+inline constexpr double kPresenceSpan = 1.4;
+
 // The axis network's classes: the digit's axis (its rotation modulo 180 degrees) in bins of
 // 180 / kAxisBins degrees, bin b centred on b x that.
 inline constexpr int kAxisBins = 12;
@@ -173,6 +180,10 @@ struct Model {
   // axis (kFaceBins classes); the crop turned a quarter turn gives the other axis. When the model
   // has one the top face is the mean of its answer and the face locator's forests'.
   Cnn face_cnn;
+  // The presence network: whether a candidate is a die at its centre and size, from a wider
+  // crop than the reader's; when the model has one its "not a die" is averaged into the
+  // presence (Params::presence_net).
+  Cnn presence_cnn;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
