@@ -267,6 +267,11 @@ int main(int argc, char** argv) {
       // Every true die missed: the nearest die seen and the nearest candidate examined (radii),
       // with that candidate's presence and why it was not kept; then every phantom.
       const auto& dice = truth["dice"];
+      std::vector<double> radii;
+      for (const auto& t : dice) radii.push_back(t["radius_px"].get<double>());
+      std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
+      if (!radii.empty())
+        std::printf("RADIUS %s %.3f\n", file.stem().string().c_str(), d.die_radius / radii[radii.size() / 2]);
       for (std::size_t i = 0; i < dice.size(); ++i) {
         if (s.seen_of[i] >= 0) continue;
         const cv::Point2d at(dice[i]["x"].get<double>(), dice[i]["y"].get<double>());
