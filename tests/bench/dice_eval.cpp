@@ -16,6 +16,11 @@
 // cocked dice flagged, images with a die missed, doubled or invented, the confusion matrix of
 // values, per-frame latency (median, 90th percentile) with each stage's share, and the failing
 // images; with --failures, writes each failing image's debug overlay (JPEG) there.
+// DICE_EVAL_SIGHTINGS=1: every die seen, the true die it matched and its shares.
+// DICE_EVAL_MISSES=1: each image's common die radius against the true one (RADIUS), each die
+// missed with the nearest die seen and the nearest candidate (presence, size, why it was not
+// kept), each phantom with how far the nearest true die is; =2 also every candidate within a
+// radius of a die missed.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -285,6 +290,15 @@ int main(int argc, char** argv) {
           if (dist < cand) cand = dist, near = static_cast<int>(k);
         }
         const auto* c = near >= 0 ? &d.candidates[static_cast<std::size_t>(near)] : nullptr;
+        if (std::getenv("DICE_EVAL_MISSES")[0] == '2') {
+          for (const auto& other : d.candidates) {
+            const double dist = cv::norm(other.centre - at) / r;
+            if (dist < 1.0)
+              std::printf("  near %.2f radius %.2f presence %.2f neighbour %d why %s\n", dist,
+                          other.radius / r, other.presence, other.neighbour ? 1 : 0,
+                          other.why.c_str());
+          }
+        }
         std::printf("MISS %s die %zu cocked %d texture %s visible %.2f: seen %.2f, candidate %.2f "
                     "presence %.2f radius %.2f kept %d why %s\n",
                     file.stem().string().c_str(), i, dice[i]["cocked"].get<bool>() ? 1 : 0,
