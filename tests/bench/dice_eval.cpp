@@ -276,13 +276,15 @@ int main(int argc, char** argv) {
       for (const auto& t : dice) radii.push_back(t["radius_px"].get<double>());
       std::nth_element(radii.begin(), radii.begin() + radii.size() / 2, radii.end());
       if (!radii.empty())
-        std::printf("RADIUS %s %.3f\n", file.stem().string().c_str(), d.die_radius / radii[radii.size() / 2]);
+        std::printf("RADIUS %s %.3f\n", file.stem().string().c_str(),
+                    d.die_radius / radii[radii.size() / 2]);
       for (std::size_t i = 0; i < dice.size(); ++i) {
         if (s.seen_of[i] >= 0) continue;
         const cv::Point2d at(dice[i]["x"].get<double>(), dice[i]["y"].get<double>());
         const double r = dice[i]["radius_px"].get<double>();
         double seen = 1e9;
-        for (const auto& o : d.observation.dice) seen = std::min(seen, std::hypot(o.x - at.x, o.y - at.y) / r);
+        for (const auto& o : d.observation.dice)
+          seen = std::min(seen, std::hypot(o.x - at.x, o.y - at.y) / r);
         int near = -1;
         double cand = 1e9;
         for (std::size_t k = 0; k < d.candidates.size(); ++k) {
@@ -299,23 +301,26 @@ int main(int argc, char** argv) {
                           other.why.c_str());
           }
         }
-        std::printf("MISS %s die %zu cocked %d texture %s visible %.2f: seen %.2f, candidate %.2f "
-                    "presence %.2f radius %.2f kept %d why %s\n",
-                    file.stem().string().c_str(), i, dice[i]["cocked"].get<bool>() ? 1 : 0,
-                    dice[i].value("texture", "").c_str(), dice[i].value("visible", 1.0), seen, cand,
-                    c ? c->presence : 0.0, c ? c->radius / r : 0.0, c ? c->kept : 0,
-                    c ? c->why.c_str() : "-");
+        std::printf(
+            "MISS %s die %zu cocked %d texture %s visible %.2f: seen %.2f, candidate %.2f "
+            "presence %.2f radius %.2f kept %d why %s\n",
+            file.stem().string().c_str(), i, dice[i]["cocked"].get<bool>() ? 1 : 0,
+            dice[i].value("texture", "").c_str(), dice[i].value("visible", 1.0), seen, cand,
+            c ? c->presence : 0.0, c ? c->radius / r : 0.0, c ? c->kept : 0,
+            c ? c->why.c_str() : "-");
       }
       for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
         if (s.truth_of[k] >= 0) continue;
         const auto& o = d.observation.dice[k];
         double nearest = 1e9;
         for (const auto& t : dice)
-          nearest = std::min(nearest, std::hypot(t["x"].get<double>() - o.x, t["y"].get<double>() - o.y) /
-                                          t["radius_px"].get<double>());
-        std::printf("PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii, value %d presence %.2f\n",
-                    file.stem().string().c_str(), o.x, o.y, nearest, o.value,
-                    d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence);
+          nearest =
+              std::min(nearest, std::hypot(t["x"].get<double>() - o.x, t["y"].get<double>() - o.y) /
+                                    t["radius_px"].get<double>());
+        std::printf(
+            "PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii, value %d presence %.2f\n",
+            file.stem().string().c_str(), o.x, o.y, nearest, o.value,
+            d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence);
       }
     }
     if (csv.is_open()) {

@@ -703,8 +703,7 @@ int main(int argc, char** argv) {
   cv::RNG presence_rng(5151);
   std::vector<unsigned char> presence_images;
   std::vector<int> presence_labels;
-  const auto add_presence = [&](const cv::Mat& grey, cv::Point2d centre, double radius,
-                                int label) {
+  const auto add_presence = [&](const cv::Mat& grey, cv::Point2d centre, double radius, int label) {
     if (!presence_cnn) return;
     vd::cnn_crop(grey, centre, radius, presence_rng.uniform(0.0, 360.0), cnn_row.data(),
                  vd::kPresenceSpan);
@@ -713,9 +712,8 @@ int main(int argc, char** argv) {
   };
   // Whether a point is within 0.6 radius of a die's centre (a window there may be on it).
   const auto near_a_die = [](const Scene& s, cv::Point2d p) {
-    return std::any_of(s.dice.begin(), s.dice.end(), [&](const TruthDie& d) {
-      return cv::norm(d.centre - p) < 0.6 * d.radius;
-    });
+    return std::any_of(s.dice.begin(), s.dice.end(),
+                       [&](const TruthDie& d) { return cv::norm(d.centre - p) < 0.6 * d.radius; });
   };
 
   std::vector<float> textures, texture_row(vd::kTextureFeatures);
@@ -791,9 +789,10 @@ int main(int argc, char** argv) {
                                                             : presence_rng.uniform(1.6, 2.4)),
                      0);
         const double a = presence_rng.uniform(0.0, 2 * M_PI);
-        const cv::Point2d off =
-            d.centre + d.radius * presence_rng.uniform(0.8, 1.2) * cv::Point2d(std::cos(a), std::sin(a));
-        if (!near_a_die(s, off)) add_presence(s.grey, off, d.radius * presence_rng.uniform(0.9, 1.1), 0);
+        const cv::Point2d off = d.centre + d.radius * presence_rng.uniform(0.8, 1.2) *
+                                               cv::Point2d(std::cos(a), std::sin(a));
+        if (!near_a_die(s, off))
+          add_presence(s.grey, off, d.radius * presence_rng.uniform(0.9, 1.1), 0);
         for (const TruthDie& e : s.dice) {
           if (&e <= &d || cv::norm(e.centre - d.centre) > 2.6 * d.radius) continue;
           const cv::Point2d between = 0.5 * (d.centre + e.centre);

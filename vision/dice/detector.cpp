@@ -800,7 +800,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         double net_no_die = 0;
         for (int t = 0; t < presence_turns; ++t)
           net_no_die += presence_shares.at<float>(i * presence_turns + t, 0);
-        no_die = (1 - params.presence_net) * no_die + params.presence_net * net_no_die / presence_turns;
+        no_die =
+            (1 - params.presence_net) * no_die + params.presence_net * net_no_die / presence_turns;
       }
       const auto k = static_cast<std::size_t>(todo[static_cast<std::size_t>(i)]);
       d.candidates[k].presence = 1.0 - no_die;

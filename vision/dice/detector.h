@@ -78,8 +78,8 @@ struct Params {
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
-  double presence_net = 0.35;     // with a presence network: its share in the presence,
-  int presence_turns = 1;         // the mean over its crops at this many turns
+  double presence_net = 0.35;    // with a presence network: its share in the presence,
+  int presence_turns = 1;        // the mean over its crops at this many turns
   bool use_axis_cnn = true;      // with an axis network: it gives the digit's axis
   bool use_face_cnn = true;      // with a face network: the top face is the mean of its answer
   int face_steps = 3;            // (applied this many times) and the locator's forests'
