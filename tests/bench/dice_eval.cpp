@@ -268,7 +268,7 @@ int main(int argc, char** argv) {
                     d.cocked_evidence[k][0], d.cocked_evidence[k][1], d.best_value[k], true_value);
       }
     }
-    if (std::getenv("DICE_EVAL_MISSES")) {
+    if (const char* misses = std::getenv("DICE_EVAL_MISSES")) {
       // Every true die missed: the nearest die seen and the nearest candidate examined (radii),
       // with that candidate's presence and why it was not kept; then every phantom.
       const auto& dice = truth["dice"];
@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
           if (dist < cand) cand = dist, near = static_cast<int>(k);
         }
         const auto* c = near >= 0 ? &d.candidates[static_cast<std::size_t>(near)] : nullptr;
-        if (std::getenv("DICE_EVAL_MISSES")[0] == '2') {
+        if (misses[0] == '2') {
           for (const auto& other : d.candidates) {
             const double dist = cv::norm(other.centre - at) / r;
             if (dist < 1.0)

@@ -150,30 +150,19 @@ Model read_model(const cv::FileStorage& storage) {
     if (m.digit_net.inputs() != kFaceFeatures || m.digit_net.classes() != kReaderClasses)
       m.digit_net = Mlp{};
   }
-  if (!storage["digit_cnn"].empty()) {
-    m.digit_cnn = read_cnn(storage["digit_cnn"]);
-    if (m.digit_cnn.shape.side != kCnnSide || m.digit_cnn.shape.channels != 1 ||
-        m.digit_cnn.classes() != kReaderClasses)
-      m.digit_cnn = Cnn{};
-  }
-  if (!storage["face_cnn"].empty()) {
-    m.face_cnn = read_cnn(storage["face_cnn"]);
-    if (m.face_cnn.shape.side != kCnnSide || m.face_cnn.shape.channels > kFacePlanes ||
-        m.face_cnn.classes() != kFaceBins)
-      m.face_cnn = Cnn{};
-  }
-  if (!storage["presence_cnn"].empty()) {
-    m.presence_cnn = read_cnn(storage["presence_cnn"]);
-    if (m.presence_cnn.shape.side != kCnnSide || m.presence_cnn.shape.channels != 1 ||
-        m.presence_cnn.classes() != 2)
-      m.presence_cnn = Cnn{};
-  }
-  if (!storage["axis_cnn"].empty()) {
-    m.axis_cnn = read_cnn(storage["axis_cnn"]);
-    if (m.axis_cnn.shape.side != kCnnSide || m.axis_cnn.shape.channels != 1 ||
-        m.axis_cnn.classes() != kAxisBins)
-      m.axis_cnn = Cnn{};
-  }
+  // A network of the expected input (kCnnSide square, 1 to `planes` planes) and classes, else
+  // none.
+  const auto network = [&](const char* name, int classes, int planes = 1) {
+    Cnn n = read_cnn(storage[name]);
+    if (n.empty() || n.shape.side != kCnnSide || n.shape.channels < 1 ||
+        n.shape.channels > planes || n.classes() != classes)
+      n = Cnn{};
+    return n;
+  };
+  m.digit_cnn = network("digit_cnn", kReaderClasses);
+  m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
+  m.presence_cnn = network("presence_cnn", 2);
+  m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
   if (!m.axis_c || !m.axis_s) m.axis_c.release(), m.axis_s.release();
