@@ -1,36 +1,42 @@
 #!/usr/bin/env bash
 # Reproduces vision/models/pion_cells.tar.xz: renders the training scenes (seed 1000, distinct
 # from the test and benchmark sets) and trains the pion cell classifier on them.
-#   tools/train_pions.sh [BUILD_DIR]        (about 55 minutes on 2 cores)
-# Then re-run `cmake --preset release` so that the build embeds the new model.
+#   tools/train_pions.sh [BUILD_DIR [SCENES_DIR]]   (about 55 minutes on 2 cores)
+# With SCENES_DIR, the scenes are rendered there (parts a, b, c and d) and kept, and parts
+# already rendered there in full are not rendered again: the training alone takes about
+# 15 minutes. Then re-run `cmake --preset release` so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+scenes=${2:-$out}
+mkdir -p "$scenes"
 # 960 scenes in four parts, two at a time (POV-Ray renders on one thread: deterministic).
 for part in "a 0" "b 240" "c 480" "d 720"; do
   set -- $part
-  "$build/tools/scenegen" --out "$out/$1" --seed 1000 --first "$2" --count 240 --jpeg &
+  if [ "$(find "$scenes/$1" -name '*.json' 2>/dev/null | wc -l)" -ne 240 ]; then
+    "$build/tools/scenegen" --out "$scenes/$1" --seed 1000 --first "$2" --count 240 --jpeg &
+  fi
   if [ "$1" = b ] || [ "$1" = d ]; then wait; fi
 done
 # First a small model trained on the cells the fixed colour rule examines, then the final one
 # on the cells that first model leads the reader to examine (the cells it will meet in use).
-"$build/tools/train_pions" --trees 30 --depth 10 --out "$out/first.yml" "$out/a" "$out/b" "$out/c" "$out/d"
+"$build/tools/train_pions" --trees 30 --depth 10 --out "$out/first.yml" "$scenes/a" "$scenes/b" "$scenes/c" "$scenes/d"
 mkdir "$out/model"
 "$build/tools/train_pions" --trees 80 --depth 16 --augment --out "$out/model/pion_cells.yml" \
   --examine-with "$out/first.yml" \
-  "$out/a" "$out/b" "$out/c" "$out/d"
+  "$scenes/a" "$scenes/b" "$scenes/c" "$scenes/d"
 # The cell network beside that forest (the forest kept, only the network trained), on the cells
 # the forest examines in the first 480 scenes (a and b), each as rendered and mirrored.
 "$build/tools/train_pions" --base "$out/model/pion_cells.yml" --augment \
-  --net 256 --epochs 15 --rate 0.01 --decay 0.001 --out "$out/with_net.yml" "$out/a" "$out/b"
+  --net 256 --epochs 15 --rate 0.01 --decay 0.001 --out "$out/with_net.yml" "$scenes/a" "$scenes/b"
 mv "$out/with_net.yml" "$out/model/pion_cells.yml"
 # The patch network beside them (the forest and the cell network kept, only the patch network
 # trained), on the cells that reader examines in the first 720 scenes (a, b and c), as rendered
 # and mirrored, each patch also turned by 90, 180 and 270 degrees.
 "$build/tools/train_pions" --base "$out/model/pion_cells.yml" --augment --patch-net --patch-epochs 6 --threads 2 \
-  --out "$out/with_patch.yml" "$out/a" "$out/b" "$out/c"
+  --out "$out/with_patch.yml" "$scenes/a" "$scenes/b" "$scenes/c"
 mv "$out/with_patch.yml" "$out/model/pion_cells.yml"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - pion_cells.yml |

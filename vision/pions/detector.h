@@ -42,6 +42,7 @@ struct Params {
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
   double min_area_share = 0.2;     // of a single pion's core, to keep a core
+  double max_core_aspect = 3;      // a core of one pion's area this much longer than wide is not one (a pencil) (0: never)
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
