@@ -33,10 +33,10 @@ mkdir "$out/model"
   --net 256 --epochs 15 --rate 0.01 --decay 0.001 --out "$out/with_net.yml" "$scenes/a" "$scenes/b"
 mv "$out/with_net.yml" "$out/model/pion_cells.yml"
 # The patch network beside them (the forest and the cell network kept, only the patch network
-# trained), on the cells that reader examines in the first 720 scenes (a, b and c), as rendered
-# and mirrored, each patch also turned by 90, 180 and 270 degrees.
+# trained), on the cells that reader examines in all 960 scenes, as rendered and mirrored, each
+# patch also turned by 90, 180 and 270 degrees.
 "$build/tools/train_pions" --base "$out/model/pion_cells.yml" --augment --patch-net --patch-epochs 6 --threads 2 \
-  --out "$out/with_patch.yml" "$scenes/a" "$scenes/b" "$scenes/c"
+  --out "$out/with_patch.yml" "$scenes/a" "$scenes/b" "$scenes/c" "$scenes/d"
 mv "$out/with_patch.yml" "$out/model/pion_cells.yml"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - pion_cells.yml |

@@ -735,7 +735,8 @@ TEST(PionReader, ThePatchNetworkWeighsInOnTheCellsTheReaderIsUnsureOf) {
       if (!after) continue;
       if (before.presence >= params.patch_low && before.presence <= params.patch_high) {
         ++unsure;
-        EXPECT_NEAR(after->presence, 0.7 * before.presence + 0.3 * pion, 1e-5);
+        const double w = params.patch_weight;
+        EXPECT_NEAR(after->presence, (1 - w) * before.presence + w * pion, 1e-5);
         EXPECT_NEAR(after->shares[0], 1 - after->presence, 1e-5);
         for (int k = 1; k < vp::kCellClasses; ++k) {
           EXPECT_NEAR(after->shares[k], before.shares[k] * after->presence / before.presence, 1e-5);

@@ -60,7 +60,7 @@ struct Params {
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
   double recentre = 0.2;  // an empty cell is examined again at 4 points this far (pitch) from its
                           // node, diagonally (0: never)
-  double recentre_low = 0.03;      // ... when its presence is at least this
+  double recentre_low = 0.02;      // ... when its presence is at least this
   double recentre_accept = 0.7;    // ... a pion taken at the surest point with this presence
   int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
@@ -72,7 +72,7 @@ struct Params {
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
-  double patch_weight = 0.3;  // with a patch network in the model: its share in a cell's presence (0: unused)
+  double patch_weight = 0.4;  // with a patch network in the model: its share in a cell's presence (0: unused)
   double patch_low = 0.1;     // ... asked only about cells whose presence (forest and network) is
   double patch_high = 0.9;    //     within these bounds: the cells they are unsure of
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
