@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
       params.white_retry_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--max-core-aspect") params.max_core_aspect = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--max-core-aspect")
+      params.max_core_aspect = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--join-group") params.join_group = std::atoi(argv[i + 1]);

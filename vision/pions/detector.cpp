@@ -348,7 +348,8 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
       if (params.max_core_aspect > 0 && core.pixels.size() >= 4) {
         const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
         const double thin = std::min(rect.size.width, rect.size.height);
-        if (std::max(rect.size.width, rect.size.height) > params.max_core_aspect * std::max(1.0, thin) &&
+        if (std::max(rect.size.width, rect.size.height) >
+                params.max_core_aspect * std::max(1.0, thin) &&
             thin < 0.5 * std::sqrt(single_area)) {
           rejected.push_back({core.centre.x, core.centre.y, "long"});
           continue;

@@ -42,7 +42,7 @@ struct Params {
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
   double min_area_share = 0.2;     // of a single pion's core, to keep a core
-  double max_core_aspect = 3;      // a core of one pion's area this much longer than wide is not one (a pencil) (0: never)
+  double max_core_aspect = 3;      // a thin core this much longer than wide: no pion (0: never)
   int max_split = 35;              // pions a merged core may hold
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
@@ -72,7 +72,7 @@ struct Params {
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
-  double patch_weight = 0.4;  // with a patch network in the model: its share in a cell's presence (0: unused)
+  double patch_weight = 0.4;  // with a patch network: its share in a cell's presence (0: unused)
   double patch_low = 0.1;     // ... asked only about cells whose presence (forest and network) is
   double patch_high = 0.9;    //     within these bounds: the cells they are unsure of
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
