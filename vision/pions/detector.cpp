@@ -289,6 +289,10 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   struct Core {
     cv::Point2d centre;
     std::vector<cv::Point> pixels;
+    // Its minimum-area rectangle (with at least 4 pixels): the share of it the core fills, its
+    // length over its width, its width.
+    bool measured = false;
+    double fill = 0, aspect = 0, thin = 0;
   };
   std::vector<Core> cores;
   std::vector<double> single_areas;
@@ -307,10 +311,12 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
     core.centre = {centroids.at<double>(label, 0), centroids.at<double>(label, 1)};
     if (core.pixels.size() >= 4) {
       const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
-      const double fill = static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
-      const double aspect = std::max(rect.size.width, rect.size.height) /
-                            std::max(1.0f, std::min(rect.size.width, rect.size.height));
-      if (fill > 0.6 && aspect < 1.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
+      core.measured = true;
+      core.fill = static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
+      core.thin = std::min(rect.size.width, rect.size.height);
+      core.aspect = std::max(rect.size.width, rect.size.height) / std::max(1.0, core.thin);
+      if (core.fill > 0.6 && core.aspect < 1.5)
+        single_areas.push_back(static_cast<double>(core.pixels.size()));
     }
     cores.push_back(std::move(core));
   }
@@ -318,11 +324,8 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
     // No core looks like one pion (a lone tile cut by a highlight, a pion seen obliquely):
     // the cores not much longer than wide stand for one.
     for (const Core& core : cores) {
-      if (core.pixels.size() < 4) continue;
-      const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
-      const double aspect = std::max(rect.size.width, rect.size.height) /
-                            std::max(1.0f, std::min(rect.size.width, rect.size.height));
-      if (aspect < 2.5) single_areas.push_back(static_cast<double>(core.pixels.size()));
+      if (core.measured && core.aspect < 2.5)
+        single_areas.push_back(static_cast<double>(core.pixels.size()));
     }
   }
   if (single_areas.empty()) return out;
@@ -345,15 +348,10 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
     }
     if (k <= 1) {
       // A core of one pion's area but much longer and thinner than one: a pencil, a cup's rim.
-      if (params.max_core_aspect > 0 && core.pixels.size() >= 4) {
-        const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
-        const double thin = std::min(rect.size.width, rect.size.height);
-        if (std::max(rect.size.width, rect.size.height) >
-                params.max_core_aspect * std::max(1.0, thin) &&
-            thin < 0.5 * std::sqrt(single_area)) {
-          rejected.push_back({core.centre.x, core.centre.y, "long"});
-          continue;
-        }
+      if (params.max_core_aspect > 0 && core.measured && core.aspect > params.max_core_aspect &&
+          core.thin < 0.5 * std::sqrt(single_area)) {
+        rejected.push_back({core.centre.x, core.centre.y, "long"});
+        continue;
       }
       out.push_back({core.centre, area, true});
       continue;
