@@ -289,10 +289,9 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
   struct Core {
     cv::Point2d centre;
     std::vector<cv::Point> pixels;
-    // Its minimum-area rectangle (with at least 4 pixels): the share of it the core fills, its
-    // length over its width, its width.
+    // Its minimum-area rectangle (with at least 4 pixels): its length over its width, its width.
     bool measured = false;
-    double fill = 0, aspect = 0, thin = 0;
+    double aspect = 0, thin = 0;
   };
   std::vector<Core> cores;
   std::vector<double> single_areas;
@@ -312,10 +311,11 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
     if (core.pixels.size() >= 4) {
       const cv::RotatedRect rect = cv::minAreaRect(core.pixels);
       core.measured = true;
-      core.fill = static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
+      const double fill =
+          static_cast<double>(core.pixels.size()) / std::max(1.0f, rect.size.area());
       core.thin = std::min(rect.size.width, rect.size.height);
       core.aspect = std::max(rect.size.width, rect.size.height) / std::max(1.0, core.thin);
-      if (core.fill > 0.6 && core.aspect < 1.5)
+      if (fill > 0.6 && core.aspect < 1.5)
         single_areas.push_back(static_cast<double>(core.pixels.size()));
     }
     cores.push_back(std::move(core));
