@@ -121,6 +121,8 @@ int main(int argc, char** argv) {
       params.cocked_share = std::atof(argv[++i]);
     else if (a == "--spacing" && i + 1 < argc)
       params.min_spacing = std::atof(argv[++i]);
+    else if (a == "--search-unsure" && i + 1 < argc)
+      params.search_unsure = std::atof(argv[++i]);
     else if (a == "--respace-from" && i + 1 < argc)
       params.respace_from = std::atof(argv[++i]);
     else if (a == "--presence" && i + 1 < argc)

@@ -680,6 +680,53 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   }
 }
 
+// A die whose only window was somewhat too large, turned down as "not a die" (presence 0.42):
+// the search looks there again at the dice's size and finds it (seed 3900, scene 6: the red 3
+// alone at the tray's left).
+TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / "search";
+  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0006.json"));
+  const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+  ASSERT_FALSE(image.empty());
+  vd::Params with, without;
+  without.search_unsure = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto& red3 = truth["dice"][2];
+  ASSERT_EQ(red3["value"], 3);
+  const auto at = [&](const vd::Detection& d) {
+    for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+      const auto& o = d.observation.dice[k];
+      if (std::hypot(o.x - red3["x"].get<double>(), o.y - red3["y"].get<double>()) <
+          0.6 * red3["radius_px"].get<double>())
+        return static_cast<int>(k);
+    }
+    return -1;
+  };
+  ASSERT_EQ(at(b), -1) << "found without looking where the candidate was";
+  bool turned_down = false;
+  for (const auto& c : b.candidates) {
+    if (c.why == "not a die" && c.presence >= with.search_unsure &&
+        std::hypot(c.centre.x - red3["x"].get<double>(), c.centre.y - red3["y"].get<double>()) <
+            0.6 * red3["radius_px"].get<double>())
+      turned_down = true;
+  }
+  EXPECT_TRUE(turned_down) << "no candidate on the red 3 was turned down as not a die";
+  const int k = at(a);
+  ASSERT_GE(k, 0) << "not found";
+  const auto& die = a.observation.dice[static_cast<std::size_t>(k)];
+  EXPECT_TRUE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
+                  .neighbour);
+  EXPECT_EQ(die.value, 3);
+  EXPECT_EQ(die.colour, DieColour::Red);
+  EXPECT_EQ(a.observation.dice.size(), b.observation.dice.size() + 1);
+  for (const auto& seen : b.observation.dice) {
+    EXPECT_TRUE(std::any_of(
+        a.observation.dice.begin(), a.observation.dice.end(),
+        [&](const auto& o) { return o.x == seen.x && o.y == seen.y && o.value == seen.value; }))
+        << "a die found without it is gone with it";
+  }
+}
+
 // Fewer than ten dice found: the search beside the dice found adds dice that had no window of
 // their own (touching others) and only true dice; it never removes or moves a die found
 // without it; a network that sees no die anywhere adds none.

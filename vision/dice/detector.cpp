@@ -1011,6 +1011,11 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         if (c.why == "size") propose(c.centre, 0.5 * r);
       }
     }
+    if (params.search_unsure > 0) {
+      for (const Candidate& c : d.candidates) {
+        if (c.why == "not a die" && c.presence >= params.search_unsure) propose(c.centre, 0.5 * r);
+      }
+    }
     if (!places.empty()) {
       cv::Mat crops(static_cast<int>(places.size()), kCnnSide * kCnnSide, CV_8U);
       for (int i = 0; i < crops.rows; ++i)

@@ -76,6 +76,7 @@ struct Params {
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
   double neighbour_no_die = 0.3;    // probability there is at most this
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
+  double search_unsure = 0.2;       // ... and of candidates "not a die" of at least this presence
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
   double presence_net = 0.35;    // with a presence network: its share in the presence,
