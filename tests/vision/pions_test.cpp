@@ -63,20 +63,23 @@ std::pair<nlohmann::json, cv::Mat> committed_scene(const std::string& subdir, co
 }
 
 // A committed scene read without one of the reader's steps (`without` turns it off) and as the
-// reader is.
+// reader is; `both`, when given, changes both readings alike (a later step that would read the
+// scene by itself turned off, so that the step under test is still seen).
 struct WithoutAndWith {
   nlohmann::json truth;
   arbitre::vision::pions::Detection without, with;
 };
 WithoutAndWith read_without_and_with(
     const std::string& subdir, const std::string& name,
-    const std::function<void(arbitre::vision::pions::Params&)>& turn_off) {
+    const std::function<void(arbitre::vision::pions::Params&)>& turn_off,
+    const std::function<void(arbitre::vision::pions::Params&)>& both = {}) {
   namespace vp = arbitre::vision::pions;
   const auto [truth, image] = committed_scene(subdir, name);
   EXPECT_FALSE(image.empty()) << subdir << "/" << name;
-  vp::Params without;
+  vp::Params without, with;
+  if (both) both(without), both(with);
   turn_off(without);
-  return {truth, vp::detect(image, without), vp::detect(image)};
+  return {truth, vp::detect(image, without), vp::detect(image, with)};
 }
 
 }  // namespace
@@ -268,9 +271,11 @@ cv::Mat red_beside_white(double degrees) {
 
 // A lone pale orange tile on light wood (development scene 118 of seed 3): its core is longer
 // than a pion's (a highlight cuts it), and with no core shaped like one pion the reader found no
-// candidate at all. The most compact cores now stand for a pion.
+// candidate at all. The most compact cores now stand for a pion. (The light's white kept near
+// the blackbody locus, `white_max_a`, makes the tile a candidate by itself: it is off here.)
 TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
-  const auto r = read_without_and_with("lone", "0118", [](auto& p) { p.any_single = false; });
+  const auto r = read_without_and_with(
+      "lone", "0118", [](auto& p) { p.any_single = false; }, [](auto& p) { p.white_max_a = 0; });
   EXPECT_TRUE(r.without.candidates.empty());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
@@ -351,11 +356,27 @@ TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
 // are the orange pions, so the light's white came out orange, and the orange pions, judged
 // against it, were no colour at all: three candidates, five pions of seven read. The brightest
 // greyish pixels (the white pion) say otherwise; the board is then read again with the
-// candidates' colours judged against them, and that reading, finding more pions, is kept.
+// candidates' colours judged against them, and that reading, finding more pions, is kept. (The
+// light's white kept near the blackbody locus, `white_max_a`, reads this board by itself: it is
+// off here.)
 TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagree) {
-  const auto r = read_without_and_with("warm", "0172", [](auto& p) { p.white_retry = 0; });
+  const auto r = read_without_and_with(
+      "warm", "0172", [](auto& p) { p.white_retry = 0; }, [](auto& p) { p.white_max_a = 0; });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.candidates.size(), r.without.candidates.size());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// Four discs on a salmon striped cloth under a warm lamp (development scene 20 of seed 20): the
+// brightest pixels are the cloth's light stripes, so the light's white came out pink (Lab a
+// above 6), and against it the pale orange pions read green and the pale red one white. A
+// light's colour lies near the blackbody locus (warm to cool along b): kept within 6 of grey on
+// the green-magenta axis, the white is the light's again and the four pions read right.
+TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
+  const auto r = read_without_and_with("tinted", "0020", [](auto& p) { p.white_max_a = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_GE(without.wrong_colour, 2) << "the pale pions judged against a pink white";
+  EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 

@@ -181,6 +181,12 @@ TableModel table_model(const Working& w, const Params& params) {
   t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
   // The illumination's white: the mean colour of the brightest 2% of pixels.
   t.white = brightest_white(w, 0);
+  if (params.white_max_a > 0) {
+    // A light's colour lies near the blackbody locus, warm to cool along b: the brightest
+    // pixels' green or magenta is the table's or the pions', not the light's.
+    t.white[1] = std::clamp(t.white[1], static_cast<float>(-params.white_max_a),
+                            static_cast<float>(params.white_max_a));
+  }
   t.class_white = t.white;
   t.grey_white = params.white_retry > 0 ? brightest_white(w, params.white_retry_chroma) : t.white;
   std::vector<double> gradients;

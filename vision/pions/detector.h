@@ -34,6 +34,9 @@ struct Params {
   // A pion's radius from each region's deepest point (not from every ridge point).
   bool region_radius = true;
   double radius_percentile = 0.6;  // ... the percentile of those taken as a pion's radius
+  // Lab a: the light's white (the brightest pixels' colour) is kept within +- this of grey on the
+  // green-magenta axis, since lights lie near the blackbody locus (0: as found).
+  double white_max_a = 6;
   double white_retry = 5;   // Lab a, b: when the brightest greyish pixels' colour is this far from
                             // the light's white, the board is read again with it (0: never)
   double white_retry_chroma = 35;  // ... greyish: within this chroma of grey
