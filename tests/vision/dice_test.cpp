@@ -70,6 +70,25 @@ int count(const std::vector<vd::TurnEvent>& events, vd::TurnEventKind kind) {
       std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
 }
 
+// A committed dice scene (tests/data/dice/SUBDIR/NAME.json and its image).
+std::pair<nlohmann::json, cv::Mat> dice_scene(const std::string& subdir, const std::string& name) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / subdir;
+  auto truth = nlohmann::json::parse(std::ifstream(dir / (name + ".json")));
+  cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+  return {std::move(truth), std::move(image)};
+}
+
+// The die seen within 0.6 radius of a true die, or -1.
+int seen_at(const std::vector<DieSighting>& dice, const nlohmann::json& truth_die) {
+  for (std::size_t k = 0; k < dice.size(); ++k) {
+    if (std::hypot(dice[k].x - truth_die["x"].get<double>(),
+                   dice[k].y - truth_die["y"].get<double>()) <
+        0.6 * truth_die["radius_px"].get<double>())
+      return static_cast<int>(k);
+  }
+  return -1;
+}
+
 DiceObservation moving_dice(int frame) {
   DiceObservation o = first_roll();
   for (auto& d : o.dice) d.x += 37.0 * frame, d.y -= 11.0 * frame;
@@ -641,9 +660,7 @@ TEST(DiceReader, TheFaceNetworkFindsTheTopFace) {
 // right, and nothing found without that is lost. The scene: scenegen --dice seed 2500, scene 18
 // (a development scene; tests/data/dice/search).
 TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / "search";
-  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0018.json"));
-  const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+  const auto [truth, image] = dice_scene("search", "0018");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
   without.search_resized = false;
@@ -654,16 +671,8 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& red10 = truth["dice"][0];  // the red 10 between the white 5 and the red 10
   ASSERT_EQ(red10["value"], 10);
-  const auto at = [&](const std::vector<DieSighting>& dice) {
-    for (std::size_t k = 0; k < dice.size(); ++k) {
-      if (std::hypot(dice[k].x - red10["x"].get<double>(), dice[k].y - red10["y"].get<double>()) <
-          0.6 * red10["radius_px"].get<double>())
-        return static_cast<int>(k);
-    }
-    return -1;
-  };
-  EXPECT_EQ(at(b.observation.dice), -1) << "found without looking where the window was";
-  const int k = at(a.observation.dice);
+  EXPECT_EQ(seen_at(b.observation.dice, red10), -1) << "found without looking where the window was";
+  const int k = seen_at(a.observation.dice, red10);
   ASSERT_GE(k, 0) << "not found";
   EXPECT_TRUE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
                   .neighbour);
@@ -684,25 +693,15 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
 // the search looks there again at the dice's size and finds it (seed 3900, scene 6: the red 3
 // alone at the tray's left).
 TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / "search";
-  const auto truth = nlohmann::json::parse(std::ifstream(dir / "0006.json"));
-  const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+  const auto [truth, image] = dice_scene("search", "0006");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
   without.search_unsure = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& red3 = truth["dice"][2];
   ASSERT_EQ(red3["value"], 3);
-  const auto at = [&](const vd::Detection& d) {
-    for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
-      const auto& o = d.observation.dice[k];
-      if (std::hypot(o.x - red3["x"].get<double>(), o.y - red3["y"].get<double>()) <
-          0.6 * red3["radius_px"].get<double>())
-        return static_cast<int>(k);
-    }
-    return -1;
-  };
-  ASSERT_EQ(at(b), -1) << "found without looking where the candidate was";
+  ASSERT_EQ(seen_at(b.observation.dice, red3), -1)
+      << "found without looking where the candidate was";
   bool turned_down = false;
   for (const auto& c : b.candidates) {
     if (c.why == "not a die" && c.presence >= with.search_unsure &&
@@ -711,7 +710,7 @@ TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
       turned_down = true;
   }
   EXPECT_TRUE(turned_down) << "no candidate on the red 3 was turned down as not a die";
-  const int k = at(a);
+  const int k = seen_at(a.observation.dice, red3);
   ASSERT_GE(k, 0) << "not found";
   const auto& die = a.observation.dice[static_cast<std::size_t>(k)];
   EXPECT_TRUE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
