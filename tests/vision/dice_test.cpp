@@ -13,6 +13,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "tests/support/cli_run.h"
+#include "tests/support/committed_scene.h"
 #include "tests/support/dice_scoring.h"
 #include "vision/dice/detector.h"
 #include "vision/dice/turn.h"
@@ -70,21 +71,16 @@ int count(const std::vector<vd::TurnEvent>& events, vd::TurnEventKind kind) {
       std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
 }
 
-// A committed dice scene (tests/data/dice/SUBDIR/NAME.json and its image).
-std::pair<nlohmann::json, cv::Mat> dice_scene(const std::string& subdir, const std::string& name) {
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice" / subdir;
-  auto truth = nlohmann::json::parse(std::ifstream(dir / (name + ".json")));
-  cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
-  return {std::move(truth), std::move(image)};
+// Whether an image point lies within 0.6 radius of a true die's centre.
+bool on_die(double x, double y, const nlohmann::json& truth_die) {
+  return std::hypot(x - truth_die["x"].get<double>(), y - truth_die["y"].get<double>()) <
+         0.6 * truth_die["radius_px"].get<double>();
 }
 
-// The die seen within 0.6 radius of a true die, or -1.
+// The die seen on a true die, or -1.
 int seen_at(const std::vector<DieSighting>& dice, const nlohmann::json& truth_die) {
   for (std::size_t k = 0; k < dice.size(); ++k) {
-    if (std::hypot(dice[k].x - truth_die["x"].get<double>(),
-                   dice[k].y - truth_die["y"].get<double>()) <
-        0.6 * truth_die["radius_px"].get<double>())
-      return static_cast<int>(k);
+    if (on_die(dice[k].x, dice[k].y, truth_die)) return static_cast<int>(k);
   }
   return -1;
 }
@@ -660,7 +656,7 @@ TEST(DiceReader, TheFaceNetworkFindsTheTopFace) {
 // right, and nothing found without that is lost. The scene: scenegen --dice seed 2500, scene 18
 // (a development scene; tests/data/dice/search).
 TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
-  const auto [truth, image] = dice_scene("search", "0018");
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "search", "0018");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
   without.search_resized = false;
@@ -693,7 +689,7 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
 // the search looks there again at the dice's size and finds it (seed 3900, scene 6: the red 3
 // alone at the tray's left).
 TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
-  const auto [truth, image] = dice_scene("search", "0006");
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "search", "0006");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
   without.search_unsure = 0;
@@ -705,8 +701,7 @@ TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
   bool turned_down = false;
   for (const auto& c : b.candidates) {
     if (c.why == "not a die" && c.presence >= with.search_unsure &&
-        std::hypot(c.centre.x - red3["x"].get<double>(), c.centre.y - red3["y"].get<double>()) <
-            0.6 * red3["radius_px"].get<double>())
+        on_die(c.centre.x, c.centre.y, red3))
       turned_down = true;
   }
   EXPECT_TRUE(turned_down) << "no candidate on the red 3 was turned down as not a die";

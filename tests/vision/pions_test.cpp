@@ -15,6 +15,7 @@
 #include <iterator>
 #include <opencv2/imgproc.hpp>
 
+#include "tests/support/committed_scene.h"
 #include "tests/support/pion_scoring.h"
 #include "vision/common/image_io.h"
 #include "vision/pions/detector.h"
@@ -48,9 +49,7 @@ Totals read_committed_scenes() {
 
 // A development scene committed under tests/data/pions/SUBDIR: its ground truth and image.
 std::pair<nlohmann::json, cv::Mat> committed_scene(const std::string& subdir, const std::string& name) {
-  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "pions" / subdir;
-  return {nlohmann::json::parse(std::ifstream(dir / (name + ".json"))),
-          arbitre::vision::load_image((dir / (name + ".jpg")).string())};
+  return arbitre::testing::committed_scene("pions", subdir, name);
 }
 
 // Whether a reading of a committed scene gives its board exactly, and if not how far off.
