@@ -153,7 +153,9 @@ TableModel table_model(const Working& w, const Params& params) {
   cv::Mat labels, centres;
   const int k = std::min(params.table_clusters, samples.rows);
   cv::theRNG().state = 0x1234567;  // reproducible k-means
-  cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 2,
+  // One attempt: a second (kept when more compact) was a tenth of the frame's time and changed
+  // no board of 400 rendered scenes (docs/benchmarks.md, "Speed").
+  cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 1,
              cv::KMEANS_PP_CENTERS, centres);
   for (int c = 0; c < centres.rows; ++c) {
     t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
@@ -162,15 +164,16 @@ TableModel table_model(const Working& w, const Params& params) {
   const float weight = static_cast<float>(params.lightness_weight);
   t.distance.create(w.lab.size(), CV_32F);
   for (int y = 0; y < w.lab.rows; ++y) {
-    const auto* row = w.lab.ptr<cv::Vec3f>(y);
-    auto* out = t.distance.ptr<float>(y);
-    for (int x = 0; x < w.lab.cols; ++x) {
-      float best = 1e9f;
-      for (const auto& c : t.colours) {
-        const float dl = row[x][0] * weight - c[0], da = row[x][1] - c[1], db = row[x][2] - c[2];
-        best = std::min(best, dl * dl + da * da + db * db);
+    const float* row = w.lab.ptr<float>(y);
+    float* out = t.distance.ptr<float>(y);
+    std::fill_n(out, w.lab.cols, 1e9f);
+    // Colour by colour over the row, so that the compiler vectorises the pixels (the minimum
+    // taken in the same order of colours: the same result).
+    for (const auto& c : t.colours) {
+      for (int x = 0; x < w.lab.cols; ++x) {
+        const float dl = row[3 * x] * weight - c[0], da = row[3 * x + 1] - c[1], db = row[3 * x + 2] - c[2];
+        out[x] = std::min(out[x], dl * dl + da * da + db * db);
       }
-      out[x] = best;
     }
   }
   cv::sqrt(t.distance, t.distance);
@@ -684,19 +687,30 @@ void flatten_light(cv::Mat& bgr, const Params& params) {
     if (used.size() < 100) return;
     // Least squares by the normal equations (6 unknowns per channel, the same matrix for all three).
     const auto solve = [&](const std::vector<bool>& keep) {
-      cv::Matx<double, 6, 6> ata = cv::Matx<double, 6, 6>::zeros();
-      cv::Matx<double, 6, 3> atb = cv::Matx<double, 6, 3>::zeros();
+      // The sums in local arrays the compiler keeps in registers, and only the upper triangle
+      // of the symmetric A'A (each element summed in the same order as before: the same bits).
+      std::array<double, 21> upper{};
+      std::array<double, 18> rhs{};
       int n = 0;
       for (std::size_t i = 0; i < used.size(); ++i) {
         if (!keep[i]) continue;
         const auto& b = used[i]->basis;
-        for (int r = 0; r < 6; ++r) {
-          for (int c = 0; c < 6; ++c) ata(r, c) += b[static_cast<std::size_t>(r)] * b[static_cast<std::size_t>(c)];
-          for (int ch = 0; ch < 3; ++ch) atb(r, ch) += b[static_cast<std::size_t>(r)] * targets[i][ch];
+        const double t[3] = {targets[i][0], targets[i][1], targets[i][2]};
+        std::size_t u = 0;
+        for (std::size_t r = 0; r < 6; ++r) {
+          for (std::size_t c = r; c < 6; ++c) upper[u++] += b[r] * b[c];
+          for (std::size_t ch = 0; ch < 3; ++ch) rhs[r * 3 + ch] += b[r] * t[ch];
         }
         ++n;
       }
       if (n < 50) return false;
+      cv::Matx<double, 6, 6> ata;
+      cv::Matx<double, 6, 3> atb;
+      std::size_t u = 0;
+      for (int r = 0; r < 6; ++r) {
+        for (int c = r; c < 6; ++c) ata(r, c) = ata(c, r) = upper[u++];
+        for (int ch = 0; ch < 3; ++ch) atb(r, ch) = rhs[static_cast<std::size_t>(r * 3 + ch)];
+      }
       cv::Mat solution;
       if (!cv::solve(cv::Mat(ata), cv::Mat(atb), solution, cv::DECOMP_CHOLESKY)) return false;
       coef = cv::Matx<double, 6, 3>(solution.ptr<double>());
