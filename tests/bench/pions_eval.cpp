@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
       params.width_colour_stop = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--pale-distance") params.pale_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--white-max-a") params.white_max_a = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-max-b") params.white_max_b = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--pale-share") params.pale_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-distance") params.apart_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-ratio") params.apart_ratio = std::atof(argv[i + 1]);

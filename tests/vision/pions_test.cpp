@@ -81,6 +81,12 @@ WithoutAndWith read_without_and_with(
   return {truth, vp::detect(image, without), vp::detect(image, with)};
 }
 
+// The light's white as found, unclamped: for tests of a step that a clamp would make unneeded.
+void no_white_clamp(arbitre::vision::pions::Params& p) {
+  p.white_max_a = 0;
+  p.white_max_b = 0;
+}
+
 }  // namespace
 
 TEST(PionReader, CommittedScenesAboveTheRegressionFloor) {
@@ -113,14 +119,18 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
     }
     return n;
   };
-  vp::Params without;
+  // (The light's white kept no yellower than a lamp's, `white_max_b`, reads this board by
+  // itself: it is off in both readings.)
+  vp::Params with;
+  with.white_max_b = 0;
+  vp::Params without = with;
   without.extend_rounds = 0;
   without.recentre = 0;  // (which alone finds one of the three)
   const vp::Detection before = vp::detect(image, without);
   const auto score_before = arbitre::testing::score_scene(truth, before.observation);
   EXPECT_GE(score_before.missed, 3);
   EXPECT_GE(off_the_lattice_near_a_pion(before), 1);
-  const vp::Detection after = vp::detect(image);
+  const vp::Detection after = vp::detect(image, with);
   const auto score_after = arbitre::testing::score_scene(truth, after.observation);
   EXPECT_TRUE(score_after.board_right()) << score_after.right << " of " << score_after.truth << ", "
                                          << score_after.phantoms << " phantoms";
@@ -271,10 +281,11 @@ cv::Mat red_beside_white(double degrees) {
 // A lone pale orange tile on light wood (development scene 118 of seed 3): its core is longer
 // than a pion's (a highlight cuts it), and with no core shaped like one pion the reader found no
 // candidate at all. The most compact cores now stand for a pion. (The light's white kept near
-// the blackbody locus, `white_max_a`, makes the tile a candidate by itself: it is off here.)
+// the blackbody locus, `white_max_a` and `white_max_b`, makes the tile a candidate by itself: it
+// is off here.)
 TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
   const auto r = read_without_and_with(
-      "lone", "0118", [](auto& p) { p.any_single = false; }, [](auto& p) { p.white_max_a = 0; });
+      "lone", "0118", [](auto& p) { p.any_single = false; }, no_white_clamp);
   EXPECT_TRUE(r.without.candidates.empty());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
@@ -284,12 +295,15 @@ TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
 // the pion's radius came out a quarter of the pitch, and the board was read from clutter (4 of
 // 14 pions). One value per region (its deepest point) gives the pions' radius. (Since the stripes'
 // thin cores are no longer candidates, `max_core_aspect`, that alone reads this board too: it is
-// off here, so that the test still sees the radius.)
+// off here, so that the test still sees the radius; so are the white's clamps.)
 TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
-  const auto r = read_without_and_with("stripes", "0115", [](auto& p) {
-    p.region_radius = false;
-    p.max_core_aspect = 0;
-  });
+  const auto r = read_without_and_with(
+      "stripes", "0115",
+      [](auto& p) {
+        p.region_radius = false;
+        p.max_core_aspect = 0;
+      },
+      no_white_clamp);
   const double pitch = r.truth["scene"]["pitch_px"].get<double>();
   EXPECT_LT(2 * r.without.pion_radius / (pitch * r.without.scale), 0.4);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
@@ -327,9 +341,11 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 // candidates, and the green and the orange left are a knight's move apart. The lattice through
 // them has two mirror images; the first one tried put the white pions' cells 0.4 pitch off them,
 // and they were missed. The board is now read through both, and the one that finds more pions
-// is kept.
+// is kept. (The light's white clamped, `white_max_a` and `white_max_b`, makes the white pions
+// candidates by themselves: the clamps are off here.)
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
-  const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; });
+  const auto r = read_without_and_with(
+      "knight", "0186", [](auto& p) { p.knight_retry = false; }, no_white_clamp);
   ASSERT_NE(r.without.lattice.knight, 0);
   EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2)
       << "the white pions are missed";
@@ -356,11 +372,11 @@ TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
 // against it, were no colour at all: three candidates, five pions of seven read. The brightest
 // greyish pixels (the white pion) say otherwise; the board is then read again with the
 // candidates' colours judged against them, and that reading, finding more pions, is kept. (The
-// light's white kept near the blackbody locus, `white_max_a`, reads this board by itself: it is
-// off here.)
+// light's white kept near the blackbody locus, `white_max_a` and `white_max_b`, reads this board
+// by itself: it is off here.)
 TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagree) {
   const auto r = read_without_and_with(
-      "warm", "0172", [](auto& p) { p.white_retry = 0; }, [](auto& p) { p.white_max_a = 0; });
+      "warm", "0172", [](auto& p) { p.white_retry = 0; }, no_white_clamp);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.candidates.size(), r.without.candidates.size());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -372,9 +388,22 @@ TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagr
 // light's colour lies near the blackbody locus (warm to cool along b): kept within 6 of grey on
 // the green-magenta axis, the white is the light's again and the four pions read right.
 TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
-  const auto r = read_without_and_with("tinted", "0020", [](auto& p) { p.white_max_a = 0; });
+  const auto r = read_without_and_with(
+      "tinted", "0020", [](auto& p) { p.white_max_a = 0; }, [](auto& p) { p.white_max_b = 0; });
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GE(without.wrong_colour, 2) << "the pale pions judged against a pink white";
+  EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// Discs on orange wood under a lamp (development scene 102 of seed 3): the brightest pixels are
+// the wood's hotspot, and the light's white taken from them is far too yellow (Lab b +39, where
+// the white pions are +2). Judged against it, a white disc beside pale pink ones read red. The
+// white is now kept no yellower than a warm lamp's (b +12).
+TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
+  const auto r = read_without_and_with("yellow", "0102", [](auto& p) { p.white_max_b = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_GE(without.wrong_colour, 1) << "the white disc judged against the wood's yellow";
   EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
@@ -405,9 +434,11 @@ TEST(PionReader, ALatticeGainsNothingByThePionsReadAroundItsNodes) {
 // gave no candidate, and its one neighbour on the board is an orange tile that hardly stands out
 // from the wood, from which the board did not grow (a felt the colour of the pions must not
 // spread it): the white tile's cell was never examined. A faint pion's neighbours are examined
-// now, one step, when the pion is sure.
+// now, one step, when the pion is sure. (The light's white clamped, `white_max_a` and
+// `white_max_b`, makes the white tile a candidate by itself: the clamps are off here.)
 TEST(PionReader, TheNeighboursOfAPionThatHardlyStandsOutAreExaminedToo) {
-  const auto r = read_without_and_with("faint", "0132", [](auto& p) { p.grow_faint = 0; });
+  const auto r = read_without_and_with(
+      "faint", "0132", [](auto& p) { p.grow_faint = 0; }, no_white_clamp);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.cells.size(), r.without.cells.size());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -415,9 +446,11 @@ TEST(PionReader, TheNeighboursOfAPionThatHardlyStandsOutAreExaminedToo) {
 
 TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
   namespace vp = arbitre::vision::pions;
+  vp::Params params;
+  params.white_max_b = 0;  // which makes the white tile a candidate by itself
   for (const double degrees : {30.0, -25.0}) {
     const cv::Mat image = red_beside_white(degrees);
-    const vp::Detection d = vp::detect(image);
+    const vp::Detection d = vp::detect(image, params);
     ASSERT_EQ(d.lattice.inliers, 1) << "the white tile is no candidate at " << degrees << " degrees";
     ASSERT_EQ(d.observation.pions.size(), 2u) << degrees << " degrees";
     // Side by side in one row, red first.
@@ -429,7 +462,7 @@ TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
     EXPECT_EQ(b.col, a.col + 1) << degrees << " degrees";
     // Without the search the lattice keeps the image's axes and the white tile is lost or
     // put on the wrong cell.
-    vp::Params fixed;
+    vp::Params fixed = params;
     fixed.single_angle_step = 0;
     const vp::Detection f = vp::detect(image, fixed);
     const bool side_by_side = f.observation.pions.size() == 2 && f.observation.pions[0].row == f.observation.pions[1].row;

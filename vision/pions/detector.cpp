@@ -153,9 +153,8 @@ TableModel table_model(const Working& w, const Params& params) {
   cv::Mat labels, centres;
   const int k = std::min(params.table_clusters, samples.rows);
   cv::theRNG().state = 0x1234567;  // reproducible k-means
-  // One attempt: a second (kept when more compact) was a tenth of the frame's time and changed
-  // no board of 400 rendered scenes (docs/benchmarks.md, "Speed").
-  cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 1,
+  // Two attempts, the more compact kept: with one, 2 boards of seeds 26-27 went wrong.
+  cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 2,
              cv::KMEANS_PP_CENTERS, centres);
   for (int c = 0; c < centres.rows; ++c) {
     t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
@@ -189,6 +188,11 @@ TableModel table_model(const Working& w, const Params& params) {
     // pixels' green or magenta is the table's or the pions', not the light's.
     t.white[1] = std::clamp(t.white[1], static_cast<float>(-params.white_max_a),
                             static_cast<float>(params.white_max_a));
+  }
+  if (params.white_max_b > 0) {
+    // Nor is a yellow beyond a warm lamp's: on a wood or salmon table lit by a hotspot, the
+    // brightest pixels are the table's, and the pions' true white lies far below them in b.
+    t.white[2] = std::min(t.white[2], static_cast<float>(params.white_max_b));
   }
   t.class_white = t.white;
   t.grey_white = params.white_retry > 0 ? brightest_white(w, params.white_retry_chroma) : t.white;
