@@ -399,7 +399,7 @@ TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
 // Discs on orange wood under a lamp (development scene 102 of seed 3): the brightest pixels are
 // the wood's hotspot, and the light's white taken from them is far too yellow (Lab b +39, where
 // the white pions are +2). Judged against it, a white disc beside pale pink ones read red. The
-// white is now kept no yellower than a warm lamp's (b +12).
+// white is now kept no yellower than a warm lamp's (b +20).
 TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
   const auto r = read_without_and_with("yellow", "0102", [](auto& p) { p.white_max_b = 0; });
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);

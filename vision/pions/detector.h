@@ -38,7 +38,7 @@ struct Params {
   // green-magenta axis, since lights lie near the blackbody locus (0: as found).
   double white_max_a = 6;
   // Lab b: ... and at most this yellow (0: as found); see docs/vision.md, stage 2.
-  double white_max_b = 12;
+  double white_max_b = 20;
   double white_retry = 5;   // Lab a, b: when the brightest greyish pixels' colour is this far from
                             // the light's white, the board is read again with it (0: never)
   double white_retry_chroma = 35;  // ... greyish: within this chroma of grey
