@@ -42,7 +42,8 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     const vd::Detection d = vd::detect(frames()[i], params);
     benchmark::DoNotOptimize(d.observation.dice.data());
     per_frame.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
     sum += d.timing;
     i = (i + 1) % frames().size();
   }
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("BM_DetectDice/as_read", BM_DetectDice, Without::Nothing)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/without_face_network", BM_DetectDice, Without::FaceNetwork)
+  benchmark::RegisterBenchmark("BM_DetectDice/without_face_network", BM_DetectDice,
+                               Without::FaceNetwork)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/without_presence_network", BM_DetectDice,

@@ -1,5 +1,6 @@
 // Google Benchmark of the pion reader on rendered 1280x720 scenes, per stage:
-//   taskset -c 1 build/release/tests/bench/pions_bench DIR --benchmark_repetitions=3 --benchmark_report_aggregates_only
+//   taskset -c 1 build/release/tests/bench/pions_bench DIR --benchmark_repetitions=3
+//   --benchmark_report_aggregates_only
 // DIR holds tools/scenegen output (default: tests/data/pions). One repetition reads every frame
 // of DIR once; its time is the mean per frame, `frame_median_ms` the median per frame (the
 // issue's figure), each stage's share of the time beside them.
@@ -8,9 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <vector>
-
 #include <opencv2/core.hpp>
+#include <vector>
 
 #include "tests/bench/stats.h"
 #include "vision/common/image_io.h"
@@ -34,7 +34,8 @@ void BM_DetectPions(benchmark::State& bench) {
     const vp::Detection d = vp::detect(frames()[i]);
     benchmark::DoNotOptimize(d.observation.pions.data());
     per_frame.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
     sum += d.timing;
     i = (i + 1) % frames().size();
   }

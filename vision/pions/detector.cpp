@@ -170,7 +170,8 @@ TableModel table_model(const Working& w, const Params& params) {
     // taken in the same order of colours: the same result).
     for (const auto& c : t.colours) {
       for (int x = 0; x < w.lab.cols; ++x) {
-        const float dl = row[3 * x] * weight - c[0], da = row[3 * x + 1] - c[1], db = row[3 * x + 2] - c[2];
+        const float dl = row[3 * x] * weight - c[0], da = row[3 * x + 1] - c[1],
+                    db = row[3 * x + 2] - c[2];
         out[x] = std::min(out[x], dl * dl + da * da + db * db);
       }
     }
