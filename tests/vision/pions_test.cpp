@@ -295,15 +295,12 @@ TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
 // the pion's radius came out a quarter of the pitch, and the board was read from clutter (4 of
 // 14 pions). One value per region (its deepest point) gives the pions' radius. (Since the stripes'
 // thin cores are no longer candidates, `max_core_aspect`, that alone reads this board too: it is
-// off here, so that the test still sees the radius; so are the white's clamps.)
+// off here, so that the test still sees the radius.)
 TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
-  const auto r = read_without_and_with(
-      "stripes", "0115",
-      [](auto& p) {
-        p.region_radius = false;
-        p.max_core_aspect = 0;
-      },
-      no_white_clamp);
+  const auto r = read_without_and_with("stripes", "0115", [](auto& p) {
+    p.region_radius = false;
+    p.max_core_aspect = 0;
+  });
   const double pitch = r.truth["scene"]["pitch_px"].get<double>();
   EXPECT_LT(2 * r.without.pion_radius / (pitch * r.without.scale), 0.4);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
@@ -341,11 +338,9 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 // candidates, and the green and the orange left are a knight's move apart. The lattice through
 // them has two mirror images; the first one tried put the white pions' cells 0.4 pitch off them,
 // and they were missed. The board is now read through both, and the one that finds more pions
-// is kept. (The light's white clamped, `white_max_a` and `white_max_b`, makes the white pions
-// candidates by themselves: the clamps are off here.)
+// is kept.
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
-  const auto r = read_without_and_with(
-      "knight", "0186", [](auto& p) { p.knight_retry = false; }, no_white_clamp);
+  const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; });
   ASSERT_NE(r.without.lattice.knight, 0);
   EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2)
       << "the white pions are missed";
@@ -434,11 +429,9 @@ TEST(PionReader, ALatticeGainsNothingByThePionsReadAroundItsNodes) {
 // gave no candidate, and its one neighbour on the board is an orange tile that hardly stands out
 // from the wood, from which the board did not grow (a felt the colour of the pions must not
 // spread it): the white tile's cell was never examined. A faint pion's neighbours are examined
-// now, one step, when the pion is sure. (The light's white clamped, `white_max_a` and
-// `white_max_b`, makes the white tile a candidate by itself: the clamps are off here.)
+// now, one step, when the pion is sure.
 TEST(PionReader, TheNeighboursOfAPionThatHardlyStandsOutAreExaminedToo) {
-  const auto r = read_without_and_with(
-      "faint", "0132", [](auto& p) { p.grow_faint = 0; }, no_white_clamp);
+  const auto r = read_without_and_with("faint", "0132", [](auto& p) { p.grow_faint = 0; });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.cells.size(), r.without.cells.size());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
