@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--apart-ratio") params.apart_ratio = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-share") params.apart_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--knight-retry") params.knight_retry = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--read-parity-pions")
+      params.read_parity_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--alternative-inliers")
       params.alternative_inliers = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--white-retry") params.white_retry = std::atof(argv[i + 1]);

@@ -1527,6 +1527,31 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
     const bool better = other.lattice.found && pions_of(other) > pions_of(d);
     keep(d, std::move(other), better);
   }
+  // The pions read all on one colour of the lattice's checkerboard (i + j of one parity): the
+  // lattice may be the one turned 45 degrees at 1/sqrt(2) of the board's pitch, kept by a few
+  // candidates that are no pions (the table seen between four of them) on the other colour,
+  // which the candidates' own parity rule (fit_lattice) counts. The board is read through the
+  // likeliest other lattice too, the better reading kept.
+  if (params.read_parity_pions > 0 && d.lattice.found && d.lattice.knight == 0 &&
+      d.lattice.hypothesis_pitch > 0) {
+    int pions = 0, parity = -1;
+    bool one_colour = true;
+    for (const Detection::Cell& cell : d.cells) {
+      if (cell.label <= 0 || cell.off_node) continue;
+      const int p = ((cell.lattice.x + cell.lattice.y) % 2 + 2) % 2;
+      one_colour = one_colour && (parity < 0 || p == parity);
+      parity = p;
+      ++pions;
+    }
+    if (one_colour && pions >= params.read_parity_pions) {
+      LatticeChoice avoid;
+      avoid.avoid_pitch = d.lattice.hypothesis_pitch;
+      avoid.avoid_angle = d.lattice.hypothesis_angle;
+      Detection other = finish_again(prepared, params, model, avoid);
+      const bool better = other.lattice.found && pions_of(other) > pions_of(d);
+      keep(d, std::move(other), better);
+    }
+  }
   if (!params.knight_retry || d.lattice.knight == 0) return d;
   // The lattice came from two pions a knight's move apart, and its mirror image fits them as
   // well: the board is read through both, and the one that finds more pions (on a tie, with
