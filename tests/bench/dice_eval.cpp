@@ -121,6 +121,10 @@ int main(int argc, char** argv) {
       params.cocked_share = std::atof(argv[++i]);
     else if (a == "--spacing" && i + 1 < argc)
       params.min_spacing = std::atof(argv[++i]);
+    else if (a == "--full-turns" && i + 1 < argc)
+      params.full_turns = std::atoi(argv[++i]);
+    else if (a == "--full-confidence" && i + 1 < argc)
+      params.full_confidence = std::atof(argv[++i]);
     else if (a == "--search-unsure" && i + 1 < argc)
       params.search_unsure = std::atof(argv[++i]);
     else if (a == "--respace-from" && i + 1 < argc)

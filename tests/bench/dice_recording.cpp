@@ -128,12 +128,14 @@ int main(int argc, char** argv) {
   const fs::path dir = argv[1];
   long max_pictures = -1;
   double respace_from = vd::Params{}.respace_from;
+  int full_turns = vd::Params{}.full_turns;
   bool list = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--list") list = true;
     else if (a == "--max-pictures" && i + 1 < argc) max_pictures = std::atol(argv[++i]);
     else if (a == "--respace-from" && i + 1 < argc) respace_from = std::atof(argv[++i]);
+    else if (a == "--full-turns" && i + 1 < argc) full_turns = std::atoi(argv[++i]);
   }
   std::ifstream in(dir / "truth.json");
   if (!in) {
@@ -145,6 +147,7 @@ int main(int argc, char** argv) {
   params.zones.tray = polygon(truth["zones"]["tray"]);
   params.zones.kept = polygon(truth["zones"]["kept"]);
   params.respace_from = respace_from;
+  params.full_turns = full_turns;
   const vd::Model& model = vd::default_model();
   const double fps = truth.value("fps", 2.0);
 

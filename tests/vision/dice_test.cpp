@@ -688,6 +688,35 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
 // A die whose only window was somewhat too large, turned down as "not a die" (presence 0.42):
 // the search looks there again at the dice's size and finds it (seed 3900, scene 6: the red 3
 // alone at the tray's left).
+// A red 2 on a cloth (scene 96 of seed 3900): the axis network gives its digit's axis 19 degrees
+// off, and the crops along it (15 degrees apart) leave it unread. Searched through the whole
+// circle, it is read, and upright; no other die changes.
+TEST(DiceReader, ADieNotReadAlongTheAxisIsSearchedThroughTheWholeCircle) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "circle", "0096");
+  ASSERT_FALSE(image.empty());
+  vd::Params with, without;
+  without.full_turns = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto& red2 = truth["dice"][0];
+  ASSERT_EQ(red2["value"], 2);
+  const int kb = seen_at(b.observation.dice, red2), ka = seen_at(a.observation.dice, red2);
+  ASSERT_GE(kb, 0);
+  ASSERT_GE(ka, 0);
+  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read along the axis";
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, 2);
+  EXPECT_GE(a.observation.dice[static_cast<std::size_t>(ka)].confidence, with.full_confidence);
+  const double turn = std::remainder(a.rotation_deg[static_cast<std::size_t>(ka)] -
+                                         red2["face"]["digit_rotation_deg"].get<double>(),
+                                     360.0);
+  EXPECT_LT(std::abs(turn), 10.0) << "read upright";
+  ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
+  for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
+    if (static_cast<int>(k) == ka) continue;
+    EXPECT_EQ(a.observation.dice[k].value, b.observation.dice[k].value) << "die " << k;
+    EXPECT_EQ(a.observation.dice[k].cocked, b.observation.dice[k].cocked) << "die " << k;
+  }
+}
+
 TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "search", "0006");
   ASSERT_FALSE(image.empty());

@@ -1193,7 +1193,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
           }
         }
       }
-      const double best_angle = at_angle[static_cast<std::size_t>(best_turn)];
+      double best_angle = at_angle[static_cast<std::size_t>(best_turn)];
       // The top face is seldom centred on the die (perspective): the best turn, shifted.
       cv::Point2d& face = d.face[static_cast<std::size_t>(k)];
       const cv::Point2d located = face;
@@ -1260,6 +1260,48 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
             second = std::max(second, best), best = p, best_value = v;
           else
             second = std::max(second, p);
+        }
+      }
+      // The axis network now and then gives the digit's axis a quarter turn off: a die the crops
+      // along it did not read is searched through `full_turns` turns of the whole circle, each
+      // turn's reading the mean of it and its two neighbours', and read there when surer.
+      const bool readable = best >= params.cnn_confidence && best - second >= params.cnn_margin;
+      if (cnn && axis_read[static_cast<std::size_t>(k)] && params.full_turns >= 8 && !readable &&
+          cnn_cocked < params.cnn_cocked) {
+        const int n = params.full_turns;
+        std::vector<double> circle(static_cast<std::size_t>(n));
+        for (int t = 0; t < n; ++t) circle[static_cast<std::size_t>(t)] = best_angle + 360.0 * t / n;
+        cv::Mat round_rows(n, kCnnSide * kCnnSide, CV_8U);
+        cnn_crops(grey, face, c.radius, circle, round_rows, 0);
+        const cv::Mat p = model.digit_cnn.probabilities(round_rows);
+        // Each value's best mean over the turns, and the turn where it is reached.
+        std::array<double, 11> value_best{};
+        std::array<int, 11> value_turn{};
+        for (int t = 0; t < n; ++t) {
+          for (int v = 1; v <= 10; ++v) {
+            double mean = 0;
+            for (int dt = -1; dt <= 1; ++dt) mean += p.at<float>((t + dt + n) % n, v) / 3;
+            if (mean > value_best[static_cast<std::size_t>(v)])
+              value_best[static_cast<std::size_t>(v)] = mean,
+              value_turn[static_cast<std::size_t>(v)] = t;
+          }
+        }
+        int round_value = 1;
+        for (int v = 2; v <= 10; ++v) {
+          if (value_best[static_cast<std::size_t>(v)] >
+              value_best[static_cast<std::size_t>(round_value)])
+            round_value = v;
+        }
+        double round_second = 0;
+        for (int v = 1; v <= 10; ++v) {
+          if (v != round_value)
+            round_second = std::max(round_second, value_best[static_cast<std::size_t>(v)]);
+        }
+        const double round_best = value_best[static_cast<std::size_t>(round_value)];
+        const int round_turn = value_turn[static_cast<std::size_t>(round_value)];
+        if (round_best >= params.full_confidence && round_best - round_second > best - second) {
+          best = round_best, second = round_second, best_value = round_value;
+          best_angle = circle[static_cast<std::size_t>(round_turn)];
         }
       }
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
