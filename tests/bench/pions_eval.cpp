@@ -80,6 +80,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--knight-retry") params.knight_retry = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--read-parity-pions")
       params.read_parity_pions = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--alternative-pieces")
+      params.alternative_pieces = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--alternative-inliers")
       params.alternative_inliers = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--white-retry") params.white_retry = std::atof(argv[i + 1]);

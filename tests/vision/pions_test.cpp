@@ -407,12 +407,34 @@ TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
 // 1/sqrt(2) of the pitch has a node on every pion, and the table seen between four discs gave it
 // three candidates on its other nodes, so the candidates' parity rule did not take the board's
 // lattice. Every pion read on that lattice lies on one colour of its checkerboard, so the board is
-// read through the likeliest other lattice too, which finds all 22.
+// read through the likeliest other lattice too, which finds all 22. (That reading also leaves
+// the board in pieces, which alone gets the other lattice read: turned off in both readings.
+// A board whose pions are all orthogonal neighbours would stay in one piece.)
 TEST(PionReader, PionsReadOnOneColourOfTheLatticeGetTheOtherLatticeRead) {
-  const auto r = read_without_and_with("parity", "0132", [](auto& p) { p.read_parity_pions = 0; });
+  const auto r = read_without_and_with(
+      "parity", "0132", [](auto& p) { p.read_parity_pions = 0; },
+      [](auto& p) { p.alternative_pieces = false; });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_LT(r.without.observation.pions.size(), r.with.observation.pions.size());
   EXPECT_GT(r.with.lattice.pitch, 1.3 * r.without.lattice.pitch) << "the coarser lattice";
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// Two discs, diagonal neighbours with wide gaps, on felt at 32 degrees (scene 170 of seed 33): the
+// likeliest lattice, at 1/sqrt(2) of the pitch and turned 45 degrees, reads them two cells apart:
+// two pieces, which no Irma board is (every pion touches an earlier one). Read through the other
+// lattice too, as many pions in one piece win.
+TEST(PionReader, ABoardInPiecesGetsTheOtherLatticeRead) {
+  const auto r =
+      read_without_and_with("pieces", "0170", [](auto& p) { p.alternative_pieces = false; });
+  const auto touch = [](const arbitre::vision::PionObservation& o) {
+    return o.pions.size() == 2 && std::abs(o.pions[0].row - o.pions[1].row) <= 1 &&
+           std::abs(o.pions[0].col - o.pions[1].col) <= 1;
+  };
+  ASSERT_EQ(r.without.observation.pions.size(), 2u);
+  EXPECT_FALSE(touch(r.without.observation)) << "read apart";
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_TRUE(touch(r.with.observation));
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 

@@ -1514,17 +1514,51 @@ std::size_t pions_of(const Detection& d) {
   return d.observation.pions.size() - static_cast<std::size_t>(d.off_node_pions);
 }
 
+// How many pieces the pions read make, 8-connected (an Irma board is one: every pion touches an
+// earlier one, diagonals included).
+int pieces_of(const Detection& d) {
+  const auto& pions = d.observation.pions;
+  std::vector<int> piece(pions.size(), -1);
+  int pieces = 0;
+  for (std::size_t start = 0; start < pions.size(); ++start) {
+    if (piece[start] >= 0) continue;
+    std::vector<std::size_t> todo{start};
+    piece[start] = pieces;
+    while (!todo.empty()) {
+      const std::size_t at = todo.back();
+      todo.pop_back();
+      for (std::size_t k = 0; k < pions.size(); ++k) {
+        if (piece[k] < 0 && std::abs(pions[k].row - pions[at].row) <= 1 &&
+            std::abs(pions[k].col - pions[at].col) <= 1) {
+          piece[k] = pieces;
+          todo.push_back(k);
+        }
+      }
+    }
+    ++pieces;
+  }
+  return pieces;
+}
+
 // The board read from the candidates: through the likeliest lattice, and through another when the
-// candidates cannot tell them apart (a sparse board, a knight's move), the better reading kept.
+// candidates cannot tell them apart (a sparse board, a knight's move) or its pions make more than
+// one piece, the better reading kept.
 Detection read(const Prepared& prepared, const Params& params, const CellModel& model) {
   Detection d = finish(prepared, params, model, {});
   if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 &&
-      d.lattice.hypothesis_pitch > 0 && d.lattice.inliers <= params.alternative_inliers) {
+      d.lattice.hypothesis_pitch > 0 &&
+      (d.lattice.inliers <= params.alternative_inliers ||
+       (params.alternative_pieces && pieces_of(d) > 1))) {
     LatticeChoice avoid;
     avoid.avoid_pitch = d.lattice.hypothesis_pitch;
     avoid.avoid_angle = d.lattice.hypothesis_angle;
     Detection other = finish_again(prepared, params, model, avoid);
-    const bool better = other.lattice.found && pions_of(other) > pions_of(d);
+    // On a tie, the reading whose pions make fewer pieces (a board in pieces is no Irma board:
+    // two pions read two cells apart were diagonal neighbours on a lattice turned 45 degrees).
+    const bool better =
+        other.lattice.found &&
+        (pions_of(other) > pions_of(d) ||
+         (params.alternative_pieces && pions_of(other) == pions_of(d) && pieces_of(other) < pieces_of(d)));
     keep(d, std::move(other), better);
   }
   // The pions read all on one colour of the lattice's checkerboard (i + j of one parity): the

@@ -60,6 +60,8 @@ struct Params {
   // A lattice through at most this many candidates: the board read through the likeliest other
   // lattice too, kept when it finds more pions (0: never).
   int alternative_inliers = 8;
+  bool alternative_pieces = true;  // ... also when its pions make more than one 8-connected
+                                   // piece, and on a tie, the reading in fewer pieces kept
   bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
                              // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
