@@ -577,30 +577,41 @@ void edge_orientation(const Working& w, const std::vector<Candidate>& candidates
   angle = std::atan2(s4, c4) / 4;
 }
 
-// The 8-connected groups of the cells `pions` (indices into `cells`): `group` per cell (-1
-// for the others), numbered from 0.
-int group_cells(const std::vector<Detection::Cell>& cells, const std::vector<int>& pions, std::vector<int>& group) {
-  group.assign(cells.size(), -1);
+// The 8-connected groups of lattice points (one per item): `group` per item, numbered from 0 in
+// the order of each group's first item; returns how many.
+int point_groups(const std::vector<cv::Point>& at, std::vector<int>& group) {
+  group.assign(at.size(), -1);
   int groups = 0;
-  for (const int start : pions) {
-    if (group[static_cast<std::size_t>(start)] >= 0) continue;
-    std::queue<int> todo;
-    todo.push(start);
-    group[static_cast<std::size_t>(start)] = groups;
+  for (std::size_t start = 0; start < at.size(); ++start) {
+    if (group[start] >= 0) continue;
+    std::vector<std::size_t> todo{start};
+    group[start] = groups;
     while (!todo.empty()) {
-      const int at = todo.front();
-      todo.pop();
-      for (const int other : pions) {
-        if (group[static_cast<std::size_t>(other)] >= 0) continue;
-        const cv::Point delta = cells[static_cast<std::size_t>(other)].lattice - cells[static_cast<std::size_t>(at)].lattice;
+      const std::size_t from = todo.back();
+      todo.pop_back();
+      for (std::size_t other = 0; other < at.size(); ++other) {
+        if (group[other] >= 0) continue;
+        const cv::Point delta = at[other] - at[from];
         if (std::abs(delta.x) <= 1 && std::abs(delta.y) <= 1) {
-          group[static_cast<std::size_t>(other)] = groups;
-          todo.push(other);
+          group[other] = groups;
+          todo.push_back(other);
         }
       }
     }
     ++groups;
   }
+  return groups;
+}
+
+// The 8-connected groups of the cells `pions` (indices into `cells`): `group` per cell (-1
+// for the others), numbered from 0.
+int group_cells(const std::vector<Detection::Cell>& cells, const std::vector<int>& pions, std::vector<int>& group) {
+  std::vector<cv::Point> at;
+  for (const int k : pions) at.push_back(cells[static_cast<std::size_t>(k)].lattice);
+  std::vector<int> of_pion;
+  const int groups = point_groups(at, of_pion);
+  group.assign(cells.size(), -1);
+  for (std::size_t i = 0; i < pions.size(); ++i) group[static_cast<std::size_t>(pions[i])] = of_pion[i];
   return groups;
 }
 
@@ -1392,39 +1403,18 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   for (std::size_t k = 0; k < d.cells.size(); ++k) {
     if (d.cells[k].label > 0) pion_cells.push_back(static_cast<int>(k));  // every pion, bridges included
   }
-  std::vector<int> group(d.cells.size(), -1);
-  int best_group = -1, best_size = 0, groups = 0;
-  for (const int start_cell : pion_cells) {
-    if (group[start_cell] >= 0) continue;
-    int size = 0;
-    std::queue<int> todo;
-    todo.push(start_cell);
-    group[start_cell] = groups;
-    while (!todo.empty()) {
-      const int at = todo.front();
-      todo.pop();
-      ++size;
-      for (const int other : pion_cells) {
-        if (group[other] >= 0) continue;
-        const cv::Point delta = d.cells[other].lattice - d.cells[at].lattice;
-        if (std::abs(delta.x) <= 1 && std::abs(delta.y) <= 1) {
-          group[other] = groups;
-          todo.push(other);
-        }
-      }
-    }
-    if (size > best_size) {
-      best_size = size;
-      best_group = groups;
-    }
-    ++groups;
+  std::vector<int> group;
+  const int groups = group_cells(d.cells, pion_cells, group);
+  std::vector<int> group_size(static_cast<std::size_t>(groups), 0);
+  for (const int k : pion_cells) ++group_size[static_cast<std::size_t>(group[static_cast<std::size_t>(k)])];
+  int best_group = -1, best_size = 0;
+  for (int g = 0; g < groups; ++g) {
+    if (group_size[static_cast<std::size_t>(g)] > best_size) best_size = group_size[static_cast<std::size_t>(g)], best_group = g;
   }
   // A board fits a 5x7 rectangle, either way round: keep the 5x7 or 7x5 window holding the
   // most of the group (a felt the colour of the pions must not stretch it); between windows that
   // hold as much of it, the one holding the most pions of the other groups. Those other groups
   // (the board seen in parts: a pion between them missed) join it inside that window.
-  std::vector<int> group_size(static_cast<std::size_t>(groups), 0);
-  for (const int k : pion_cells) ++group_size[static_cast<std::size_t>(group[k])];
   const auto joins = [&](int k) {
     return group[k] == best_group ||
            (params.join_group > 0 && group_size[static_cast<std::size_t>(group[k])] >= params.join_group);
@@ -1517,27 +1507,10 @@ std::size_t pions_of(const Detection& d) {
 // How many pieces the pions read make, 8-connected (an Irma board is one: every pion touches an
 // earlier one, diagonals included).
 int pieces_of(const Detection& d) {
-  const auto& pions = d.observation.pions;
-  std::vector<int> piece(pions.size(), -1);
-  int pieces = 0;
-  for (std::size_t start = 0; start < pions.size(); ++start) {
-    if (piece[start] >= 0) continue;
-    std::vector<std::size_t> todo{start};
-    piece[start] = pieces;
-    while (!todo.empty()) {
-      const std::size_t at = todo.back();
-      todo.pop_back();
-      for (std::size_t k = 0; k < pions.size(); ++k) {
-        if (piece[k] < 0 && std::abs(pions[k].row - pions[at].row) <= 1 &&
-            std::abs(pions[k].col - pions[at].col) <= 1) {
-          piece[k] = pieces;
-          todo.push_back(k);
-        }
-      }
-    }
-    ++pieces;
-  }
-  return pieces;
+  std::vector<cv::Point> at;
+  for (const auto& p : d.observation.pions) at.emplace_back(p.col, p.row);
+  std::vector<int> group;
+  return point_groups(at, group);
 }
 
 // The board read from the candidates: through the likeliest lattice, and through another when the
