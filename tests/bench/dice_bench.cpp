@@ -26,13 +26,15 @@ std::vector<cv::Mat>& frames() {
 }
 
 // As read (the defaults), or without one of the networks (what it costs): the top face located
-// by the locator's forests alone, or the presence from the reader's forest and the digit network.
-enum class Without { Nothing, FaceNetwork, PresenceNetwork };
+// by the locator's forests alone, or the presence from the reader's forest and the digit network;
+// or the windows scored by OpenCV's HOG instead of the reader's own scan (hog_scan.h).
+enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
   params.use_face_cnn = without != Without::FaceNetwork;
   if (without == Without::PresenceNetwork) params.presence_net = 0;
+  params.scan_by_opencv = without == Without::OwnScan;
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;
@@ -51,6 +53,22 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   bench.counters["read%"] = 100 * sum.read_ms / total;
   bench.counters["other%"] = 100 * sum.other_ms / total;
   bench.counters["frames"] = static_cast<double>(frames().size());
+}
+
+// The window scan alone (every level of the pyramid), by the reader's own HOG or OpenCV's.
+void BM_ScanWindows(benchmark::State& bench, bool by_opencv) {
+  vd::Params params;
+  params.scan_by_opencv = by_opencv;
+  std::size_t i = 0;
+  arbitre::bench::FrameTimes times;
+  for (auto _ : bench) {
+    times.start();
+    const auto windows = vd::scan_levels(frames()[i], params, vd::default_model(), 0, -1);
+    benchmark::DoNotOptimize(windows.data());
+    times.stop();
+    i = (i + 1) % frames().size();
+  }
+  times.report(bench);
 }
 
 }  // namespace
@@ -82,6 +100,15 @@ int main(int argc, char** argv) {
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/without_presence_network", BM_DetectDice,
                                Without::PresenceNetwork)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(every_frame);
+  benchmark::RegisterBenchmark("BM_DetectDice/scan_by_opencv", BM_DetectDice, Without::OwnScan)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(every_frame);
+  benchmark::RegisterBenchmark("BM_ScanWindows/own", BM_ScanWindows, false)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(every_frame);
+  benchmark::RegisterBenchmark("BM_ScanWindows/opencv", BM_ScanWindows, true)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
   benchmark::RunSpecifiedBenchmarks();

@@ -121,6 +121,8 @@ int main(int argc, char** argv) {
       params.cocked_share = std::atof(argv[++i]);
     else if (a == "--spacing" && i + 1 < argc)
       params.min_spacing = std::atof(argv[++i]);
+    else if (a == "--scan-by-opencv")
+      params.scan_by_opencv = true;
     else if (a == "--full-turns" && i + 1 < argc)
       params.full_turns = std::atoi(argv[++i]);
     else if (a == "--full-confidence" && i + 1 < argc)

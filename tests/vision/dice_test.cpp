@@ -16,6 +16,7 @@
 #include "tests/support/committed_scene.h"
 #include "tests/support/dice_scoring.h"
 #include "vision/dice/detector.h"
+#include "vision/dice/hog_scan.h"
 #include "vision/dice/turn.h"
 
 namespace fs = std::filesystem;
@@ -594,6 +595,42 @@ TEST(DiceReader, TheAxisNetworkGivesTheDigitsAxis) {
   EXPECT_GT(near_cnn, 0.9 * dice) << near_cnn << " of " << dice;
   EXPECT_LT(error_cnn, error_forest)
       << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
+}
+
+// The scan's own HOG gives every window OpenCV's HOG gives (window_hog(), winStride and padding
+// 8), in the same order, with the same score to within a hair (its arctangent is not OpenCV's),
+// on a committed scene at two of the pyramid's levels.
+TEST(DiceReader, TheWindowScanScoresAsOpenCvsHog) {
+  const vd::Model& model = vd::default_model();
+  ASSERT_FALSE(model.window_weights.empty());
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "circle", "0096");
+  ASSERT_FALSE(image.empty());
+  cv::Mat grey;
+  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  cv::HOGDescriptor hog = vd::window_hog();
+  const float* w = model.window_weights.ptr<float>();
+  hog.setSVMDetector(std::vector<float>(w, w + vd::kWindowFeatures + 1));
+  for (const double f : {0.63, 0.21}) {
+    cv::Mat level;
+    cv::resize(grey, level, cv::Size(), f, f, cv::INTER_AREA);
+    std::vector<cv::Point> want, got;
+    std::vector<double> want_scores, got_scores;
+    hog.detect(level, want, want_scores, -1e9, cv::Size(8, 8), cv::Size(8, 8));
+    vd::scan_hog(level, w, -1e9, got, got_scores);
+    ASSERT_EQ(got.size(), want.size()) << "level " << f;
+    ASSERT_GT(got.size(), 100u);
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i], want[i]) << i;
+      worst = std::max(worst, std::abs(got_scores[i] - want_scores[i]));
+    }
+    EXPECT_LT(worst, 5e-3) << "level " << f;
+    // And a threshold keeps the same windows, but for one within a hair of it.
+    vd::scan_hog(level, w, vd::Params{}.scan_threshold, got, got_scores);
+    hog.detect(level, want, want_scores, vd::Params{}.scan_threshold, cv::Size(8, 8),
+               cv::Size(8, 8));
+    EXPECT_LE(std::abs(static_cast<int>(got.size()) - static_cast<int>(want.size())), 1);
+  }
 }
 
 // The crops of one place at several turns are the crops taken one by one, to the byte, whether

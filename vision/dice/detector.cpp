@@ -1,4 +1,5 @@
 #include "vision/dice/detector.h"
+#include "vision/dice/hog_scan.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -353,7 +354,10 @@ std::vector<Candidate> scan_grey(const cv::Mat& grey, const Params& params, cons
     shrink_area(source[static_cast<std::size_t>(from)], size, level_image);
     std::vector<cv::Point> hits;
     std::vector<double> scores;
-    hog.detect(level_image, hits, scores, params.scan_threshold, cv::Size(8, 8), cv::Size(8, 8));
+    if (params.scan_by_opencv)
+      hog.detect(level_image, hits, scores, params.scan_threshold, cv::Size(8, 8), cv::Size(8, 8));
+    else
+      scan_hog(level_image, detector.data(), params.scan_threshold, hits, scores);
     for (std::size_t i = 0; i < hits.size(); ++i) {
       Candidate c;
       c.centre = cv::Point2d((hits[i].x + kWindow / 2.0) / f, (hits[i].y + kWindow / 2.0) / f);

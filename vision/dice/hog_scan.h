@@ -1,0 +1,28 @@
+// The dice window detector's scan of one pyramid level (internal to vision/dice): every 32x32
+// window 8 pixels apart scored by the linear SVM on its HOG — what cv::HOGDescriptor::detect
+// gives with window_hog() (16x16 blocks 8 apart, 8x8 cells, 9 unsigned bins, Gaussian block
+// weights of sigma 4, L2-Hys at 0.2, no gamma), winStride 8 and padding 8, computed another way.
+//
+// OpenCV builds each block's histogram pixel by pixel, and every pixel lies in four blocks. Both
+// the Gaussian and the cells' bilinear weights are separable, so a block's histogram is the sum,
+// over the four 8x8 cells it covers, of the cell's votes weighted by one of four row profiles and
+// one of four column profiles (which cell of the block it votes for, and where the cell lies in
+// the block): each cell's 4 x 4 weighted histograms are summed once, row by row, and every block
+// is put together from its four cells'. The angles come from a closer arctangent than OpenCV's
+// (documented to about 0.3 degree), which moves a vote between two neighbouring bins by a hair:
+// the scores agree with OpenCV's to a few thousandths (test
+// DiceReader.TheWindowScanScoresAsOpenCvsHog).
+#pragma once
+
+#include <opencv2/core.hpp>
+#include <vector>
+
+namespace arbitre::vision::dice {
+
+// The windows of the 8-bit grey `image` scoring at least `threshold` with `weights` (the
+// window's 324 HOG features, then the bias): their top-left corners (from (-8, -8), the padding)
+// row by row, and their scores.
+void scan_hog(const cv::Mat& image, const float* weights, double threshold,
+              std::vector<cv::Point>& hits, std::vector<double>& scores);
+
+}  // namespace arbitre::vision::dice
