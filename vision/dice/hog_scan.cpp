@@ -172,21 +172,23 @@ void add_row_scalar(const float* vote0, const float* vote1, const int* bin, int 
 
 // The same with each pixel's votes as one vector of bins 0-7 (and bin 8 apart): the same sums
 // in the same order, without a store waiting on the last one to the same bin.
-// Bins 0-7 of pixel x's votes as one vector.
+// Bins 0-7 of pixel x's votes as one vector: the one-hot rows of bins b0 and b0 + 1 (8: none)
+// scaled by the two votes.
+alignas(32) constexpr float kOneHot[kBins + 1][8] = {
+    {1, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0},
+    {0, 0, 0, 1, 0, 0, 0, 0}, {0, 0, 0, 0, 1, 0, 0, 0}, {0, 0, 0, 0, 0, 1, 0, 0},
+    {0, 0, 0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 0, 0},
+    {1, 0, 0, 0, 0, 0, 0, 0}};  // b0 + 1 past bin 8 is bin 0
 __attribute__((target("avx2"))) inline __m256 votes_of(const float* vote0, const float* vote1,
-                                                       const int* bin, int x, __m256i lanes) {
-  const int b0 = bin[x], b1 = b0 + 1 == kBins ? 0 : b0 + 1;
-  return _mm256_or_ps(
-      _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(lanes, _mm256_set1_epi32(b0))),
-                    _mm256_set1_ps(vote0[x])),
-      _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(lanes, _mm256_set1_epi32(b1))),
-                    _mm256_set1_ps(vote1[x])));
+                                                       const int* bin, int x) {
+  const int b0 = bin[x];
+  return _mm256_add_ps(_mm256_mul_ps(_mm256_load_ps(kOneHot[b0]), _mm256_set1_ps(vote0[x])),
+                       _mm256_mul_ps(_mm256_load_ps(kOneHot[b0 + 1]), _mm256_set1_ps(vote1[x])));
 }
 
 __attribute__((target("avx2"))) void add_row_avx2(const float* vote0, const float* vote1,
                                                   const int* bin, int cells_x, int k_y,
                                                   const Profiles& profile, float* cells) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256i eight = _mm256_set1_epi32(kBins - 1), seven = _mm256_set1_epi32(kBins - 2);
   __m256 column[kProfiles];  // each column profile over the cell's 8 pixels
   for (int p = 0; p < kProfiles; ++p) column[p] = _mm256_loadu_ps(profile[static_cast<std::size_t>(p)].data());
@@ -195,13 +197,13 @@ __attribute__((target("avx2"))) void add_row_avx2(const float* vote0, const floa
     // Profile 1 is 0 over the cell's second half, profile 2 over its first: skipped there.
     __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
     for (int k = 0; k < kCell / 2; ++k) {
-      const __m256 v = votes_of(vote0, vote1, bin, x0 + k, lanes);
+      const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
       acc0 = _mm256_add_ps(acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
       acc1 = _mm256_add_ps(acc1, _mm256_mul_ps(v, _mm256_set1_ps(profile[1][static_cast<std::size_t>(k)])));
       acc3 = _mm256_add_ps(acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
     }
     for (int k = kCell / 2; k < kCell; ++k) {
-      const __m256 v = votes_of(vote0, vote1, bin, x0 + k, lanes);
+      const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
       acc0 = _mm256_add_ps(acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
       acc2 = _mm256_add_ps(acc2, _mm256_mul_ps(v, _mm256_set1_ps(profile[2][static_cast<std::size_t>(k)])));
       acc3 = _mm256_add_ps(acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
