@@ -633,33 +633,6 @@ TEST(DiceReader, TheWindowScanScoresAsOpenCvsHog) {
   }
 }
 
-// The face crop's own HOG gives the numbers OpenCV's gives (crop_hog: cells of 6, a colour
-// crop), to a few thousandths, on crops of every die of a committed scene at several turns.
-TEST(DiceReader, TheCropsHogIsOpenCvsHog) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "circle", "0096");
-  ASSERT_FALSE(image.empty());
-  const cv::HOGDescriptor hog(cv::Size(vd::kCrop, vd::kCrop), cv::Size(12, 12), cv::Size(6, 6),
-                              cv::Size(6, 6), 9);
-  double worst = 0;
-  int crops = 0;
-  for (const auto& die : truth["dice"]) {
-    for (const double turn : {0.0, 37.0, 200.0}) {
-      const cv::Mat crop = vd::face_crop(image, {die["x"].get<double>(), die["y"].get<double>()},
-                                         die["radius_px"].get<double>(), turn);
-      std::vector<float> want;
-      hog.compute(crop, want);
-      ASSERT_EQ(want.size(), static_cast<std::size_t>(vd::kCropHog));
-      std::vector<float> got(static_cast<std::size_t>(vd::kCropHog));
-      vd::crop_hog(crop, got.data());
-      for (std::size_t i = 0; i < got.size(); ++i)
-        worst = std::max(worst, static_cast<double>(std::abs(got[i] - want[i])));
-      ++crops;
-    }
-  }
-  EXPECT_EQ(crops, 30);
-  EXPECT_LT(worst, 5e-3);
-}
-
 // The crops of one place at several turns are the crops taken one by one, to the byte, whether
 // the neighbourhood is averaged down first (a large die, or the face network's wider span) or not.
 TEST(DiceReader, CropsAtSeveralTurnsAreTheCropsOneByOne) {

@@ -18,29 +18,26 @@ constexpr int kBlockFloats = 4 * kBins;      // a block's histogram: its 2 x 2 c
 constexpr int kBlockStride = 40;             // ... stored with 4 zeros after it
 constexpr int kProfiles = 4;                 // per axis, see profiles()
 constexpr int kCellFloats = kProfiles * kBlockFloats;  // a cell's weighted histograms
-constexpr int kCropCell = 6;                 // the face crop's cells
 
-// The weight along one axis of pixel k of an image cell (`cell` pixels wide, at most kCell), in
-// profile p = 2 c + q: the cell lies at q (0: first, 1: second) in a block of two cells, and the
-// pixel votes for the block's cell c. It is the block's Gaussian (sigma a quarter of the block
-// about its middle: for 8-pixel cells exp(-(t - 8)^2 / 32) at t pixels into the block) times the
-// bilinear share of cell c (cells centred at cell / 2 - 0.5 and 3 cell / 2 - 0.5; a pixel beyond
-// a centre votes for that cell alone).
+// The weight along one axis of pixel k of an image cell, in profile p = 2 c + q: the cell lies at
+// q (0: first, 1: second) in a block, and the pixel votes for the block's cell c. It is the
+// block's Gaussian (sigma 4 about its middle: exp(-(t - 8)^2 / 32) at t pixels into the block)
+// times the bilinear share of cell c (cells centred at 3.5 and 11.5; a pixel beyond a centre
+// votes for that cell alone).
 using Profiles = std::array<std::array<float, kCell>, kProfiles>;
-Profiles profiles(int cell) {
+Profiles profiles() {
   Profiles profile{};
-  const float sigma = static_cast<float>(cell) / 2;
   for (int c = 0; c < 2; ++c) {
     for (int q = 0; q < 2; ++q) {
-      for (int k = 0; k < cell; ++k) {
-        const int t = q * cell + k;
-        const float d = static_cast<float>(t - cell);
-        const float at = (static_cast<float>(t) + 0.5f) / static_cast<float>(cell) - 0.5f;
+      for (int k = 0; k < kCell; ++k) {
+        const int t = q * kCell + k;
+        const float d = static_cast<float>(t) - 8.f;
+        const float at = (static_cast<float>(t) + 0.5f) / kCell - 0.5f;
         const int first = static_cast<int>(std::floor(at));
         const float frac = at - static_cast<float>(first);
         const float share = c == first ? 1.f - frac : c == first + 1 ? frac : 0.f;
         profile[static_cast<std::size_t>(2 * c + q)][static_cast<std::size_t>(k)] =
-            std::exp(-d * d / (2 * sigma * sigma)) * share;
+            std::exp(-d * d / 32.f) * share;
       }
     }
   }
@@ -74,24 +71,21 @@ inline int mirror(int v, int n) {
 // The gradient ([-1, 0, 1] both ways) of one padded row (`here`, x + 1 for x from -1, between
 // `up` and `down`) and its magnitude's two votes: the bins on either side of its direction (9
 // over pi, bin b centred on (b + 0.5) pi / 9), shared linearly; `bin` is the first's.
-// The two votes of a gradient: its magnitude shared between the bins on either side of its
-// direction (9 over pi, bin b centred on (b + 0.5) pi / 9); `bin` is the first's.
-inline void vote(float dx, float dy, float& vote0, float& vote1, int& bin) {
-  const float magnitude = std::sqrt(dx * dx + dy * dy);
-  const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>) - 0.5f;
-  int b = static_cast<int>(a + 1.f) - 1;  // a >= -0.5: the floor
-  const float frac = a - static_cast<float>(b);
-  if (b < 0) b += kBins;
-  if (b >= kBins) b -= kBins;
-  vote0 = magnitude * (1.f - frac);
-  vote1 = magnitude * frac;
-  bin = b;
-}
-
 void votes_scalar(const float* up, const float* here, const float* down, int from, int width,
                   float* vote0, float* vote1, int* bin) {
-  for (int x = from; x < width; ++x)
-    vote(here[x + 2] - here[x], down[x + 1] - up[x + 1], vote0[x], vote1[x], bin[x]);
+  for (int x = from; x < width; ++x) {
+    const float dx = here[x + 2] - here[x];
+    const float dy = down[x + 1] - up[x + 1];
+    const float magnitude = std::sqrt(dx * dx + dy * dy);
+    const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>) - 0.5f;
+    int b = static_cast<int>(a + 1.f) - 1;  // a >= -0.5: the floor
+    const float frac = a - static_cast<float>(b);
+    if (b < 0) b += kBins;
+    if (b >= kBins) b -= kBins;
+    vote0[x] = magnitude * (1.f - frac);
+    vote1[x] = magnitude * frac;
+    bin[x] = b;
+  }
 }
 
 // The same, eight pixels at a time (the same operations: no fused multiply-add).
@@ -153,12 +147,12 @@ void votes(const float* up, const float* here, const float* down, int width, flo
 // cell row's first): each cell's row histogram per column profile, then weighted by each row
 // profile.
 void add_row_scalar(const float* vote0, const float* vote1, const int* bin, int cells_x, int k_y,
-                    const Profiles& profile, float* cells, int cell = kCell) {
+                    const Profiles& profile, float* cells) {
   std::array<float, kBlockFloats> row{};  // [column profile][bin]
   for (int cx = 0; cx < cells_x; ++cx) {
     row.fill(0.f);
-    for (int k = 0; k < cell; ++k) {
-      const int x = cx * cell + k;
+    for (int k = 0; k < kCell; ++k) {
+      const int x = cx * kCell + k;
       const int b0 = bin[x], b1 = b0 + 1 == kBins ? 0 : b0 + 1;
       for (int p = 0; p < kProfiles; ++p) {
         const float w = profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)];
@@ -176,6 +170,8 @@ void add_row_scalar(const float* vote0, const float* vote1, const int* bin, int 
   }
 }
 
+// The same with each pixel's votes as one vector of bins 0-7 (and bin 8 apart): the same sums
+// in the same order, without a store waiting on the last one to the same bin.
 // Bins 0-7 of pixel x's votes as one vector: the one-hot rows of bins b0 and b0 + 1 (8: none)
 // scaled by the two votes.
 alignas(32) constexpr float kOneHot[kBins + 1][8] = {
@@ -295,25 +291,6 @@ float window_score(const float* at, std::size_t row, const float* w) {
   return kAvx2 ? window_score_avx2(at, row, w) : window_score_scalar(at, row, w);
 }
 
-// A block's histogram (kBlockStride floats, zero on entry) in the descriptor's order (its cells
-// column by column, then bins), from the cells' weighted histograms (`cells`, `cells_x` a row) of
-// the four cells from (bx, by), normalised as L2-Hys.
-void assemble_block(const float* cells, int cells_x, int bx, int by, float* out) {
-  for (int qy = 0; qy < 2; ++qy) {
-    for (int qx = 0; qx < 2; ++qx) {
-      const float* h = cells + (static_cast<std::size_t>(by + qy) * cells_x + (bx + qx)) * kCellFloats;
-      for (int cx = 0; cx < 2; ++cx) {
-        for (int cy = 0; cy < 2; ++cy) {
-          const float* from = h + (2 * cy + qy) * kBlockFloats + (2 * cx + qx) * kBins;
-          float* to = out + (2 * cx + cy) * kBins;
-          for (int b = 0; b < kBins; ++b) to[b] += from[b];
-        }
-      }
-    }
-  }
-  normalise(out);
-}
-
 }  // namespace
 
 void scan_hog(const cv::Mat& image, const float* weights, double threshold,
@@ -321,7 +298,7 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
   hits.clear();
   scores.clear();
   CV_Assert(image.type() == CV_8UC1);
-  static const Profiles profile = profiles(kCell);
+  static const Profiles profile = profiles();
   const int padded_w = image.cols + 2 * kPad, padded_h = image.rows + 2 * kPad;
   // Blocks 8 apart from the padded corner, the windows' (3 x 3 blocks each), and the cells.
   const int blocks_x = (padded_w - 2 * kCell) / kCell + 1, blocks_y = (padded_h - 2 * kCell) / kCell + 1;
@@ -368,7 +345,20 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
   for (int by = 0; by < blocks_y; ++by) {
     for (int bx = 0; bx < blocks_x; ++bx) {
       float* out = block.data() + (static_cast<std::size_t>(by) * blocks_x + bx) * kBlockStride;
-      assemble_block(cell.data(), cells_x, bx, by, out);
+      for (int qy = 0; qy < 2; ++qy) {
+        for (int qx = 0; qx < 2; ++qx) {
+          const float* h = cell.data() +
+                           (static_cast<std::size_t>(by + qy) * cells_x + (bx + qx)) * kCellFloats;
+          for (int cx = 0; cx < 2; ++cx) {
+            for (int cy = 0; cy < 2; ++cy) {
+              const float* from = h + (2 * cy + qy) * kBlockFloats + (2 * cx + qx) * kBins;
+              float* to = out + (2 * cx + cy) * kBins;
+              for (int b = 0; b < kBins; ++b) to[b] += from[b];
+            }
+          }
+        }
+      }
+      normalise(out);
     }
   }
 
@@ -384,48 +374,6 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
         hits.emplace_back(wx * kCell - kPad, wy * kCell - kPad);
         scores.push_back(score);
       }
-    }
-  }
-}
-
-void crop_hog(const cv::Mat& bgr, float* out) {
-  CV_Assert(bgr.type() == CV_8UC3 && bgr.rows == bgr.cols && bgr.cols % kCropCell == 0);
-  static const Profiles profile = profiles(kCropCell);
-  const int side = bgr.cols, cells = side / kCropCell;
-  std::vector<float> cell(static_cast<std::size_t>(cells) * cells * kCellFloats, 0.f);
-  std::vector<float> vote0(static_cast<std::size_t>(side)), vote1(static_cast<std::size_t>(side));
-  std::vector<int> bin(static_cast<std::size_t>(side));
-  for (int y = 0; y < side; ++y) {
-    const auto* up = bgr.ptr<cv::Vec3b>(mirror(y - 1, side));
-    const auto* here = bgr.ptr<cv::Vec3b>(y);
-    const auto* down = bgr.ptr<cv::Vec3b>(mirror(y + 1, side));
-    for (int x = 0; x < side; ++x) {
-      const int left = mirror(x - 1, side), right = mirror(x + 1, side);
-      // The channel of the largest gradient, the first on a tie (blue, green, red), as OpenCV's
-      // HOG takes for a colour image.
-      float dx = 0, dy = 0, best = -1;
-      for (const int ch : {0, 1, 2}) {
-        const float cx = static_cast<float>(here[right][ch]) - static_cast<float>(here[left][ch]);
-        const float cy = static_cast<float>(down[x][ch]) - static_cast<float>(up[x][ch]);
-        const float m = cx * cx + cy * cy;
-        if (m > best) best = m, dx = cx, dy = cy;
-      }
-      vote(dx, dy, vote0[static_cast<std::size_t>(x)], vote1[static_cast<std::size_t>(x)],
-           bin[static_cast<std::size_t>(x)]);
-    }
-    add_row_scalar(vote0.data(), vote1.data(), bin.data(), cells, y % kCropCell, profile,
-                   cell.data() + static_cast<std::size_t>(y / kCropCell) * cells * kCellFloats,
-                   kCropCell);
-  }
-  // The blocks column by column, as the descriptor runs.
-  const int blocks = cells - 1;
-  float block[kBlockStride];
-  for (int bx = 0; bx < blocks; ++bx) {
-    for (int by = 0; by < blocks; ++by) {
-      std::fill(block, block + kBlockStride, 0.f);
-      assemble_block(cell.data(), cells, bx, by, block);
-      std::copy_n(block, kBlockFloats, out);
-      out += kBlockFloats;
     }
   }
 }

@@ -25,10 +25,4 @@ namespace arbitre::vision::dice {
 void scan_hog(const cv::Mat& image, const float* weights, double threshold,
               std::vector<cv::Point>& hits, std::vector<double>& scores);
 
-// The face crop's HOG (a square 8-bit BGR image, its side a multiple of 6: cells of 6 pixels,
-// blocks of 2 x 2 cells 6 apart, 9 unsigned bins, Gaussian block weights of sigma 3, L2-Hys,
-// the gradient of the channel where it is largest), 36 floats per block, blocks column by column
-// into `out`: what cv::HOGDescriptor::compute gives with crop_hog(), to a few thousandths.
-void crop_hog(const cv::Mat& bgr, float* out);
-
 }  // namespace arbitre::vision::dice
