@@ -625,6 +625,12 @@ TEST(DiceReader, TheWindowScanScoresAsOpenCvsHog) {
       worst = std::max(worst, std::abs(got_scores[i] - want_scores[i]));
     }
     EXPECT_LT(worst, 5e-3) << "level " << f;
+    // The plain code (for machines without AVX2) gives the same windows and scores.
+    std::vector<cv::Point> plain;
+    std::vector<double> plain_scores;
+    vd::scan_hog(level, w, -1e9, plain, plain_scores, false);
+    ASSERT_EQ(plain, got);
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(plain_scores[i], got_scores[i], 1e-5);
     // And a threshold keeps the same windows, but for one within a hair of it.
     vd::scan_hog(level, w, vd::Params{}.scan_threshold, got, got_scores);
     hog.detect(level, want, want_scores, vd::Params{}.scan_threshold, cv::Size(8, 8),

@@ -137,9 +137,9 @@ __attribute__((target("avx2"))) void votes_avx2(const float* up, const float* he
 
 const bool kAvx2 = __builtin_cpu_supports("avx2");
 
-void votes(const float* up, const float* here, const float* down, int width, float* vote0,
-           float* vote1, int* bin) {
-  if (kAvx2) return votes_avx2(up, here, down, width, vote0, vote1, bin);
+void votes(bool avx2, const float* up, const float* here, const float* down, int width,
+           float* vote0, float* vote1, int* bin) {
+  if (avx2) return votes_avx2(up, here, down, width, vote0, vote1, bin);
   votes_scalar(up, here, down, 0, width, vote0, vote1, bin);
 }
 
@@ -232,9 +232,9 @@ __attribute__((target("avx2"))) void add_row_avx2(const float* vote0, const floa
   }
 }
 
-void add_row(const float* vote0, const float* vote1, const int* bin, int cells_x, int k_y,
-             const Profiles& profile, float* cells) {
-  if (kAvx2) return add_row_avx2(vote0, vote1, bin, cells_x, k_y, profile, cells);
+void add_row(bool avx2, const float* vote0, const float* vote1, const int* bin, int cells_x,
+             int k_y, const Profiles& profile, float* cells) {
+  if (avx2) return add_row_avx2(vote0, vote1, bin, cells_x, k_y, profile, cells);
   add_row_scalar(vote0, vote1, bin, cells_x, k_y, profile, cells);
 }
 
@@ -287,14 +287,15 @@ __attribute__((target("avx2"))) float window_score_avx2(const float* at, std::si
   return ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7]));
 }
 
-float window_score(const float* at, std::size_t row, const float* w) {
-  return kAvx2 ? window_score_avx2(at, row, w) : window_score_scalar(at, row, w);
+float window_score(bool avx2, const float* at, std::size_t row, const float* w) {
+  return avx2 ? window_score_avx2(at, row, w) : window_score_scalar(at, row, w);
 }
 
 }  // namespace
 
 void scan_hog(const cv::Mat& image, const float* weights, double threshold,
-              std::vector<cv::Point>& hits, std::vector<double>& scores) {
+              std::vector<cv::Point>& hits, std::vector<double>& scores, bool vectors) {
+  const bool avx2 = vectors && kAvx2;
   hits.clear();
   scores.clear();
   CV_Assert(image.type() == CV_8UC1);
@@ -332,10 +333,10 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
   load_row(0, rows[1]);
   for (int y = 0; y < cells_y * kCell; ++y) {
     load_row(y + 1, rows[2]);
-    votes(rows[0].data(), rows[1].data(), rows[2].data(), width, vote0.data(), vote1.data(),
+    votes(avx2, rows[0].data(), rows[1].data(), rows[2].data(), width, vote0.data(), vote1.data(),
           bin0.data());
     std::rotate(rows.begin(), rows.begin() + 1, rows.end());
-    add_row(vote0.data(), vote1.data(), bin0.data(), cells_x, y % kCell, profile,
+    add_row(avx2, vote0.data(), vote1.data(), bin0.data(), cells_x, y % kCell, profile,
             cell.data() + static_cast<std::size_t>(y / kCell) * cells_x * kCellFloats);
   }
 
@@ -369,7 +370,7 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
   for (int wy = 0; wy < windows_y; ++wy) {
     for (int wx = 0; wx < windows_x; ++wx) {
       const float* at = block.data() + (static_cast<std::size_t>(wy) * blocks_x + wx) * kBlockStride;
-      const double score = window_score(at, static_cast<std::size_t>(blocks_x) * kBlockStride, w.data()) + bias;
+      const double score = window_score(avx2, at, static_cast<std::size_t>(blocks_x) * kBlockStride, w.data()) + bias;
       if (score >= threshold) {
         hits.emplace_back(wx * kCell - kPad, wy * kCell - kPad);
         scores.push_back(score);

@@ -21,8 +21,9 @@ namespace arbitre::vision::dice {
 
 // The windows of the 8-bit grey `image` scoring at least `threshold` with `weights` (the
 // window's 324 HOG features, then the bias): their top-left corners (from (-8, -8), the padding)
-// row by row, and their scores.
+// row by row, and their scores. With AVX2 when the processor has it, unless `vectors` is false
+// (the plain code, for machines without it: the same windows, scores within 1e-5).
 void scan_hog(const cv::Mat& image, const float* weights, double threshold,
-              std::vector<cv::Point>& hits, std::vector<double>& scores);
+              std::vector<cv::Point>& hits, std::vector<double>& scores, bool vectors = true);
 
 }  // namespace arbitre::vision::dice

@@ -1518,27 +1518,29 @@ int pieces_of(const Detection& d) {
 // one piece, the better reading kept.
 Detection read(const Prepared& prepared, const Params& params, const CellModel& model) {
   Detection d = finish(prepared, params, model, {});
-  if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 &&
-      d.lattice.hypothesis_pitch > 0 &&
-      (d.lattice.inliers <= params.alternative_inliers ||
-       (params.alternative_pieces && pieces_of(d) > 1))) {
+  // The board read again through the likeliest lattice other than the reading's (more than 12%
+  // of pitch or 8 degrees from its hypothesis), and kept when it finds more pions, or (with
+  // `fewer_pieces`) as many in fewer pieces: a board in pieces is no Irma board, and two pions
+  // read two cells apart were diagonal neighbours on a lattice turned 45 degrees.
+  const auto read_other = [&](bool fewer_pieces) {
     LatticeChoice avoid;
     avoid.avoid_pitch = d.lattice.hypothesis_pitch;
     avoid.avoid_angle = d.lattice.hypothesis_angle;
     Detection other = finish_again(prepared, params, model, avoid);
-    // On a tie, the reading whose pions make fewer pieces (a board in pieces is no Irma board:
-    // two pions read two cells apart were diagonal neighbours on a lattice turned 45 degrees).
-    const bool better =
-        other.lattice.found &&
-        (pions_of(other) > pions_of(d) ||
-         (params.alternative_pieces && pions_of(other) == pions_of(d) && pieces_of(other) < pieces_of(d)));
+    const bool better = other.lattice.found &&
+                        (pions_of(other) > pions_of(d) ||
+                         (fewer_pieces && pions_of(other) == pions_of(d) && pieces_of(other) < pieces_of(d)));
     keep(d, std::move(other), better);
-  }
+  };
+  if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 &&
+      d.lattice.hypothesis_pitch > 0 &&
+      (d.lattice.inliers <= params.alternative_inliers ||
+       (params.alternative_pieces && pieces_of(d) > 1)))
+    read_other(params.alternative_pieces);
   // The pions read all on one colour of the lattice's checkerboard (i + j of one parity): the
   // lattice may be the one turned 45 degrees at 1/sqrt(2) of the board's pitch, kept by a few
   // candidates that are no pions (the table seen between four of them) on the other colour,
-  // which the candidates' own parity rule (fit_lattice) counts. The board is read through the
-  // likeliest other lattice too, the better reading kept.
+  // which the candidates' own parity rule (fit_lattice) counts.
   if (params.read_parity_pions > 0 && d.lattice.found && d.lattice.knight == 0 &&
       d.lattice.hypothesis_pitch > 0) {
     int pions = 0, parity = -1;
@@ -1550,14 +1552,7 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
       parity = p;
       ++pions;
     }
-    if (one_colour && pions >= params.read_parity_pions) {
-      LatticeChoice avoid;
-      avoid.avoid_pitch = d.lattice.hypothesis_pitch;
-      avoid.avoid_angle = d.lattice.hypothesis_angle;
-      Detection other = finish_again(prepared, params, model, avoid);
-      const bool better = other.lattice.found && pions_of(other) > pions_of(d);
-      keep(d, std::move(other), better);
-    }
+    if (one_colour && pions >= params.read_parity_pions) read_other(false);
   }
   if (!params.knight_retry || d.lattice.knight == 0) return d;
   // The lattice came from two pions a knight's move apart, and its mirror image fits them as
