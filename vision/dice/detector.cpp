@@ -1,5 +1,4 @@
 #include "vision/dice/detector.h"
-#include "vision/dice/hog_scan.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -7,6 +6,8 @@
 #include <cmath>
 #include <numeric>
 #include <opencv2/imgproc.hpp>
+
+#include "vision/dice/hog_scan.h"
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -1274,7 +1275,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
           cnn_cocked < params.cnn_cocked) {
         const int n = params.full_turns;
         std::vector<double> circle(static_cast<std::size_t>(n));
-        for (int t = 0; t < n; ++t) circle[static_cast<std::size_t>(t)] = best_angle + 360.0 * t / n;
+        for (int t = 0; t < n; ++t)
+          circle[static_cast<std::size_t>(t)] = best_angle + 360.0 * t / n;
         cv::Mat round_rows(n, kCnnSide * kCnnSide, CV_8U);
         cnn_crops(grey, face, c.radius, circle, round_rows, 0);
         const cv::Mat p = model.digit_cnn.probabilities(round_rows);

@@ -74,9 +74,9 @@ struct Params {
                                     // a die cocked
   double cnn_confidence = 0.5;      // with it, the value's mean probability over the crops of the
   double cnn_margin = 0.3;          // best way (always pooled) needed, and over the next value
-  int full_turns = 36;  // with it, a die not read along the axis: turns of the whole circle
-                        // searched (0: off), its reading taken when its mean is at least
-  double full_confidence = 0.9;  // this (and surer than along the axis)
+  int full_turns = 36;              // with it, a die not read along the axis: turns of the
+                                    // whole circle searched (0: off), its reading taken when
+  double full_confidence = 0.9;     // its mean is at least this (and surer than along the axis)
   bool neighbour_search = true;     // with it, fewer than ten dice: places where a die touching
   double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"

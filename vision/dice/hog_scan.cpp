@@ -1,9 +1,10 @@
 #include "vision/dice/hog_scan.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <immintrin.h>
 #include <numbers>
 
 namespace arbitre::vision::dice {
@@ -11,12 +12,12 @@ namespace arbitre::vision::dice {
 namespace {
 
 constexpr int kBins = 9;
-constexpr int kCell = 8;                     // pixels, square
-constexpr int kPad = 8;                      // the image is padded by this on every side
-constexpr int kWindowCells = 4;              // a window is 4 x 4 cells (32 pixels)
-constexpr int kBlockFloats = 4 * kBins;      // a block's histogram: its 2 x 2 cells
-constexpr int kBlockStride = 40;             // ... stored with 4 zeros after it
-constexpr int kProfiles = 4;                 // per axis, see profiles()
+constexpr int kCell = 8;                               // pixels, square
+constexpr int kPad = 8;                                // the image is padded by this on every side
+constexpr int kWindowCells = 4;                        // a window is 4 x 4 cells (32 pixels)
+constexpr int kBlockFloats = 4 * kBins;                // a block's histogram: its 2 x 2 cells
+constexpr int kBlockStride = 40;                       // ... stored with 4 zeros after it
+constexpr int kProfiles = 4;                           // per axis, see profiles()
 constexpr int kCellFloats = kProfiles * kBlockFloats;  // a cell's weighted histograms
 
 // The weight along one axis of pixel k of an image cell, in profile p = 2 c + q: the cell lies at
@@ -77,7 +78,7 @@ void votes_scalar(const float* up, const float* here, const float* down, int fro
     const float dx = here[x + 2] - here[x];
     const float dy = down[x + 1] - up[x + 1];
     const float magnitude = std::sqrt(dx * dx + dy * dy);
-    const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>) - 0.5f;
+    const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>)-0.5f;
     int b = static_cast<int>(a + 1.f) - 1;  // a >= -0.5: the floor
     const float frac = a - static_cast<float>(b);
     if (b < 0) b += kBins;
@@ -115,8 +116,8 @@ __attribute__((target("avx2"))) void votes_avx2(const float* up, const float* he
     const __m256 big = _mm256_blendv_ps(ax, dy, steep), small = _mm256_blendv_ps(dy, ax, steep);
     const __m256 c = _mm256_and_ps(_mm256_div_ps(small, big), _mm256_cmp_ps(big, zero, _CMP_GT_OQ));
     const __m256 c2 = _mm256_mul_ps(c, c);
-    __m256 p = _mm256_add_ps(_mm256_set1_ps(-0.0851330f),
-                             _mm256_mul_ps(c2, _mm256_set1_ps(0.0208351f)));
+    __m256 p =
+        _mm256_add_ps(_mm256_set1_ps(-0.0851330f), _mm256_mul_ps(c2, _mm256_set1_ps(0.0208351f)));
     p = _mm256_add_ps(_mm256_set1_ps(0.1801410f), _mm256_mul_ps(c2, p));
     p = _mm256_add_ps(_mm256_set1_ps(-0.3302995f), _mm256_mul_ps(c2, p));
     p = _mm256_add_ps(_mm256_set1_ps(0.9998660f), _mm256_mul_ps(c2, p));
@@ -191,29 +192,38 @@ __attribute__((target("avx2"))) void add_row_avx2(const float* vote0, const floa
                                                   const Profiles& profile, float* cells) {
   const __m256i eight = _mm256_set1_epi32(kBins - 1), seven = _mm256_set1_epi32(kBins - 2);
   __m256 column[kProfiles];  // each column profile over the cell's 8 pixels
-  for (int p = 0; p < kProfiles; ++p) column[p] = _mm256_loadu_ps(profile[static_cast<std::size_t>(p)].data());
+  for (int p = 0; p < kProfiles; ++p)
+    column[p] = _mm256_loadu_ps(profile[static_cast<std::size_t>(p)].data());
   for (int cx = 0; cx < cells_x; ++cx) {
     const int x0 = cx * kCell;
     // Profile 1 is 0 over the cell's second half, profile 2 over its first: skipped there.
     __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
     for (int k = 0; k < kCell / 2; ++k) {
       const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
-      acc0 = _mm256_add_ps(acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
-      acc1 = _mm256_add_ps(acc1, _mm256_mul_ps(v, _mm256_set1_ps(profile[1][static_cast<std::size_t>(k)])));
-      acc3 = _mm256_add_ps(acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
+      acc0 = _mm256_add_ps(
+          acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
+      acc1 = _mm256_add_ps(
+          acc1, _mm256_mul_ps(v, _mm256_set1_ps(profile[1][static_cast<std::size_t>(k)])));
+      acc3 = _mm256_add_ps(
+          acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
     }
     for (int k = kCell / 2; k < kCell; ++k) {
       const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
-      acc0 = _mm256_add_ps(acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
-      acc2 = _mm256_add_ps(acc2, _mm256_mul_ps(v, _mm256_set1_ps(profile[2][static_cast<std::size_t>(k)])));
-      acc3 = _mm256_add_ps(acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
+      acc0 = _mm256_add_ps(
+          acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
+      acc2 = _mm256_add_ps(
+          acc2, _mm256_mul_ps(v, _mm256_set1_ps(profile[2][static_cast<std::size_t>(k)])));
+      acc3 = _mm256_add_ps(
+          acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
     }
     const __m256 acc[kProfiles] = {acc0, acc1, acc2, acc3};
     // Bin 8's votes of the cell's 8 pixels as one vector, weighted by each column profile.
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bin + x0));
-    const __m256 last = _mm256_add_ps(
-        _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, eight)), _mm256_loadu_ps(vote0 + x0)),
-        _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, seven)), _mm256_loadu_ps(vote1 + x0)));
+    const __m256 last =
+        _mm256_add_ps(_mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, eight)),
+                                    _mm256_loadu_ps(vote0 + x0)),
+                      _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, seven)),
+                                    _mm256_loadu_ps(vote1 + x0)));
     alignas(32) float tail[kProfiles][8];
     for (int p = 0; p < kProfiles; ++p) _mm256_store_ps(tail[p], _mm256_mul_ps(last, column[p]));
     float* h = cells + static_cast<std::size_t>(cx) * kCellFloats;
@@ -246,7 +256,8 @@ void normalise(float* h) {
     for (int i = 0; i < kBlockStride; i += 8) {
       for (int j = 0; j < 8; ++j) part[static_cast<std::size_t>(j)] += h[i + j] * h[i + j];
     }
-    return ((part[0] + part[4]) + (part[1] + part[5])) + ((part[2] + part[6]) + (part[3] + part[7]));
+    return ((part[0] + part[4]) + (part[1] + part[5])) +
+           ((part[2] + part[6]) + (part[3] + part[7]));
   };
   const float scale = 1.f / (std::sqrt(squares()) + kBlockFloats * 0.1f);
   for (int i = 0; i < kBlockStride; ++i) {
@@ -302,7 +313,8 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
   static const Profiles profile = profiles();
   const int padded_w = image.cols + 2 * kPad, padded_h = image.rows + 2 * kPad;
   // Blocks 8 apart from the padded corner, the windows' (3 x 3 blocks each), and the cells.
-  const int blocks_x = (padded_w - 2 * kCell) / kCell + 1, blocks_y = (padded_h - 2 * kCell) / kCell + 1;
+  const int blocks_x = (padded_w - 2 * kCell) / kCell + 1,
+            blocks_y = (padded_h - 2 * kCell) / kCell + 1;
   const int windows_x = (padded_w - kWindowCells * kCell) / kCell + 1;
   const int windows_y = (padded_h - kWindowCells * kCell) / kCell + 1;
   if (windows_x <= 0 || windows_y <= 0) return;
@@ -322,10 +334,16 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
     // Index i holds padded column i - 1, image column i - 1 - kPad: mirrored near the edges,
     // straight between.
     const int n = static_cast<int>(out.size());
-    const int first = std::min(n, kPad + 1), last = std::max(first, std::min(n, image.cols + kPad + 1));
-    for (int i = 0; i < first; ++i) out[static_cast<std::size_t>(i)] = static_cast<float>(src[column[static_cast<std::size_t>(i)]]);
-    for (int i = first; i < last; ++i) out[static_cast<std::size_t>(i)] = static_cast<float>(src[i - 1 - kPad]);
-    for (int i = last; i < n; ++i) out[static_cast<std::size_t>(i)] = static_cast<float>(src[column[static_cast<std::size_t>(i)]]);
+    const int first = std::min(n, kPad + 1),
+              last = std::max(first, std::min(n, image.cols + kPad + 1));
+    for (int i = 0; i < first; ++i)
+      out[static_cast<std::size_t>(i)] =
+          static_cast<float>(src[column[static_cast<std::size_t>(i)]]);
+    for (int i = first; i < last; ++i)
+      out[static_cast<std::size_t>(i)] = static_cast<float>(src[i - 1 - kPad]);
+    for (int i = last; i < n; ++i)
+      out[static_cast<std::size_t>(i)] =
+          static_cast<float>(src[column[static_cast<std::size_t>(i)]]);
   };
   std::vector<float> vote0(static_cast<std::size_t>(width)), vote1(static_cast<std::size_t>(width));
   std::vector<int> bin0(static_cast<std::size_t>(width));
@@ -348,8 +366,8 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
       float* out = block.data() + (static_cast<std::size_t>(by) * blocks_x + bx) * kBlockStride;
       for (int qy = 0; qy < 2; ++qy) {
         for (int qx = 0; qx < 2; ++qx) {
-          const float* h = cell.data() +
-                           (static_cast<std::size_t>(by + qy) * cells_x + (bx + qx)) * kCellFloats;
+          const float* h =
+              cell.data() + (static_cast<std::size_t>(by + qy) * cells_x + (bx + qx)) * kCellFloats;
           for (int cx = 0; cx < 2; ++cx) {
             for (int cy = 0; cy < 2; ++cy) {
               const float* from = h + (2 * cy + qy) * kBlockFloats + (2 * cx + qx) * kBins;
@@ -365,12 +383,16 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
 
   // Each window's score: its 3 x 3 blocks (column by column) against the weights, and the bias.
   std::vector<float> w(9 * kBlockStride, 0.f);
-  for (int j = 0; j < 9; ++j) std::copy_n(weights + j * kBlockFloats, kBlockFloats, w.data() + j * kBlockStride);
+  for (int j = 0; j < 9; ++j)
+    std::copy_n(weights + j * kBlockFloats, kBlockFloats, w.data() + j * kBlockStride);
   const double bias = weights[9 * kBlockFloats];
   for (int wy = 0; wy < windows_y; ++wy) {
     for (int wx = 0; wx < windows_x; ++wx) {
-      const float* at = block.data() + (static_cast<std::size_t>(wy) * blocks_x + wx) * kBlockStride;
-      const double score = window_score(avx2, at, static_cast<std::size_t>(blocks_x) * kBlockStride, w.data()) + bias;
+      const float* at =
+          block.data() + (static_cast<std::size_t>(wy) * blocks_x + wx) * kBlockStride;
+      const double score =
+          window_score(avx2, at, static_cast<std::size_t>(blocks_x) * kBlockStride, w.data()) +
+          bias;
       if (score >= threshold) {
         hits.emplace_back(wx * kCell - kPad, wy * kCell - kPad);
         scores.push_back(score);

@@ -605,13 +605,15 @@ int point_groups(const std::vector<cv::Point>& at, std::vector<int>& group) {
 
 // The 8-connected groups of the cells `pions` (indices into `cells`): `group` per cell (-1
 // for the others), numbered from 0.
-int group_cells(const std::vector<Detection::Cell>& cells, const std::vector<int>& pions, std::vector<int>& group) {
+int group_cells(const std::vector<Detection::Cell>& cells, const std::vector<int>& pions,
+                std::vector<int>& group) {
   std::vector<cv::Point> at;
   for (const int k : pions) at.push_back(cells[static_cast<std::size_t>(k)].lattice);
   std::vector<int> of_pion;
   const int groups = point_groups(at, of_pion);
   group.assign(cells.size(), -1);
-  for (std::size_t i = 0; i < pions.size(); ++i) group[static_cast<std::size_t>(pions[i])] = of_pion[i];
+  for (std::size_t i = 0; i < pions.size(); ++i)
+    group[static_cast<std::size_t>(pions[i])] = of_pion[i];
   return groups;
 }
 
@@ -1406,10 +1408,12 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   std::vector<int> group;
   const int groups = group_cells(d.cells, pion_cells, group);
   std::vector<int> group_size(static_cast<std::size_t>(groups), 0);
-  for (const int k : pion_cells) ++group_size[static_cast<std::size_t>(group[static_cast<std::size_t>(k)])];
+  for (const int k : pion_cells)
+    ++group_size[static_cast<std::size_t>(group[static_cast<std::size_t>(k)])];
   int best_group = -1, best_size = 0;
   for (int g = 0; g < groups; ++g) {
-    if (group_size[static_cast<std::size_t>(g)] > best_size) best_size = group_size[static_cast<std::size_t>(g)], best_group = g;
+    if (group_size[static_cast<std::size_t>(g)] > best_size)
+      best_size = group_size[static_cast<std::size_t>(g)], best_group = g;
   }
   // A board fits a 5x7 rectangle, either way round: keep the 5x7 or 7x5 window holding the
   // most of the group (a felt the colour of the pions must not stretch it); between windows that
@@ -1527,9 +1531,10 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
     avoid.avoid_pitch = d.lattice.hypothesis_pitch;
     avoid.avoid_angle = d.lattice.hypothesis_angle;
     Detection other = finish_again(prepared, params, model, avoid);
-    const bool better = other.lattice.found &&
-                        (pions_of(other) > pions_of(d) ||
-                         (fewer_pieces && pions_of(other) == pions_of(d) && pieces_of(other) < pieces_of(d)));
+    const bool better =
+        other.lattice.found &&
+        (pions_of(other) > pions_of(d) ||
+         (fewer_pieces && pions_of(other) == pions_of(d) && pieces_of(other) < pieces_of(d)));
     keep(d, std::move(other), better);
   };
   if (params.alternative_inliers > 0 && d.lattice.found && d.lattice.knight == 0 &&
