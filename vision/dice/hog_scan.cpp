@@ -196,27 +196,18 @@ __attribute__((target("avx2"))) void add_row_avx2(const float* vote0, const floa
     column[p] = _mm256_loadu_ps(profile[static_cast<std::size_t>(p)].data());
   for (int cx = 0; cx < cells_x; ++cx) {
     const int x0 = cx * kCell;
-    // Profile 1 is 0 over the cell's second half, profile 2 over its first: skipped there.
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
-    for (int k = 0; k < kCell / 2; ++k) {
+    __m256 acc[kProfiles];
+    for (__m256& a : acc) a = _mm256_setzero_ps();
+    for (int k = 0; k < kCell; ++k) {
       const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
-      acc0 = _mm256_add_ps(
-          acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
-      acc1 = _mm256_add_ps(
-          acc1, _mm256_mul_ps(v, _mm256_set1_ps(profile[1][static_cast<std::size_t>(k)])));
-      acc3 = _mm256_add_ps(
-          acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
+      // Profile 1 is 0 over the cell's second half, profile 2 over its first: skipped there.
+      for (const int p : {0, k < kCell / 2 ? 1 : 2, 3}) {
+        acc[p] = _mm256_add_ps(
+            acc[p], _mm256_mul_ps(
+                        v, _mm256_set1_ps(
+                               profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)])));
+      }
     }
-    for (int k = kCell / 2; k < kCell; ++k) {
-      const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
-      acc0 = _mm256_add_ps(
-          acc0, _mm256_mul_ps(v, _mm256_set1_ps(profile[0][static_cast<std::size_t>(k)])));
-      acc2 = _mm256_add_ps(
-          acc2, _mm256_mul_ps(v, _mm256_set1_ps(profile[2][static_cast<std::size_t>(k)])));
-      acc3 = _mm256_add_ps(
-          acc3, _mm256_mul_ps(v, _mm256_set1_ps(profile[3][static_cast<std::size_t>(k)])));
-    }
-    const __m256 acc[kProfiles] = {acc0, acc1, acc2, acc3};
     // Bin 8's votes of the cell's 8 pixels as one vector, weighted by each column profile.
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bin + x0));
     const __m256 last =
