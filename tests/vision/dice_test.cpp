@@ -728,9 +728,6 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   }
 }
 
-// A die whose only window was somewhat too large, turned down as "not a die" (presence 0.42):
-// the search looks there again at the dice's size and finds it (seed 3900, scene 6: the red 3
-// alone at the tray's left).
 // A red 2 on a cloth (scene 96 of seed 3900): the axis network gives its digit's axis 19 degrees
 // off, and the crops along it (15 degrees apart) leave it unread. Searched through the whole
 // circle, it is read, and upright; no other die changes.
@@ -760,6 +757,9 @@ TEST(DiceReader, ADieNotReadAlongTheAxisIsSearchedThroughTheWholeCircle) {
   }
 }
 
+// A die whose only window was somewhat too large, turned down as "not a die" (presence 0.42):
+// the search looks there again at the dice's size and finds it (seed 3900, scene 6: the red 3
+// alone at the tray's left).
 TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "search", "0006");
   ASSERT_FALSE(image.empty());

@@ -6,13 +6,12 @@
 #include <cmath>
 #include <numeric>
 #include <opencv2/imgproc.hpp>
-
-#include "vision/dice/hog_scan.h"
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
 #include "vision/common/forest.h"
+#include "vision/dice/hog_scan.h"
 
 namespace arbitre::vision::dice {
 
@@ -325,10 +324,13 @@ std::vector<Candidate> scan_grey(const cv::Mat& grey, const Params& params, cons
                                  int first, int last) {
   std::vector<Candidate> all;
   if (model.window_weights.empty() || grey.empty()) return all;
-  cv::HOGDescriptor hog = window_hog();
-  std::vector<float> detector(model.window_weights.begin<float>(),
-                              model.window_weights.end<float>());
-  hog.setSVMDetector(detector);
+  const float* weights = model.window_weights.ptr<float>();
+  // OpenCV's detector only when asked for (the reference the scan's own HOG is checked against).
+  cv::HOGDescriptor hog;
+  if (params.scan_by_opencv) {
+    hog = window_hog();
+    hog.setSVMDetector(std::vector<float>(weights, weights + model.window_weights.total()));
+  }
   // The lightness at full, half and quarter size: each level is shrunk from the smallest of
   // them that is still larger (averaging fewer pixels: this was half the scan's time).
   std::array<cv::Mat, 3> source;
@@ -358,7 +360,7 @@ std::vector<Candidate> scan_grey(const cv::Mat& grey, const Params& params, cons
     if (params.scan_by_opencv)
       hog.detect(level_image, hits, scores, params.scan_threshold, cv::Size(8, 8), cv::Size(8, 8));
     else
-      scan_hog(level_image, detector.data(), params.scan_threshold, hits, scores);
+      scan_hog(level_image, weights, params.scan_threshold, hits, scores);
     for (std::size_t i = 0; i < hits.size(); ++i) {
       Candidate c;
       c.centre = cv::Point2d((hits[i].x + kWindow / 2.0) / f, (hits[i].y + kWindow / 2.0) / f);
