@@ -229,6 +229,7 @@ CalibrationAssistant::CalibrationAssistant(wxWindow* parent, const std::string& 
 
 CalibrationAssistant::~CalibrationAssistant() {
   if (!temp_path_.empty()) wxRemoveFile(utf8(temp_path_));
+  if (!temp_name_.empty()) wxRemoveFile(utf8(temp_name_));
 }
 
 wxButton* CalibrationAssistant::open_button(wxWindow* page) {
@@ -394,7 +395,10 @@ bool CalibrationAssistant::set_frame(const wxImage& frame) {
     fail(_("The camera gave no frame."));
     return false;
   }
-  if (temp_path_.empty()) temp_path_ = wxFileName::CreateTempFileName("arbitre-frame").utf8_string() + ".png";
+  if (temp_path_.empty()) {
+    temp_name_ = wxFileName::CreateTempFileName("arbitre-frame").utf8_string();
+    temp_path_ = temp_name_ + ".png";
+  }
   if (!frame.SaveFile(utf8(temp_path_), wxBITMAP_TYPE_PNG)) {
     fail(wxString::Format(_("Cannot write %s"), utf8(temp_path_)));
     return false;

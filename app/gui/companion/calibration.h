@@ -89,7 +89,8 @@ class CalibrationAssistant : public wxDialog {
   std::string camera_;
   wxImage frame_;
   std::string frame_path_;  // the frame as a file, for vision's file-based calls
-  std::string temp_path_;   // a frame given as an image is written here
+  std::string temp_name_;   // the unique name reserved for it (an empty file), removed with it
+  std::string temp_path_;   // a frame given as an image is written here: temp_name_ + ".png"
   std::optional<MatFound> mat_;
   std::optional<vision::ColourCalibration> colours_;
   vision::DiceZones zones_;

@@ -21,6 +21,7 @@
 #include <wx/utils.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -408,6 +409,13 @@ wxImage four_pions() {
 TEST_F(Companion, CalibrationAssistantSavesWhatWatchReads) {
   const std::string db = (dir_ / "arbitre.db").string();
   const std::string camera = "/dev/video-test";
+  // The frame handed over as an image is written to a temporary file: its own directory here,
+  // to check that nothing is left behind.
+  const fs::path temp = dir_ / "temp";
+  fs::create_directories(temp);
+  const char* const old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved_tmpdir = old_tmpdir ? old_tmpdir : "";
+  setenv("TMPDIR", temp.c_str(), 1);
   auto* assistant = new c::CalibrationAssistant(nullptr, db, camera);
   assistant->Show();
   pump();
@@ -497,6 +505,9 @@ TEST_F(Companion, CalibrationAssistantSavesWhatWatchReads) {
   const auto zones = assistant->zones();
   assistant->Destroy();
   pump(50);
+  if (old_tmpdir) setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+  else unsetenv("TMPDIR");
+  EXPECT_TRUE(fs::is_empty(temp)) << "a temporary frame was left in " << temp;
 
   ds::Store store = ds::Store::open(db);
   const s::CameraCalibration irma = s::calibration_for(store, camera, ds::GameKind::Irma, "");
