@@ -207,6 +207,50 @@ TEST(Cnn, LearnsShapesWhereverTheyAre) {
   EXPECT_LT(cv::norm(p, cnn.probabilities(as_float), cv::NORM_INF), 1e-5);
 }
 
+// Inference (Cnn::probabilities) reads each convolution's input in place, where training
+// copies its patches first (im2col): the same products in the same order, so the very same
+// probabilities. Training's forward pass is seen through the loss it returns for one image and
+// one label, -log of that label's probability (as a float); checked on the readers' shape
+// with one and two planes, and on a shape whose first convolution has outputs past a whole
+// block of four, 8-bit and float images.
+void check_inference(CnnShape shape, bool as_float) {
+  cv::RNG rng(11);
+  cv::Mat images(5, shape.channels * shape.side * shape.side, CV_8U);
+  rng.fill(images, cv::RNG::UNIFORM, 0, 256);
+  std::vector<int> labels(static_cast<std::size_t>(images.rows), 0);
+  CnnTraining t;
+  t.shape = shape;
+  t.epochs = 0;  // the initial weights
+  Cnn net = train_cnn(images, labels, t);
+  for (auto* b : {&net.b1, &net.b2, &net.b3, &net.b4})
+    for (float& v : *b) v = static_cast<float>(rng.uniform(-0.3, 0.3));
+  if (as_float) images.convertTo(images, CV_32F, 1.0 / 255);
+  const cv::Mat p = net.probabilities(images);
+  ASSERT_EQ(p.rows, images.rows);
+  Cnn unused;
+  for (int i = 0; i < images.rows; ++i) {
+    for (int c = 0; c < shape.classes; ++c) {
+      const double loss = cnn_gradient(net, images.row(i), {c}, unused);
+      EXPECT_EQ(loss, -std::log(std::max(1e-12f, p.at<float>(i, c))))
+          << "side " << shape.side << ", " << shape.channels << " planes, image " << i
+          << ", class " << c;
+    }
+  }
+}
+
+TEST(Cnn, InferenceIsTrainingsForward) {
+  CnnShape digits;  // 28: 24 -> 12 -> 10 -> 5
+  digits.classes = 13;
+  check_inference(digits, false);
+  check_inference(digits, true);
+  CnnShape two = digits;
+  two.channels = 2;
+  two.classes = 15;
+  check_inference(two, false);
+  CnnShape small = small_training(0).shape;  // 16: 14 -> 7 -> 6 -> 3, 6 maps
+  check_inference(small, false);
+}
+
 TEST(Cnn, TrainingIsTheSameOnAnyNumberOfThreads) {
   cv::Mat images;
   std::vector<int> labels;

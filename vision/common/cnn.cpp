@@ -26,6 +26,7 @@ struct Pass {
   std::vector<float> a2, p2;
   std::vector<int> i2;
   std::vector<float> c1, c2;  // the patches of each convolution's input (im2col)
+  std::vector<int> at1, at2;  // where each tap's row starts in c1 and c2 (apply's offsets)
   std::vector<float> h;       // dense, after ReLU
   std::vector<float> z;       // probabilities
   explicit Pass(const CnnShape& s)
@@ -38,25 +39,30 @@ struct Pass {
         i2(p2.size()),
         c1(static_cast<std::size_t>(s.channels * s.kernel1 * s.kernel1 * s.conv1() * s.conv1())),
         c2(static_cast<std::size_t>(s.maps1 * s.kernel2 * s.kernel2 * s.conv2() * s.conv2())),
+        at1(static_cast<std::size_t>(s.channels * s.kernel1 * s.kernel1)),
+        at2(static_cast<std::size_t>(s.maps1 * s.kernel2 * s.kernel2)),
         h(static_cast<std::size_t>(s.hidden)),
-        z(static_cast<std::size_t>(s.classes)) {}
+        z(static_cast<std::size_t>(s.classes)) {
+    for (std::size_t t = 0; t < at1.size(); ++t) at1[t] = static_cast<int>(t) * s.conv1() * s.conv1();
+    for (std::size_t t = 0; t < at2.size(); ++t) at2[t] = static_cast<int>(t) * s.conv2() * s.conv2();
+  }
 };
 
 // Each plane of the image: its pixels less their mean, over their spread (at least 4 levels of
 // 255: a flat plane is not blown up into noise).
-void standardise(const cv::Mat& images, int row, int planes, std::vector<float>& x) {
-  const int n = static_cast<int>(x.size());
+// The image is the row's n values; x holds at least n.
+void standardise(const cv::Mat& images, int row, int planes, int n, float* x) {
   if (images.depth() == CV_8U) {
     const unsigned char* p = images.ptr<unsigned char>(row);
-    for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = p[i];
+    for (int i = 0; i < n; ++i) x[i] = p[i];
   } else {
     const float* p = images.ptr<float>(row);
-    std::copy(p, p + n, x.begin());
+    std::copy(p, p + n, x);
   }
   const int size = n / planes;
   const double floor = images.depth() == CV_8U ? 4.0 : 4.0 / 255.0;
   for (int c = 0; c < planes; ++c) {
-    const auto from = x.begin() + static_cast<std::ptrdiff_t>(c) * size;
+    float* const from = x + static_cast<std::ptrdiff_t>(c) * size;
     double sum = 0, sq = 0;
     for (auto v = from; v != from + size; ++v) sum += *v, sq += static_cast<double>(*v) * *v;
     const double mean = sum / size;
@@ -83,17 +89,20 @@ void im2col(const float* in, int cin, int n, int k, float* cols) {
   }
 }
 
-// out (cout x size) = bias + w (cout x taps) x cols (taps x size), in blocks of 4 outputs x 16
-// pixels held in registers over all the taps (each patch value loaded once for 4 outputs).
-// Written with the compiler's vector types, built twice (AVX2, and plain x86-64 where each
-// 8-float vector is two SSE registers); the same operations in the same order, so the same
-// results either way (ISO C++ does not fuse the multiply and the add).
+// out (cout x size) = bias + w (cout x taps) x the taps' inputs, where tap t of output pixel i
+// is in[at[t] + i]: the rows of im2col's patches (at[t] = t x size), or, at inference, the input
+// itself (`Infer` below). In blocks of 4 outputs x 16 pixels held in registers over all the
+// taps (each input value loaded once for 4 outputs), each output summed from its bias through
+// the taps in order. Written with the compiler's vector types, built twice (AVX2, and plain
+// x86-64 where each 8-float vector is two SSE registers); the same operations in the same
+// order, so the same results either way (ISO C++ does not fuse the multiply and the add).
 using Floats8 = float __attribute__((vector_size(32)));
+constexpr int kBlockPixels = 16;
 
 __attribute__((always_inline)) inline void apply_body(const float* w, const float* bias, int cout,
-                                                      int taps, const float* cols, int size,
-                                                      float* out) {
-  constexpr int kOut = 4, kPixels = 16;
+                                                      int taps, const float* in, const int* at,
+                                                      int size, float* out) {
+  constexpr int kOut = 4, kPixels = kBlockPixels;
   const int full = size / kPixels * kPixels;
   int co = 0;
   for (; co + kOut <= cout; co += kOut) {
@@ -102,7 +111,7 @@ __attribute__((always_inline)) inline void apply_body(const float* w, const floa
       for (int a = 0; a < kOut; ++a) acc[a][0] = acc[a][1] = Floats8{} + bias[co + a];
       for (int t = 0; t < taps; ++t) {
         Floats8 c0, c1;
-        const float* c = cols + static_cast<std::ptrdiff_t>(t) * size + i0;
+        const float* c = in + at[t] + i0;
         std::memcpy(&c0, c, sizeof c0);
         std::memcpy(&c1, c + 8, sizeof c1);
         for (int a = 0; a < kOut; ++a) {
@@ -125,7 +134,7 @@ __attribute__((always_inline)) inline void apply_body(const float* w, const floa
     std::fill(dst + from, dst + size, bias[o]);
     for (int t = 0; t < taps; ++t) {
       const float a = w[static_cast<std::ptrdiff_t>(o) * taps + t];
-      const float* __restrict c = cols + static_cast<std::ptrdiff_t>(t) * size;
+      const float* __restrict c = in + at[t];
       for (int i = from; i < size; ++i) dst[i] += a * c[i];
     }
   }
@@ -133,18 +142,19 @@ __attribute__((always_inline)) inline void apply_body(const float* w, const floa
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) void apply_avx2(const float* w, const float* bias, int cout,
-                                                int taps, const float* cols, int size, float* out) {
-  apply_body(w, bias, cout, taps, cols, size, out);
+                                                int taps, const float* in, const int* at, int size,
+                                                float* out) {
+  apply_body(w, bias, cout, taps, in, at, size, out);
 }
 const bool kAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
-void apply(const float* w, const float* bias, int cout, int taps, const float* cols, int size,
-           float* out) {
+void apply(const float* w, const float* bias, int cout, int taps, const float* in, const int* at,
+           int size, float* out) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (kAvx2) return apply_avx2(w, bias, cout, taps, cols, size, out);
+  if (kAvx2) return apply_avx2(w, bias, cout, taps, in, at, size, out);
 #endif
-  apply_body(w, bias, cout, taps, cols, size, out);
+  apply_body(w, bias, cout, taps, in, at, size, out);
 }
 
 // The gradients of apply: dw += dout x cols', db += dout's sums, and (when dcols is not null)
@@ -248,25 +258,18 @@ void relu_pool_back(const float* p, const int* from, const float* dp, int pooled
   }
 }
 
-void forward(const Cnn& net, const cv::Mat& images, int row, Pass& s) {
+// The dense layers and the softmax, from the pooled maps p2 (flat values) to the
+// probabilities z; h holds the hidden layer after ReLU.
+void dense_softmax(const Cnn& net, const float* p2, std::vector<float>& hidden,
+                   std::vector<float>& z) {
   const CnnShape& sh = net.shape;
-  standardise(images, row, sh.channels, s.x);
-  const int size1 = sh.conv1() * sh.conv1(), size2 = sh.conv2() * sh.conv2();
-  im2col(s.x.data(), sh.channels, sh.side, sh.kernel1, s.c1.data());
-  apply(net.w1.data(), net.b1.data(), sh.maps1, sh.channels * sh.kernel1 * sh.kernel1, s.c1.data(),
-        size1, s.a1.data());
-  relu_pool(s.a1.data(), sh.maps1, sh.conv1(), s.p1.data(), s.i1.data());
-  im2col(s.p1.data(), sh.maps1, sh.pool1(), sh.kernel2, s.c2.data());
-  apply(net.w2.data(), net.b2.data(), sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2, s.c2.data(),
-        size2, s.a2.data());
-  relu_pool(s.a2.data(), sh.maps2, sh.conv2(), s.p2.data(), s.i2.data());
   // The dense layer input by input (each scales a row of weights: a loop the compiler
   // vectorises; the ReLU's zeros cost nothing).
   const int flat = sh.flat();
-  float* __restrict h = s.h.data();
+  float* __restrict h = hidden.data();
   std::copy(net.b3.begin(), net.b3.end(), h);
   for (int i = 0; i < flat; ++i) {
-    const float a = s.p2[static_cast<std::size_t>(i)];
+    const float a = p2[i];
     if (a == 0) continue;
     const float* __restrict w = net.w3.data() + static_cast<std::ptrdiff_t>(i) * sh.hidden;
     for (int j = 0; j < sh.hidden; ++j) h[j] += a * w[j];
@@ -276,13 +279,97 @@ void forward(const Cnn& net, const cv::Mat& images, int row, Pass& s) {
   for (int c = 0; c < sh.classes; ++c) {
     const float* w = net.w4.data() + static_cast<std::ptrdiff_t>(c) * sh.hidden;
     float acc = net.b4[static_cast<std::size_t>(c)];
-    for (int j = 0; j < sh.hidden; ++j) acc += w[j] * s.h[static_cast<std::size_t>(j)];
-    s.z[static_cast<std::size_t>(c)] = acc;
+    for (int j = 0; j < sh.hidden; ++j) acc += w[j] * h[j];
+    z[static_cast<std::size_t>(c)] = acc;
     top = std::max(top, acc);
   }
   double sum = 0;
-  for (float& v : s.z) sum += (v = std::exp(v - top));
-  for (float& v : s.z) v = static_cast<float>(v / sum);
+  for (float& v : z) sum += (v = std::exp(v - top));
+  for (float& v : z) v = static_cast<float>(v / sum);
+}
+
+// Training's forward pass: every stage kept for the backward pass.
+void forward(const Cnn& net, const cv::Mat& images, int row, Pass& s) {
+  const CnnShape& sh = net.shape;
+  standardise(images, row, sh.channels, net.inputs(), s.x.data());
+  const int size1 = sh.conv1() * sh.conv1(), size2 = sh.conv2() * sh.conv2();
+  im2col(s.x.data(), sh.channels, sh.side, sh.kernel1, s.c1.data());
+  apply(net.w1.data(), net.b1.data(), sh.maps1, sh.channels * sh.kernel1 * sh.kernel1, s.c1.data(),
+        s.at1.data(), size1, s.a1.data());
+  relu_pool(s.a1.data(), sh.maps1, sh.conv1(), s.p1.data(), s.i1.data());
+  im2col(s.p1.data(), sh.maps1, sh.pool1(), sh.kernel2, s.c2.data());
+  apply(net.w2.data(), net.b2.data(), sh.maps2, sh.maps1 * sh.kernel2 * sh.kernel2, s.c2.data(),
+        s.at2.data(), size2, s.a2.data());
+  relu_pool(s.a2.data(), sh.maps2, sh.conv2(), s.p2.data(), s.i2.data());
+  dense_softmax(net, s.p2.data(), s.h, s.z);
+}
+
+// Inference alone (Cnn::probabilities): each convolution reads its input in place, without
+// im2col's copies. Its outputs are computed on a grid as wide as its input: output pixel
+// (y, x) at y x n + x for an input n pixels wide (the columns past the output's width are
+// computed and not used), so that tap (c, ky, kx) of every output pixel i is the input at
+// i + c n n + ky n + kx, a fixed offset. The grid is rounded up to whole blocks of apply and
+// the input padded with zeros for the reads past its end. The same products summed in the same
+// order as training's forward, so the same probabilities (test Cnn.InferenceIsTrainingsForward).
+struct Infer {
+  int wide1, wide2;           // positions computed per map: (m - 1) n + m, rounded up
+  std::vector<int> at1, at2;  // each tap's offset in the input
+  std::vector<float> x, a1, p1, a2, p2, h, z;
+
+  static int wide(int n, int m) {
+    return ((m - 1) * n + m + kBlockPixels - 1) / kBlockPixels * kBlockPixels;
+  }
+  static std::vector<int> taps(int planes, int n, int k) {
+    std::vector<int> at;
+    for (int c = 0; c < planes; ++c)
+      for (int ky = 0; ky < k; ++ky)
+        for (int kx = 0; kx < k; ++kx) at.push_back((c * n + ky) * n + kx);
+    return at;
+  }
+  explicit Infer(const CnnShape& s)
+      : wide1(wide(s.side, s.conv1())),
+        wide2(wide(s.pool1(), s.conv2())),
+        at1(taps(s.channels, s.side, s.kernel1)),
+        at2(taps(s.maps1, s.pool1(), s.kernel2)),
+        x(static_cast<std::size_t>(std::max(s.channels * s.side * s.side, at1.back() + wide1)), 0.0f),
+        a1(static_cast<std::size_t>(s.maps1 * wide1)),
+        p1(static_cast<std::size_t>(std::max(s.maps1 * s.pool1() * s.pool1(), at2.back() + wide2)),
+           0.0f),
+        a2(static_cast<std::size_t>(s.maps2 * wide2)),
+        p2(static_cast<std::size_t>(s.flat())),
+        h(static_cast<std::size_t>(s.hidden)),
+        z(static_cast<std::size_t>(s.classes)) {}
+};
+
+// ReLU then 2x2 max-pooling of maps of m x m pixels laid n wide, each map `stride` apart, into
+// maps x m/2 x m/2: the largest of the four, as relu_pool.
+void relu_pool_wide(const float* a, int maps, int m, int n, int stride, float* p) {
+  const int q = m / 2;
+  for (int c = 0; c < maps; ++c) {
+    const float* src = a + static_cast<std::ptrdiff_t>(c) * stride;
+    for (int y = 0; y < q; ++y) {
+      const float* top = src + 2 * y * n;
+      const float* bottom = top + n;
+      float* __restrict out = p + (c * q + y) * q;
+      for (int x = 0; x < q; ++x) {
+        const float v = std::max(std::max(top[2 * x], top[2 * x + 1]),
+                                 std::max(bottom[2 * x], bottom[2 * x + 1]));
+        out[x] = std::max(0.0f, v);
+      }
+    }
+  }
+}
+
+void infer(const Cnn& net, const cv::Mat& images, int row, Infer& s) {
+  const CnnShape& sh = net.shape;
+  standardise(images, row, sh.channels, net.inputs(), s.x.data());
+  apply(net.w1.data(), net.b1.data(), sh.maps1, static_cast<int>(s.at1.size()), s.x.data(),
+        s.at1.data(), s.wide1, s.a1.data());
+  relu_pool_wide(s.a1.data(), sh.maps1, sh.conv1(), sh.side, s.wide1, s.p1.data());
+  apply(net.w2.data(), net.b2.data(), sh.maps2, static_cast<int>(s.at2.size()), s.p1.data(),
+        s.at2.data(), s.wide2, s.a2.data());
+  relu_pool_wide(s.a2.data(), sh.maps2, sh.conv2(), sh.pool1(), s.wide2, s.p2.data());
+  dense_softmax(net, s.p2.data(), s.h, s.z);
 }
 
 // Scratch for one image's backward pass.
@@ -395,9 +482,9 @@ cv::Mat Cnn::probabilities(const cv::Mat& images) const {
   if (empty() || images.empty()) return out;
   CV_Assert(images.cols == inputs() && (images.depth() == CV_32F || images.depth() == CV_8U) &&
             images.channels() == 1);
-  Pass s(shape);
+  Infer s(shape);
   for (int r = 0; r < images.rows; ++r) {
-    forward(*this, images, r, s);
+    infer(*this, images, r, s);
     std::copy(s.z.begin(), s.z.end(), out.ptr<float>(r));
   }
   return out;
