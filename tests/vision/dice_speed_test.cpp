@@ -150,4 +150,17 @@ TEST(DiceSpeed, ShrinkAreaIsOpenCVsAreaResizeToTheByte) {
                     : cv::Size(rng.uniform(1, src.cols + 1), rng.uniform(1, src.rows + 1));
     expect_same(src, size);
   }
+  // Given a factor (the networks' crops: a part of the frame shrunk before it is turned), where
+  // OpenCV takes the scale from the factor, not from the sizes.
+  for (int i = 0; i < 200; ++i) {
+    const cv::Rect part(rng.uniform(0, 600), rng.uniform(0, 300), rng.uniform(60, 300),
+                        rng.uniform(60, 300));
+    const cv::Mat src = grey(part & cv::Rect(0, 0, grey.cols, grey.rows));
+    const double factor = i % 25 == 0 ? 0.5 : rng.uniform(0.05, 0.99);
+    cv::Mat expected, got;
+    cv::resize(src, expected, cv::Size(), factor, factor, cv::INTER_AREA);
+    vd::shrink_area(src, factor, got);
+    ASSERT_EQ(got.size(), expected.size()) << src.size() << " x " << factor;
+    EXPECT_EQ(cv::norm(got, expected, cv::NORM_INF), 0) << src.size() << " x " << factor;
+  }
 }

@@ -244,17 +244,15 @@ __attribute__((target("avx2"))) void area_row_avx2(const float* row, const int* 
 const bool kAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
-}  // namespace
-
-void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
-  const double scale_x = 1. / (static_cast<double>(size.width) / src.cols);
-  const double scale_y = 1. / (static_cast<double>(size.height) / src.rows);
+// OpenCV's area resize of src to `size`, scale_x and scale_y source pixels a destination pixel
+// (as cv::resize computes them from the size or the factors it is given); false, and nothing
+// done, unless it is a grey image shrunk by a factor that is not a whole number.
+bool area_shrink(const cv::Mat& src, cv::Size size, double scale_x, double scale_y, cv::Mat& dst) {
   const bool integral = std::abs(scale_x - std::lround(scale_x)) < DBL_EPSILON &&
                         std::abs(scale_y - std::lround(scale_y)) < DBL_EPSILON;
   if (src.type() != CV_8UC1 || size.width <= 0 || size.height <= 0 || scale_x < 1 || scale_y < 1 ||
       integral || src.data == dst.data) {
-    cv::resize(src, dst, size, 0, 0, cv::INTER_AREA);
-    return;
+    return false;
   }
   // OpenCV's ResizeArea_Invoker sums, for each destination row, its source rows' weighted
   // horizontal sums (each a chain of taps from 0): the same float operations in the same order,
@@ -310,6 +308,22 @@ void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
   }
   uchar* d = dst.ptr<uchar>(prev_dy);
   for (int dx = 0; dx < w; ++dx) d[dx] = cv::saturate_cast<uchar>(acc[dx]);
+  return true;
+}
+
+}  // namespace
+
+void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
+  const double scale_x = 1. / (static_cast<double>(size.width) / src.cols);
+  const double scale_y = 1. / (static_cast<double>(size.height) / src.rows);
+  if (!area_shrink(src, size, scale_x, scale_y, dst)) cv::resize(src, dst, size, 0, 0, cv::INTER_AREA);
+}
+
+void shrink_area(const cv::Mat& src, double factor, cv::Mat& dst) {
+  const cv::Size size(cv::saturate_cast<int>(src.cols * factor),
+                      cv::saturate_cast<int>(src.rows * factor));
+  if (!area_shrink(src, size, 1. / factor, 1. / factor, dst))
+    cv::resize(src, dst, cv::Size(), factor, factor, cv::INTER_AREA);
 }
 
 cv::HOGDescriptor window_hog() {
@@ -443,7 +457,7 @@ void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
         cv::Rect(0, 0, grey.cols, grey.rows);
     if (roi.area() > 0) {
       pre = scale * 1.5;
-      cv::resize(grey(roi), source, cv::Size(), pre, pre, cv::INTER_AREA);
+      shrink_area(grey(roi), pre, source);
       at = (centre - cv::Point2d(roi.x, roi.y)) * pre;
     }
   }

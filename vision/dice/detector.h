@@ -246,6 +246,9 @@ cv::HOGDescriptor window_hog();
 // cv::resize(src, dst, size, 0, 0, cv::INTER_AREA), the same bytes, faster for a grey image
 // shrunk by a factor that is not a whole number (the scan's levels); otherwise cv::resize.
 void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst);
+// cv::resize(src, dst, cv::Size(), factor, factor, cv::INTER_AREA), the same way (the crops of
+// the networks, shrunk before they are turned).
+void shrink_area(const cv::Mat& src, double factor, cv::Mat& dst);
 // Every window scoring above the threshold at every level, strongest first (no suppression).
 std::vector<Candidate> scan_windows(const cv::Mat& bgr, const Params& params, const Model& model);
 // The same at the pyramid's levels first .. last - 1 only (0: the finest; last < 0: to the
