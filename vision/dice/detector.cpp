@@ -11,6 +11,7 @@
 #endif
 
 #include "vision/common/forest.h"
+#include "vision/common/warp.h"
 #include "vision/dice/hog_scan.h"
 
 namespace arbitre::vision::dice {
@@ -74,8 +75,7 @@ cv::Mat refine_neighbourhood(const cv::Mat& grey, cv::Point2d centre, double rad
   cv::Mat m = (cv::Mat_<double>(2, 3) << f, 0, side / 2.0 - f * (centre.x - roi.x), 0, f,
                side / 2.0 - f * (centre.y - roi.y));
   cv::Mat patch;
-  cv::warpAffine(grey(roi), patch, m, cv::Size(side, side),
-                 f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  warp_linear(grey(roi), patch, m, cv::Size(side, side));  // warpAffine's INTER_AREA is bilinear
   return patch;
 }
 
@@ -437,7 +437,7 @@ cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double 
   m.at<double>(0, 2) += kCrop / 2.0 - centre.x;
   m.at<double>(1, 2) += kCrop / 2.0 - centre.y;
   cv::Mat crop;
-  cv::warpAffine(bgr, crop, m, cv::Size(kCrop, kCrop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  warp_linear(bgr, crop, m, cv::Size(kCrop, kCrop));
   return crop;
 }
 
@@ -467,7 +467,7 @@ void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
     m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
     m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
     cv::Mat crop(kCnnSide, kCnnSide, CV_8U, rows.ptr(first + static_cast<int>(i)));
-    cv::warpAffine(source, crop, m, crop.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    warp_linear(source, crop, m, crop.size());
   }
 }
 

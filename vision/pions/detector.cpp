@@ -10,6 +10,7 @@
 #include <queue>
 
 #include "vision/common/forest.h"
+#include "vision/common/warp.h"
 
 namespace arbitre::vision::pions {
 namespace {
@@ -501,8 +502,7 @@ cv::Mat rectify(const cv::Mat& src, const LatticeFit& lattice, int i, int j, int
   const cv::Point2f from[3] = {{0, 0}, {last, 0}, {0, last}};
   const cv::Point2f to[3] = {image_of(0, 0), image_of(last, 0), image_of(0, last)};
   cv::Mat patch;
-  cv::warpAffine(src, patch, cv::getAffineTransform(from, to), cv::Size(pixels, pixels),
-                 cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  warp_linear(src, patch, cv::getAffineTransform(from, to), cv::Size(pixels, pixels), true);
   return patch;
 }
 
