@@ -2,8 +2,47 @@
 
 #include <chrono>
 #include <filesystem>
+#include <opencv2/imgcodecs.hpp>
 
 namespace arbitre::vision {
+
+std::optional<std::string> sequence_frame(const std::string& pattern, int index,
+                                          std::string* error) {
+  const auto fail = [&](const std::string& message) -> std::optional<std::string> {
+    if (error) *error = pattern + ": " + message;
+    return std::nullopt;
+  };
+  std::string name;
+  int numbers = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%') {
+      name += pattern[i];
+      continue;
+    }
+    if (i + 1 < pattern.size() && pattern[i + 1] == '%') {
+      name += '%';
+      ++i;
+      continue;
+    }
+    // %[0][width]d
+    std::size_t j = i + 1;
+    const bool zeros = j < pattern.size() && pattern[j] == '0';
+    if (zeros) ++j;
+    std::size_t width = 0;
+    while (j < pattern.size() && pattern[j] >= '0' && pattern[j] <= '9' && width < 100)
+      width = width * 10 + static_cast<std::size_t>(pattern[j++] - '0');
+    if (j >= pattern.size() || pattern[j] != 'd' || width >= 100) {
+      return fail("an image sequence's pattern takes one number written %d, %4d or %04d");
+    }
+    if (++numbers > 1) return fail("an image sequence's pattern takes one number, not several");
+    std::string digits = std::to_string(index);
+    if (digits.size() < width) digits.insert(0, width - digits.size(), zeros ? '0' : ' ');
+    name += digits;
+    i = j;
+  }
+  if (numbers == 0) return fail("an image sequence's pattern needs a number (%04d)");
+  return name;
+}
 
 std::optional<SourceSpec> parse_source(const std::string& text, std::string* error) {
   const auto fail = [&](const std::string& message) -> std::optional<SourceSpec> {
@@ -29,6 +68,8 @@ std::optional<SourceSpec> parse_source(const std::string& text, std::string* err
     spec.kind = SourceSpec::Kind::Sequence;
     const std::filesystem::path folder = std::filesystem::path(text).parent_path();
     if (!folder.empty() && !std::filesystem::is_directory(folder)) return fail(folder.string() + ": no such folder");
+    std::string problem;
+    if (!sequence_frame(text, 0, &problem)) return fail(problem);
     return spec;
   }
   if (!std::filesystem::exists(text)) return fail(text + ": no such file");
@@ -40,6 +81,19 @@ FrameSource::FrameSource(SourceSpec spec, SourceParams params) : spec_(std::move
 
 bool FrameSource::open() {
   capture_.release();
+  if (spec_.kind == SourceSpec::Kind::Sequence) {
+    // Numbered from 0, or from 1 when there is no frame 0 (as OpenCV's backend reads them).
+    for (const int first : {0, 1}) {
+      const std::optional<std::string> name = sequence_frame(spec_.text, first, &error_);
+      if (!name) return false;
+      if (std::filesystem::exists(*name)) {
+        next_index_ = first;
+        return true;
+      }
+    }
+    error_ = spec_.text + ": no frame numbered 0 or 1";
+    return false;
+  }
   try {
     switch (spec_.kind) {
       case SourceSpec::Kind::Camera:
@@ -55,8 +109,7 @@ bool FrameSource::open() {
                       {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, params_.open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC,
                        params_.read_timeout_ms});
         break;
-      case SourceSpec::Kind::Sequence:
-        capture_.open(spec_.text, cv::CAP_IMAGES);
+      case SourceSpec::Kind::Sequence:  // read by next_in_sequence
         break;
       case SourceSpec::Kind::File:
         capture_.open(spec_.text, cv::CAP_ANY);
@@ -99,8 +152,35 @@ void FrameSource::drain(cv::Mat& frame) {
   }
 }
 
+// The sequence's frames in order, until a number is missing or an image cannot be read.
+FrameStatus FrameSource::next_in_sequence(cv::Mat& frame) {
+  if (next_index_ < 0 && !open()) {
+    ended_ = true;
+    return FrameStatus::Ended;
+  }
+  const std::optional<std::string> name = sequence_frame(spec_.text, next_index_, &error_);
+  if (!name || !std::filesystem::exists(*name)) {
+    ended_ = true;
+    return FrameStatus::Ended;
+  }
+  try {
+    frame = cv::imread(*name, cv::IMREAD_COLOR);
+  } catch (const cv::Exception&) {
+    frame.release();
+  }
+  if (frame.empty()) {
+    error_ = *name + ": cannot read the image";
+    ended_ = true;
+    return FrameStatus::Ended;
+  }
+  ++next_index_;
+  ever_opened_ = true;
+  return FrameStatus::Frame;
+}
+
 FrameStatus FrameSource::next(cv::Mat& frame, double now) {
   if (ended_) return FrameStatus::Ended;
+  if (spec_.kind == SourceSpec::Kind::Sequence) return next_in_sequence(frame);
   if (!capture_.isOpened()) {
     if (now < next_attempt_) return FrameStatus::Waiting;
     if (!open()) {

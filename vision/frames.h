@@ -23,6 +23,12 @@ struct SourceSpec {
 // `error` for an empty or unreadable spec.
 std::optional<SourceSpec> parse_source(const std::string& text, std::string* error = nullptr);
 
+// The file name of frame `index` of an image sequence's pattern: its one number ("%d", "%4d",
+// "%04d") written in, "%%" for a per cent sign. nullopt (with `error`) for a pattern with no
+// number, more than one, or any other conversion.
+std::optional<std::string> sequence_frame(const std::string& pattern, int index,
+                                          std::string* error = nullptr);
+
 struct SourceParams {
   int open_timeout_ms = 5000;
   int read_timeout_ms = 3000;
@@ -57,9 +63,13 @@ class FrameSource {
  private:
   bool open();
   void drain(cv::Mat& frame);
+  FrameStatus next_in_sequence(cv::Mat& frame);
   SourceSpec spec_;
   SourceParams params_;
   cv::VideoCapture capture_;
+  // An image sequence is read here, not by OpenCV's image-sequence backend, which tries the
+  // file after the last and warns on the console that it cannot read it.
+  int next_index_ = -1;  // the next frame's number; -1 until opened
   bool ever_opened_ = false;
   bool lost_ = false;
   bool ended_ = false;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -47,6 +48,17 @@ TEST(FrameSources, SpecsAreRecognised) {
   EXPECT_THAT(error, ::testing::HasSubstr("no such file"));
   EXPECT_FALSE(v::parse_source("/nonexistent/%04d.png", &error).has_value());
   EXPECT_FALSE(v::parse_source("", &error).has_value());
+  // An image sequence's pattern: one number, nothing else of printf's.
+  const std::string folder = fs::temp_directory_path().string();
+  EXPECT_EQ(v::parse_source(folder + "/%04d.png")->kind, v::SourceSpec::Kind::Sequence);
+  for (const char* bad : {"/%s.png", "/%04d_%04d.png", "/%x.png", "/100%.png", "/%-4d.png"}) {
+    EXPECT_FALSE(v::parse_source(folder + bad, &error).has_value()) << bad;
+    EXPECT_THAT(error, ::testing::HasSubstr("pattern")) << bad;
+  }
+  EXPECT_EQ(v::sequence_frame("a/%04d.png", 7), "a/0007.png");
+  EXPECT_EQ(v::sequence_frame("a/%d.png", 12345), "a/12345.png");
+  EXPECT_EQ(v::sequence_frame("a/%3d.png", 7), "a/  7.png");
+  EXPECT_EQ(v::sequence_frame("a/100%%_%02d.png", 3), "a/100%_03.png");
 }
 
 TEST(FrameSources, ImageSequenceGivesEveryFrameThenEnds) {
@@ -60,6 +72,29 @@ TEST(FrameSources, ImageSequenceGivesEveryFrameThenEnds) {
   }
   EXPECT_EQ(source.next(frame, 3), v::FrameStatus::Ended);
   EXPECT_EQ(source.next(frame, 4), v::FrameStatus::Ended);
+}
+
+// Numbered from 1 when there is no frame 0; the sequence ends at the first number missing
+// (a frame after a gap is not read) and at an image that cannot be read.
+TEST(FrameSources, ImageSequenceFromOneEndsAtAGapOrABadImage) {
+  const fs::path dir = temp_dir("sequence-from-one");
+  for (const int k : {1, 2, 4}) cv::imwrite((dir / cv::format("%03d.png", k)).string(), picture(k));
+  v::FrameSource source(*v::parse_source((dir / "%03d.png").string()));
+  cv::Mat frame;
+  EXPECT_EQ(source.next(frame, 0), v::FrameStatus::Frame);
+  EXPECT_EQ(source.next(frame, 1), v::FrameStatus::Frame);
+  EXPECT_EQ(source.next(frame, 2), v::FrameStatus::Ended);
+
+  std::ofstream(dir / "003.png") << "not an image";
+  v::FrameSource broken(*v::parse_source((dir / "%03d.png").string()));
+  EXPECT_EQ(broken.next(frame, 0), v::FrameStatus::Frame);
+  EXPECT_EQ(broken.next(frame, 1), v::FrameStatus::Frame);
+  EXPECT_EQ(broken.next(frame, 2), v::FrameStatus::Ended);
+  EXPECT_THAT(broken.last_error(), ::testing::HasSubstr("003.png: cannot read the image"));
+
+  v::FrameSource empty(*v::parse_source((dir / "%05d.png").string()));
+  EXPECT_EQ(empty.next(frame, 0), v::FrameStatus::Ended);
+  EXPECT_THAT(empty.last_error(), ::testing::HasSubstr("no frame numbered 0 or 1"));
 }
 
 TEST(FrameSources, VideoFileGivesEveryFrameThenEnds) {
