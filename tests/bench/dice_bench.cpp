@@ -7,6 +7,8 @@
 // is the mean per frame, `frame_median_ms` the median per frame (the figure).
 #include <benchmark/benchmark.h>
 
+#include <opencv2/imgproc.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "tests/bench/frame_times.h"
 #include "vision/common/image_io.h"
+#include "vision/common/warp.h"
 #include "vision/dice/detector.h"
 
 namespace vd = arbitre::vision::dice;
@@ -71,6 +74,28 @@ void BM_ScanWindows(benchmark::State& bench, bool by_opencv) {
   times.report(bench);
 }
 
+// The crops' bilinear warp, the readers' own or cv::warpAffine: a 48x48 colour crop (the
+// forests' face crop) or a 28x28 grey one (the networks'), turned and scaled from a frame.
+void BM_Warp(benchmark::State& bench, bool own, bool colour) {
+  cv::Mat source = frames().front();
+  if (!colour) cv::cvtColor(source, source, cv::COLOR_BGR2GRAY);
+  const int side = colour ? 48 : 28;
+  cv::Mat crop;
+  int turn = 0;
+  for (auto _ : bench) {
+    // Centred on the frame's middle, as the readers centre a crop on a die.
+    cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(640, 360), turn++ % 360, 0.7);
+    m.at<double>(0, 2) += side / 2.0 - 640;
+    m.at<double>(1, 2) += side / 2.0 - 360;
+    if (own) {
+      arbitre::vision::warp_linear(source, crop, m, cv::Size(side, side));
+    } else {
+      cv::warpAffine(source, crop, m, cv::Size(side, side), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    }
+    benchmark::DoNotOptimize(crop.data);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,6 +136,13 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("BM_ScanWindows/opencv", BM_ScanWindows, true)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
+  for (const bool colour : {true, false}) {
+    for (const bool own : {true, false}) {
+      const std::string name = std::string("BM_Warp/") + (colour ? "colour48/" : "grey28/") +
+                               (own ? "own" : "opencv");
+      benchmark::RegisterBenchmark(name.c_str(), BM_Warp, own, colour)->Unit(benchmark::kMicrosecond);
+    }
+  }
   benchmark::RunSpecifiedBenchmarks();
   return 0;
 }
