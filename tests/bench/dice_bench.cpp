@@ -96,6 +96,19 @@ void BM_Warp(benchmark::State& bench, bool own, bool colour) {
   }
 }
 
+// The networks alone, per crop: the digit network (one plane) and the face network (two), on
+// batches of 64 crops of noise (their cost does not depend on what the crops show).
+void BM_Network(benchmark::State& bench, bool face) {
+  const arbitre::vision::Cnn& net = face ? vd::default_model().face_cnn : vd::default_model().digit_cnn;
+  cv::Mat crops(64, net.inputs(), CV_8U);
+  cv::randu(crops, 0, 256);
+  for (auto _ : bench) benchmark::DoNotOptimize(net.probabilities(crops).data);
+  bench.SetItemsProcessed(bench.iterations() * crops.rows);
+  bench.counters["us_per_crop"] = benchmark::Counter(
+      static_cast<double>(bench.iterations() * crops.rows),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -143,6 +156,8 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(name.c_str(), BM_Warp, own, colour)->Unit(benchmark::kMicrosecond);
     }
   }
+  benchmark::RegisterBenchmark("BM_Network/digit", BM_Network, false)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_Network/face", BM_Network, true)->Unit(benchmark::kMicrosecond);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
 }
