@@ -24,6 +24,7 @@
 #include "scoring/irma/advisor.h"
 #include "scoring/irma/score.h"
 #include "scoring/yams/advisor.h"
+#include "tests/support/yams_log.h"
 
 namespace s = arbitre::app::session;
 namespace ds = arbitre::data::store;
@@ -965,106 +966,16 @@ TEST(DiceStability, SettlesOnceTheDiceStayTheSameAndSaysWhyAScenIsUnreadable) {
   EXPECT_EQ(events.size(), 6u);
 }
 
-// --- Figures: replaying a long log (what --resume does after reading it).
-
-namespace {
-
-// A Yams game between greedy players, as the session would have logged it, cut at `size` events.
-std::vector<ds::Event> yams_log(std::size_t size, int players) {
-  std::vector<std::string> names;
-  for (int p = 0; p < players; ++p) names.push_back("player " + std::to_string(p + 1));
-  s::YamsGame game(ry::Options{}, names);
-  arbitre::scoring::Rng rng(11);
-  std::vector<ds::Event> log;
-  while (log.size() < size && !game.over()) {
-    const sy::Option option = sy::greedy(game.state());
-    s::YamsGame::Action action;
-    if (option.action == sy::Action::Roll) {
-      ry::Dice dice = game.state().turn.rolls == 0 ? sy::fresh_dice() : game.state().turn.dice;
-      sy::reroll(dice, option.keep, rng);
-      action = s::YamsGame::Action::roll(option.keep, dice, dice, false);
-    } else if (option.action == sy::Action::Fill) {
-      action = s::YamsGame::Action::fill(option.box, false);
-    } else {
-      action = s::YamsGame::Action::declare(option.box);
-    }
-    auto plan = std::get<s::YamsGame::Plan>(game.plan(action));
-    log.push_back({static_cast<std::int64_t>(log.size()) + 1, plan.kind, plan.payload, ""});
-    game.commit(std::move(plan), log.back().seq);
-  }
-  return log;
-}
-
-}  // namespace
+// --- Replaying a long log (what --resume does after reading it; timed by session_bench).
 
 TEST(SessionReplay, TenThousandEventsReplayToEveryMove) {
-  const std::vector<ds::Event> log = yams_log(10000, 60);
+  const std::vector<ds::Event> log = arbitre::testing::yams::greedy_log(10000, 60);
   ASSERT_EQ(log.size(), 10000u);
   std::vector<std::string> names;
   for (int p = 0; p < 60; ++p) names.push_back("player " + std::to_string(p + 1));
-  double best_ms = 1e9;
-  for (int repeat = 0; repeat < 3; ++repeat) {
-    s::YamsGame game(ry::Options{}, names);
-    const auto start = std::chrono::steady_clock::now();
-    s::replay_events(game, log, 1);
-    best_ms = std::min(
-        best_ms, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count());
-    EXPECT_EQ(game.moves().size(), 10000u);
-  }
-  RecordProperty("replay_10000_events_ms", std::to_string(best_ms));
-  // Timed, not asserted (speed is a figure, docs/benchmarks.md, not a unit test's verdict).
-  std::printf("replaying 10,000 Yams events: %.1f ms\n", best_ms);
-}
-
-// The figures of docs/architecture.md (run with --gtest_also_run_disabled_tests; it appends
-// 10,000 events one committed transaction at a time, which takes seconds on a real disk).
-TEST(SessionFigures, DISABLED_ResumeTenThousandEventsAndLoopFramesPerSecond) {
-  const std::string db = temp_db("figures");
-  ds::GameId game = 0;
-  {
-    ds::Store store = ds::Store::open(db);
-    std::vector<std::string> names;
-    for (int p = 0; p < 60; ++p) names.push_back("player " + std::to_string(p + 1));
-    game = store.create_game(ds::GameKind::Yams, s::yams_options_to_json({}), names);
-    for (const ds::Event& event : yams_log(10000, 60)) {
-      store.append_event(game, event.kind, event.payload);
-    }
-  }
-  double resume_ms = 1e9, replay_ms = 1e9;
-  for (int repeat = 0; repeat < 5; ++repeat) {
-    const auto start = std::chrono::steady_clock::now();
-    ds::Store store = ds::Store::open(db);
-    Recorder recorder;
-    auto session = s::Session::resume(store, game, yams_options(false), recorder.listener());
-    resume_ms =
-        std::min(resume_ms,
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count());
-    replay_ms = std::min(replay_ms, recorder.all<s::Started>().at(0).replay_ms);
-  }
-  // The whole loop on the scripted Irma demo: frames through the filter, the referee, the store.
-  const auto loop = [&](bool with_store) {
-    const std::string path = temp_db(with_store ? "loop" : "loop_none");
-    ds::Store store = ds::Store::open(path);
-    s::Demo demo = s::make_demo(ds::GameKind::Irma);
-    const s::Script script = s::irma_demo_script(
-        arbitre::data::irma::parse_record(arbitre::data::irma::demo_record_text(), "demo"));
-    std::size_t frames = 0;
-    for (const s::SourceStep& step : script.steps)
-      frames += step.kind == s::SourceStep::Kind::Observation;
-    s::ScriptedSource source(script.steps);
-    auto session = s::Session::start(with_store ? &store : nullptr, irma_options(demo.players), {});
-    const auto start = std::chrono::steady_clock::now();
-    s::run_loop(*session, source, {});
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return static_cast<double>(frames) / seconds;
-  };
-  std::printf(
-      "{\"resume_10000_events_ms\": %.1f, \"replay_10000_events_ms\": %.1f, "
-      "\"loop_fps_scripted_with_store\": %.0f, \"loop_fps_scripted_no_store\": %.0f}\n",
-      resume_ms, replay_ms, loop(true), loop(false));
+  s::YamsGame game(ry::Options{}, names);
+  s::replay_events(game, log, 1);
+  EXPECT_EQ(game.moves().size(), 10000u);
 }
 
 TEST(CameraSource, AskedForPicturesEachObservationCarriesItsFrame) {
