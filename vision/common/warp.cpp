@@ -21,11 +21,6 @@ constexpr int kRoundDelta = kAbScale / kInterTab / 2;
 constexpr int kCoefBits = 15;
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// Eight destination pixels of a row, x .. x + 7, when all eight read inside the image (their
-// 2x2 neighbourhoods too) and at least 2 bytes past its first: each neighbourhood's top and
-// bottom pairs gathered as 32-bit words from a byte before them (grey: 2 bytes before, the
-// pair in the upper half; colour: 1 byte before, one pixel's three channels in the upper three
-// bytes, twice), the weights and sums as the scalar code. False, nothing written, otherwise.
 // Eight 32-bit words, each from a byte offset of `at`.
 __attribute__((target("avx2"))) inline __m256i gather_words(const uchar* at, __m256i offsets) {
   return _mm256_i32gather_epi32(reinterpret_cast<const int*>(at), offsets, 1);
@@ -42,6 +37,11 @@ __attribute__((target("avx2"))) inline __m256i mix(__m256i v00, __m256i v01, __m
                            kCoefBits);
 }
 
+// Eight destination pixels of a row, x .. x + 7, when all eight read inside the image (their
+// 2x2 neighbourhoods too) and at least 2 bytes past its first: each neighbourhood's top and
+// bottom pairs gathered as 32-bit words from a byte before them (grey: 2 bytes before, the
+// pair in the upper half; colour: 1 byte before, one pixel's three channels in the upper three
+// bytes, twice), the weights and sums as the scalar code. False, nothing written, otherwise.
 template <int Channels>
 __attribute__((target("avx2"))) bool warp8_avx2(const uchar* data, std::size_t step, int inner_w,
                                                 int inner_h, int x0, int y0, const int* adelta,
