@@ -7,10 +7,9 @@
 // is the mean per frame, `frame_median_ms` the median per frame (the figure).
 #include <benchmark/benchmark.h>
 
-#include <opencv2/imgproc.hpp>
-
 #include <algorithm>
 #include <filesystem>
+#include <opencv2/imgproc.hpp>
 #include <string>
 #include <vector>
 
@@ -99,14 +98,15 @@ void BM_Warp(benchmark::State& bench, bool own, bool colour) {
 // The networks alone, per crop: the digit network (one plane) and the face network (two), on
 // batches of 64 crops of noise (their cost does not depend on what the crops show).
 void BM_Network(benchmark::State& bench, bool face) {
-  const arbitre::vision::Cnn& net = face ? vd::default_model().face_cnn : vd::default_model().digit_cnn;
+  const arbitre::vision::Cnn& net =
+      face ? vd::default_model().face_cnn : vd::default_model().digit_cnn;
   cv::Mat crops(64, net.inputs(), CV_8U);
   cv::randu(crops, 0, 256);
   for (auto _ : bench) benchmark::DoNotOptimize(net.probabilities(crops).data);
   bench.SetItemsProcessed(bench.iterations() * crops.rows);
-  bench.counters["us_per_crop"] = benchmark::Counter(
-      static_cast<double>(bench.iterations() * crops.rows),
-      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bench.counters["us_per_crop"] =
+      benchmark::Counter(static_cast<double>(bench.iterations() * crops.rows),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 }  // namespace
@@ -151,12 +151,14 @@ int main(int argc, char** argv) {
       ->Iterations(every_frame);
   for (const bool colour : {true, false}) {
     for (const bool own : {true, false}) {
-      const std::string name = std::string("BM_Warp/") + (colour ? "colour48/" : "grey28/") +
-                               (own ? "own" : "opencv");
-      benchmark::RegisterBenchmark(name.c_str(), BM_Warp, own, colour)->Unit(benchmark::kMicrosecond);
+      const std::string name =
+          std::string("BM_Warp/") + (colour ? "colour48/" : "grey28/") + (own ? "own" : "opencv");
+      benchmark::RegisterBenchmark(name.c_str(), BM_Warp, own, colour)
+          ->Unit(benchmark::kMicrosecond);
     }
   }
-  benchmark::RegisterBenchmark("BM_Network/digit", BM_Network, false)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_Network/digit", BM_Network, false)
+      ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("BM_Network/face", BM_Network, true)->Unit(benchmark::kMicrosecond);
   benchmark::RunSpecifiedBenchmarks();
   return 0;

@@ -3,11 +3,11 @@
 // Irma demo with and without the store.
 //   session_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "app/session/demo.h"
@@ -93,7 +93,8 @@ void BM_LoopIrmaDemo(benchmark::State& bench, bool with_store) {
   const s::Script script = s::irma_demo_script(
       arbitre::data::irma::parse_record(arbitre::data::irma::demo_record_text(), "demo"));
   std::size_t frames = 0;
-  for (const s::SourceStep& step : script.steps) frames += step.kind == s::SourceStep::Kind::Observation;
+  for (const s::SourceStep& step : script.steps)
+    frames += step.kind == s::SourceStep::Kind::Observation;
   s::SessionOptions options;
   options.kind = ds::GameKind::Irma;
   options.players = demo.players;
@@ -108,8 +109,9 @@ void BM_LoopIrmaDemo(benchmark::State& bench, bool with_store) {
     bench.ResumeTiming();
     s::run_loop(*session, source, {});
   }
-  bench.counters["frames_per_second"] = benchmark::Counter(
-      static_cast<double>(frames) * static_cast<double>(bench.iterations()), benchmark::Counter::kIsRate);
+  bench.counters["frames_per_second"] =
+      benchmark::Counter(static_cast<double>(frames) * static_cast<double>(bench.iterations()),
+                         benchmark::Counter::kIsRate);
 }
 
 BENCHMARK(BM_ReplayYamsLog)->Unit(benchmark::kMillisecond);

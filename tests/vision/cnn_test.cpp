@@ -232,8 +232,8 @@ void check_inference(CnnShape shape, bool as_float) {
     for (int c = 0; c < shape.classes; ++c) {
       const double loss = cnn_gradient(net, images.row(i), {c}, unused);
       EXPECT_EQ(loss, -std::log(std::max(1e-12f, p.at<float>(i, c))))
-          << "side " << shape.side << ", " << shape.channels << " planes, image " << i
-          << ", class " << c;
+          << "side " << shape.side << ", " << shape.channels << " planes, image " << i << ", class "
+          << c;
     }
   }
 }

@@ -24,8 +24,7 @@ TEST(Warp, LinearIsOpenCvsWarpAffineToTheByte) {
     }
     const cv::Point2f centre(static_cast<float>(rng.uniform(-20.0, src.cols + 20.0)),
                              static_cast<float>(rng.uniform(-20.0, src.rows + 20.0)));
-    cv::Mat m = cv::getRotationMatrix2D(centre, rng.uniform(-180.0, 180.0),
-                                        rng.uniform(0.05, 3.0));
+    cv::Mat m = cv::getRotationMatrix2D(centre, rng.uniform(-180.0, 180.0), rng.uniform(0.05, 3.0));
     if (i % 5 == 0) m.at<double>(0, 1) += rng.uniform(-0.5, 0.5);  // sheared
     m.at<double>(0, 2) += rng.uniform(-60.0, 60.0);
     m.at<double>(1, 2) += rng.uniform(-60.0, 60.0);

@@ -43,8 +43,10 @@ struct Pass {
         at2(static_cast<std::size_t>(s.maps1 * s.kernel2 * s.kernel2)),
         h(static_cast<std::size_t>(s.hidden)),
         z(static_cast<std::size_t>(s.classes)) {
-    for (std::size_t t = 0; t < at1.size(); ++t) at1[t] = static_cast<int>(t) * s.conv1() * s.conv1();
-    for (std::size_t t = 0; t < at2.size(); ++t) at2[t] = static_cast<int>(t) * s.conv2() * s.conv2();
+    for (std::size_t t = 0; t < at1.size(); ++t)
+      at1[t] = static_cast<int>(t) * s.conv1() * s.conv1();
+    for (std::size_t t = 0; t < at2.size(); ++t)
+      at2[t] = static_cast<int>(t) * s.conv2() * s.conv2();
   }
 };
 
@@ -331,7 +333,8 @@ struct Infer {
         wide2(wide(s.pool1(), s.conv2())),
         at1(taps(s.channels, s.side, s.kernel1)),
         at2(taps(s.maps1, s.pool1(), s.kernel2)),
-        x(static_cast<std::size_t>(std::max(s.channels * s.side * s.side, at1.back() + wide1)), 0.0f),
+        x(static_cast<std::size_t>(std::max(s.channels * s.side * s.side, at1.back() + wide1)),
+          0.0f),
         a1(static_cast<std::size_t>(s.maps1 * wide1)),
         p1(static_cast<std::size_t>(std::max(s.maps1 * s.pool1() * s.pool1(), at2.back() + wide2)),
            0.0f),

@@ -46,19 +46,22 @@ template <int Channels>
 __attribute__((target("avx2"))) bool warp8_avx2(const uchar* data, std::size_t step, int inner_w,
                                                 int inner_h, int x0, int y0, const int* adelta,
                                                 const int* bdelta, uchar* out) {
-  const __m256i fx = _mm256_add_epi32(
-      _mm256_set1_epi32(x0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(adelta)));
-  const __m256i fy = _mm256_add_epi32(
-      _mm256_set1_epi32(y0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bdelta)));
+  const __m256i fx = _mm256_add_epi32(_mm256_set1_epi32(x0),
+                                      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(adelta)));
+  const __m256i fy = _mm256_add_epi32(_mm256_set1_epi32(y0),
+                                      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bdelta)));
   const __m256i X = _mm256_srai_epi32(fx, kAbBits - kInterBits);
   const __m256i Y = _mm256_srai_epi32(fy, kAbBits - kInterBits);
   const __m256i sx = _mm256_srai_epi32(X, kInterBits), sy = _mm256_srai_epi32(Y, kInterBits);
   const __m256i minus = _mm256_set1_epi32(-1);
-  const __m256i inside = _mm256_and_si256(
-      _mm256_and_si256(_mm256_cmpgt_epi32(sx, minus), _mm256_cmpgt_epi32(_mm256_set1_epi32(inner_w), sx)),
-      _mm256_and_si256(_mm256_cmpgt_epi32(sy, minus), _mm256_cmpgt_epi32(_mm256_set1_epi32(inner_h), sy)));
-  const __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(sy, _mm256_set1_epi32(static_cast<int>(step))),
-                                       _mm256_mullo_epi32(sx, _mm256_set1_epi32(Channels)));
+  const __m256i inside =
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(sx, minus),
+                                        _mm256_cmpgt_epi32(_mm256_set1_epi32(inner_w), sx)),
+                       _mm256_and_si256(_mm256_cmpgt_epi32(sy, minus),
+                                        _mm256_cmpgt_epi32(_mm256_set1_epi32(inner_h), sy)));
+  const __m256i off =
+      _mm256_add_epi32(_mm256_mullo_epi32(sy, _mm256_set1_epi32(static_cast<int>(step))),
+                       _mm256_mullo_epi32(sx, _mm256_set1_epi32(Channels)));
   const __m256i clear = _mm256_cmpgt_epi32(off, _mm256_set1_epi32(1));
   if (_mm256_movemask_epi8(_mm256_and_si256(inside, clear)) != -1) return false;
   const __m256i mask = _mm256_set1_epi32(kInterTab - 1), tab = _mm256_set1_epi32(kInterTab);
@@ -72,19 +75,21 @@ __attribute__((target("avx2"))) bool warp8_avx2(const uchar* data, std::size_t s
   alignas(32) int result[Channels][8];
   if constexpr (Channels == 1) {
     const __m256i top = gather_words(data - 2, off), bottom = gather_words(data - 2 + step, off);
-    const __m256i r = mix(_mm256_and_si256(_mm256_srli_epi32(top, 16), byte), _mm256_srli_epi32(top, 24),
-                          _mm256_and_si256(_mm256_srli_epi32(bottom, 16), byte),
-                          _mm256_srli_epi32(bottom, 24), w00, w01, w10, w11);
+    const __m256i r =
+        mix(_mm256_and_si256(_mm256_srli_epi32(top, 16), byte), _mm256_srli_epi32(top, 24),
+            _mm256_and_si256(_mm256_srli_epi32(bottom, 16), byte), _mm256_srli_epi32(bottom, 24),
+            w00, w01, w10, w11);
     _mm256_store_si256(reinterpret_cast<__m256i*>(result[0]), r);
   } else {
     const __m256i t0 = gather_words(data - 1, off), t1 = gather_words(data + 2, off);
     const __m256i b0 = gather_words(data - 1 + step, off), b1 = gather_words(data + 2 + step, off);
     for (int k = 0; k < Channels; ++k) {
       const __m128i shift = _mm_cvtsi32_si128(8 * (k + 1));
-      const __m256i r = mix(_mm256_and_si256(_mm256_srl_epi32(t0, shift), byte),
-                            _mm256_and_si256(_mm256_srl_epi32(t1, shift), byte),
-                            _mm256_and_si256(_mm256_srl_epi32(b0, shift), byte),
-                            _mm256_and_si256(_mm256_srl_epi32(b1, shift), byte), w00, w01, w10, w11);
+      const __m256i r =
+          mix(_mm256_and_si256(_mm256_srl_epi32(t0, shift), byte),
+              _mm256_and_si256(_mm256_srl_epi32(t1, shift), byte),
+              _mm256_and_si256(_mm256_srl_epi32(b0, shift), byte),
+              _mm256_and_si256(_mm256_srl_epi32(b1, shift), byte), w00, w01, w10, w11);
       _mm256_store_si256(reinterpret_cast<__m256i*>(result[k]), r);
     }
   }
@@ -147,20 +152,23 @@ void warp_rows(const cv::Mat& src, cv::Mat& dst, const double* m) {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (vectors) {
       for (; x + 8 <= w; x += 8) {
-        if (warp8_avx2<Channels>(src.data, step, static_cast<int>(inner_w), static_cast<int>(inner_h),
-                                 x0, y0, &adelta[static_cast<std::size_t>(x)],
+        if (warp8_avx2<Channels>(src.data, step, static_cast<int>(inner_w),
+                                 static_cast<int>(inner_h), x0, y0,
+                                 &adelta[static_cast<std::size_t>(x)],
                                  &bdelta[static_cast<std::size_t>(x)], out + x * Channels))
           continue;
         for (int i = x; i < x + 8; ++i) {
           pixel((x0 + adelta[static_cast<std::size_t>(i)]) >> (kAbBits - kInterBits),
-                (y0 + bdelta[static_cast<std::size_t>(i)]) >> (kAbBits - kInterBits), out + i * Channels);
+                (y0 + bdelta[static_cast<std::size_t>(i)]) >> (kAbBits - kInterBits),
+                out + i * Channels);
         }
       }
     }
 #endif
     for (; x < w; ++x) {
       pixel((x0 + adelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits),
-            (y0 + bdelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits), out + x * Channels);
+            (y0 + bdelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits),
+            out + x * Channels);
     }
   }
 }

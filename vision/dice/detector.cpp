@@ -316,7 +316,8 @@ bool area_shrink(const cv::Mat& src, cv::Size size, double scale_x, double scale
 void shrink_area(const cv::Mat& src, cv::Size size, cv::Mat& dst) {
   const double scale_x = 1. / (static_cast<double>(size.width) / src.cols);
   const double scale_y = 1. / (static_cast<double>(size.height) / src.rows);
-  if (!area_shrink(src, size, scale_x, scale_y, dst)) cv::resize(src, dst, size, 0, 0, cv::INTER_AREA);
+  if (!area_shrink(src, size, scale_x, scale_y, dst))
+    cv::resize(src, dst, size, 0, 0, cv::INTER_AREA);
 }
 
 void shrink_area(const cv::Mat& src, double factor, cv::Mat& dst) {

@@ -505,8 +505,11 @@ TEST_F(Companion, CalibrationAssistantSavesWhatWatchReads) {
   const auto zones = assistant->zones();
   assistant->Destroy();
   pump(50);
-  if (old_tmpdir) setenv("TMPDIR", saved_tmpdir.c_str(), 1);
-  else unsetenv("TMPDIR");
+  if (old_tmpdir) {
+    setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
   EXPECT_TRUE(fs::is_empty(temp)) << "a temporary frame was left in " << temp;
 
   ds::Store store = ds::Store::open(db);
