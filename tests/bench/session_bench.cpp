@@ -100,14 +100,18 @@ void BM_LoopIrmaDemo(benchmark::State& bench, bool with_store) {
   options.players = demo.players;
   int run = 0;
   for (auto _ : bench) {
-    bench.PauseTiming();
-    TempStore db("loop_" + std::to_string(run++));
-    std::optional<ds::Store> store;
-    if (with_store) store.emplace(ds::Store::open(db.path));
-    s::ScriptedSource source(script.steps);
-    auto session = s::Session::start(store ? &*store : nullptr, options, {});
+    bench.PauseTiming();  // the store made and removed outside the time
+    {
+      TempStore db("loop_" + std::to_string(run++));
+      std::optional<ds::Store> store;
+      if (with_store) store.emplace(ds::Store::open(db.path));
+      s::ScriptedSource source(script.steps);
+      auto session = s::Session::start(store ? &*store : nullptr, options, {});
+      bench.ResumeTiming();
+      s::run_loop(*session, source, {});
+      bench.PauseTiming();
+    }
     bench.ResumeTiming();
-    s::run_loop(*session, source, {});
   }
   bench.counters["frames_per_second"] =
       benchmark::Counter(static_cast<double>(frames) * static_cast<double>(bench.iterations()),
