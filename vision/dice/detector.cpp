@@ -23,11 +23,6 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-cv::HOGDescriptor crop_hog() {
-  return cv::HOGDescriptor(cv::Size(kCrop, kCrop), cv::Size(12, 12), cv::Size(6, 6), cv::Size(6, 6),
-                           9);
-}
-
 // Votes of the reader for a batch of feature rows: one row per sample, kReaderClasses shares.
 cv::Mat vote_shares(const cv::Ptr<cv::ml::RTrees>& reader, const cv::Mat& samples) {
   const cv::Mat votes = forest_votes(reader, samples);  // getVotes' counts, flattened trees
@@ -88,21 +83,15 @@ cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius
   if (patch.empty()) return centre;
   const int side = patch.cols;
   // The windows' 3x3 blocks (16 pixels, 8 apart) lie on a grid of 2-pixel steps, most of them
-  // shared by several windows: each block is computed once, by a HOG whose window is one block
-  // (the same normalised histogram as inside a window: same gradient, block weights and
-  // norm), and each window's score is summed from its blocks in the descriptor's order (block
-  // columns, then rows) — the very numbers hog.compute over the windows gives, 2.5x fewer blocks.
-  static const cv::HOGDescriptor block_hog(cv::Size(16, 16), cv::Size(16, 16), cv::Size(8, 8),
-                                           cv::Size(8, 8), 9);
+  // shared by several windows: each block is computed once (`hog_blocks`: OpenCV's HOG of a
+  // window of one block to a few ten-thousandths, its cells shared by the blocks too), and each
+  // window's score is summed from its blocks in the descriptor's order (block columns, then
+  // rows).
   constexpr int kBlock = 36;   // floats per block
   const int grid = reach + 9;  // block origins per axis (2 pixels apart): the windows' and 2 x 8
   const int origin = side / 2 - kWindow / 2 - reach;  // the first window's and block's corner
-  std::vector<cv::Point> blocks;
-  for (int v = 0; v < grid; ++v) {
-    for (int u = 0; u < grid; ++u) blocks.emplace_back(origin + 2 * u, origin + 2 * v);
-  }
-  std::vector<float> histograms;
-  block_hog.compute(patch, histograms, cv::Size(8, 8), cv::Size(), blocks);
+  std::vector<float> histograms(static_cast<std::size_t>(grid * grid * kBlock));
+  hog_blocks(patch, 8, 2, {origin, origin}, grid, grid, histograms.data());
   const float* w = model.window_weights.ptr<float>();
   double best = -1e18;
   cv::Point2d out = centre;
@@ -479,12 +468,10 @@ void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double ang
 }
 
 void face_features(const cv::Mat& crop, float* out) {
-  static const cv::HOGDescriptor hog = crop_hog();
-  std::vector<float> descriptor;
-  hog.compute(crop, descriptor);
-  std::copy(descriptor.begin(),
-            descriptor.begin() + std::min<long>(kCropHog, static_cast<long>(descriptor.size())),
-            out);
+  CV_Assert(crop.rows == kCrop && crop.cols == kCrop);
+  // OpenCV's HOG of the crop (blocks of 12 pixels, 6 apart, 6-pixel cells) to a few
+  // ten-thousandths (`hog_window`).
+  hog_window(crop, kCrop / 8, out);
   cv::Mat grey, thumb;
   cv::cvtColor(crop, grey, cv::COLOR_BGR2GRAY);
   cv::resize(grey, thumb, cv::Size(kCropThumb, kCropThumb), 0, 0, cv::INTER_AREA);

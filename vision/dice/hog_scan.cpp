@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 namespace arbitre::vision::dice {
 
@@ -26,20 +27,37 @@ constexpr int kCellFloats = kProfiles * kBlockFloats;  // a cell's weighted hist
 // times the bilinear share of cell c (cells centred at 3.5 and 11.5; a pixel beyond a centre
 // votes for that cell alone).
 using Profiles = std::array<std::array<float, kCell>, kProfiles>;
-Profiles profiles() {
-  Profiles profile{};
+
+// The same four profiles for cells of `cell` pixels (blocks of 2 x 2 cells, Gaussian of sigma
+// cell / 2 as OpenCV's default winSigma for such blocks): profile p's weight of pixel k at
+// [p * cell + k].
+std::vector<float> block_profiles(int cell) {
+  std::vector<float> profile(static_cast<std::size_t>(kProfiles * cell));
+  const float spread = 0.5f * static_cast<float>(cell * cell);  // 2 sigma^2
   for (int c = 0; c < 2; ++c) {
     for (int q = 0; q < 2; ++q) {
-      for (int k = 0; k < kCell; ++k) {
-        const int t = q * kCell + k;
-        const float d = static_cast<float>(t) - 8.f;
-        const float at = (static_cast<float>(t) + 0.5f) / kCell - 0.5f;
+      for (int k = 0; k < cell; ++k) {
+        const int t = q * cell + k;
+        const float d = static_cast<float>(t - cell);
+        const float at = (static_cast<float>(t) + 0.5f) / static_cast<float>(cell) - 0.5f;
         const int first = static_cast<int>(std::floor(at));
         const float frac = at - static_cast<float>(first);
         const float share = c == first ? 1.f - frac : c == first + 1 ? frac : 0.f;
-        profile[static_cast<std::size_t>(2 * c + q)][static_cast<std::size_t>(k)] =
-            std::exp(-d * d / 32.f) * share;
+        profile[static_cast<std::size_t>((2 * c + q) * cell + k)] =
+            std::exp(-d * d / spread) * share;
       }
+    }
+  }
+  return profile;
+}
+
+Profiles profiles() {
+  const std::vector<float> general = block_profiles(kCell);
+  Profiles profile{};
+  for (int p = 0; p < kProfiles; ++p) {
+    for (int k = 0; k < kCell; ++k) {
+      profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)] =
+          general[static_cast<std::size_t>(p * kCell + k)];
     }
   }
   return profile;
@@ -74,27 +92,27 @@ inline int mirror(int v, int n) {
 // The gradient ([-1, 0, 1] both ways) of one padded row (`here`, x + 1 for x from -1, between
 // `up` and `down`) and its magnitude's two votes: the bins on either side of its direction (9
 // over pi, bin b centred on (b + 0.5) pi / 9), shared linearly; `bin` is the first's.
-void votes_scalar(const float* up, const float* here, const float* down, int from, int width,
-                  float* vote0, float* vote1, int* bin) {
-  for (int x = from; x < width; ++x) {
-    const float dx = here[x + 2] - here[x];
-    const float dy = down[x + 1] - up[x + 1];
-    const float magnitude = std::sqrt(dx * dx + dy * dy);
-    const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>)-0.5f;
-    int b = static_cast<int>(a + 1.f) - 1;  // a >= -0.5: the floor
-    const float frac = a - static_cast<float>(b);
-    if (b < 0) b += kBins;
-    if (b >= kBins) b -= kBins;
-    vote0[x] = magnitude * (1.f - frac);
-    vote1[x] = magnitude * frac;
-    bin[x] = b;
-  }
+inline void vote(float dx, float dy, float& vote0, float& vote1, int& bin) {
+  const float magnitude = std::sqrt(dx * dx + dy * dy);
+  const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>)-0.5f;
+  int b = static_cast<int>(a + 1.f) - 1;  // a >= -0.5: the floor
+  const float frac = a - static_cast<float>(b);
+  if (b < 0) b += kBins;
+  if (b >= kBins) b -= kBins;
+  vote0 = magnitude * (1.f - frac);
+  vote1 = magnitude * frac;
+  bin = b;
 }
 
-// The same, eight pixels at a time (the same operations: no fused multiply-add).
-__attribute__((target("avx2"))) void votes_avx2(const float* up, const float* here,
-                                                const float* down, int width, float* vote0,
-                                                float* vote1, int* bin) {
+void votes_scalar(const float* up, const float* here, const float* down, int from, int width,
+                  float* vote0, float* vote1, int* bin) {
+  for (int x = from; x < width; ++x)
+    vote(here[x + 2] - here[x], down[x + 1] - up[x + 1], vote0[x], vote1[x], bin[x]);
+}
+
+// The same for eight pixels' gradients (the same operations: no fused multiply-add).
+__attribute__((target("avx2"))) inline void vote8_avx2(__m256 dx, __m256 dy, float* vote0,
+                                                       float* vote1, int* bin) {
   const __m256 sign = _mm256_set1_ps(-0.f), zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.f);
   const __m256 half_pi = _mm256_set1_ps(std::numbers::pi_v<float> / 2);
   const __m256 pi = _mm256_set1_ps(std::numbers::pi_v<float>);
@@ -102,35 +120,41 @@ __attribute__((target("avx2"))) void votes_avx2(const float* up, const float* he
   const __m256 half = _mm256_set1_ps(0.5f);
   const __m256i bins = _mm256_set1_epi32(kBins), none = _mm256_setzero_si256();
   const __m256i last = _mm256_set1_epi32(kBins - 1), unit = _mm256_set1_epi32(1);
+  const __m256 magnitude =
+      _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)));
+  const __m256 flip = _mm256_or_ps(
+      _mm256_cmp_ps(dy, zero, _CMP_LT_OQ),
+      _mm256_and_ps(_mm256_cmp_ps(dy, zero, _CMP_EQ_OQ), _mm256_cmp_ps(dx, zero, _CMP_LT_OQ)));
+  dx = _mm256_xor_ps(dx, _mm256_and_ps(flip, sign));
+  dy = _mm256_xor_ps(dy, _mm256_and_ps(flip, sign));
+  const __m256 ax = _mm256_andnot_ps(sign, dx);
+  const __m256 steep = _mm256_cmp_ps(dy, ax, _CMP_GT_OQ);
+  const __m256 big = _mm256_blendv_ps(ax, dy, steep), small = _mm256_blendv_ps(dy, ax, steep);
+  const __m256 c = _mm256_and_ps(_mm256_div_ps(small, big), _mm256_cmp_ps(big, zero, _CMP_GT_OQ));
+  const __m256 c2 = _mm256_mul_ps(c, c);
+  __m256 p = _mm256_set1_ps(kAtan[4]);
+  for (int i = 3; i >= 0; --i) p = _mm256_add_ps(_mm256_set1_ps(kAtan[i]), _mm256_mul_ps(c2, p));
+  __m256 a = _mm256_mul_ps(c, p);
+  a = _mm256_blendv_ps(a, _mm256_sub_ps(half_pi, a), steep);
+  a = _mm256_blendv_ps(a, _mm256_sub_ps(pi, a), _mm256_cmp_ps(dx, zero, _CMP_LT_OQ));
+  a = _mm256_sub_ps(_mm256_mul_ps(a, to_bins), half);
+  __m256i b = _mm256_sub_epi32(_mm256_cvttps_epi32(_mm256_add_ps(a, one)), unit);
+  const __m256 frac = _mm256_sub_ps(a, _mm256_cvtepi32_ps(b));
+  b = _mm256_add_epi32(b, _mm256_and_si256(_mm256_cmpgt_epi32(none, b), bins));
+  b = _mm256_sub_epi32(b, _mm256_and_si256(_mm256_cmpgt_epi32(b, last), bins));
+  _mm256_storeu_ps(vote0, _mm256_mul_ps(magnitude, _mm256_sub_ps(one, frac)));
+  _mm256_storeu_ps(vote1, _mm256_mul_ps(magnitude, frac));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(bin), b);
+}
+
+__attribute__((target("avx2"))) void votes_avx2(const float* up, const float* here,
+                                                const float* down, int width, float* vote0,
+                                                float* vote1, int* bin) {
   int x = 0;
   for (; x + 8 <= width; x += 8) {
-    __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(here + x + 2), _mm256_loadu_ps(here + x));
-    __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(down + x + 1), _mm256_loadu_ps(up + x + 1));
-    const __m256 magnitude =
-        _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)));
-    const __m256 flip = _mm256_or_ps(
-        _mm256_cmp_ps(dy, zero, _CMP_LT_OQ),
-        _mm256_and_ps(_mm256_cmp_ps(dy, zero, _CMP_EQ_OQ), _mm256_cmp_ps(dx, zero, _CMP_LT_OQ)));
-    dx = _mm256_xor_ps(dx, _mm256_and_ps(flip, sign));
-    dy = _mm256_xor_ps(dy, _mm256_and_ps(flip, sign));
-    const __m256 ax = _mm256_andnot_ps(sign, dx);
-    const __m256 steep = _mm256_cmp_ps(dy, ax, _CMP_GT_OQ);
-    const __m256 big = _mm256_blendv_ps(ax, dy, steep), small = _mm256_blendv_ps(dy, ax, steep);
-    const __m256 c = _mm256_and_ps(_mm256_div_ps(small, big), _mm256_cmp_ps(big, zero, _CMP_GT_OQ));
-    const __m256 c2 = _mm256_mul_ps(c, c);
-    __m256 p = _mm256_set1_ps(kAtan[4]);
-    for (int i = 3; i >= 0; --i) p = _mm256_add_ps(_mm256_set1_ps(kAtan[i]), _mm256_mul_ps(c2, p));
-    __m256 a = _mm256_mul_ps(c, p);
-    a = _mm256_blendv_ps(a, _mm256_sub_ps(half_pi, a), steep);
-    a = _mm256_blendv_ps(a, _mm256_sub_ps(pi, a), _mm256_cmp_ps(dx, zero, _CMP_LT_OQ));
-    a = _mm256_sub_ps(_mm256_mul_ps(a, to_bins), half);
-    __m256i b = _mm256_sub_epi32(_mm256_cvttps_epi32(_mm256_add_ps(a, one)), unit);
-    const __m256 frac = _mm256_sub_ps(a, _mm256_cvtepi32_ps(b));
-    b = _mm256_add_epi32(b, _mm256_and_si256(_mm256_cmpgt_epi32(none, b), bins));
-    b = _mm256_sub_epi32(b, _mm256_and_si256(_mm256_cmpgt_epi32(b, last), bins));
-    _mm256_storeu_ps(vote0 + x, _mm256_mul_ps(magnitude, _mm256_sub_ps(one, frac)));
-    _mm256_storeu_ps(vote1 + x, _mm256_mul_ps(magnitude, frac));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bin + x), b);
+    const __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(here + x + 2), _mm256_loadu_ps(here + x));
+    const __m256 dy = _mm256_sub_ps(_mm256_loadu_ps(down + x + 1), _mm256_loadu_ps(up + x + 1));
+    vote8_avx2(dx, dy, vote0 + x, vote1 + x, bin + x);
   }
   votes_scalar(up, here, down, x, width, vote0, vote1, bin);
 }
@@ -387,6 +411,248 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
         hits.emplace_back(wx * kCell - kPad, wy * kCell - kPad);
         scores.push_back(score);
       }
+    }
+  }
+}
+
+namespace {
+
+// One image row's pixels at the mirrored columns `column` (BORDER_REFLECT_101, as OpenCV's HOG),
+// as floats, channel by channel: channel c's at out[c * column.size() + i].
+void load_planes(const cv::Mat& image, int y, const std::vector<int>& column, float* out) {
+  const unsigned char* src = image.ptr(mirror(y, image.rows));
+  const std::size_t n = column.size();
+  if (image.channels() == 1) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(src[column[i]]);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char* p = src + 3 * column[i];
+    out[i] = static_cast<float>(p[0]);
+    out[n + i] = static_cast<float>(p[1]);
+    out[2 * n + i] = static_cast<float>(p[2]);
+  }
+}
+
+// A colour pixel's gradient is its channel's of largest squared magnitude; on a tie, the first
+// channel's, else the second's (as OpenCV's vector code: two channels of the same magnitude
+// often point different ways). Rows as load_planes gives them, planes `plane` floats apart.
+inline void colour_vote(const float* up, const float* here, const float* down, std::size_t plane,
+                        int x, float& vote0, float& vote1, int& bin) {
+  float gx[3], gy[3], m[3];
+  for (std::size_t c = 0; c < 3; ++c) {
+    gx[c] = here[c * plane + x + 2] - here[c * plane + x];
+    gy[c] = down[c * plane + x + 1] - up[c * plane + x + 1];
+    m[c] = gx[c] * gx[c] + gy[c] * gy[c];
+  }
+  const int later = m[2] > m[1] ? 2 : 1;
+  const int c = m[later] > m[0] ? later : 0;
+  vote(gx[c], gy[c], vote0, vote1, bin);
+}
+
+__attribute__((target("avx2"))) int colour_votes_avx2(const float* up, const float* here,
+                                                      const float* down, std::size_t plane,
+                                                      int width, float* vote0, float* vote1,
+                                                      int* bin) {
+  int x = 0;
+  for (; x + 8 <= width; x += 8) {
+    __m256 gx[3], gy[3], m[3];
+    for (std::size_t c = 0; c < 3; ++c) {
+      gx[c] = _mm256_sub_ps(_mm256_loadu_ps(here + c * plane + x + 2),
+                            _mm256_loadu_ps(here + c * plane + x));
+      gy[c] = _mm256_sub_ps(_mm256_loadu_ps(down + c * plane + x + 1),
+                            _mm256_loadu_ps(up + c * plane + x + 1));
+      m[c] = _mm256_add_ps(_mm256_mul_ps(gx[c], gx[c]), _mm256_mul_ps(gy[c], gy[c]));
+    }
+    const __m256 third = _mm256_cmp_ps(m[2], m[1], _CMP_GT_OQ);
+    const __m256 later_m = _mm256_blendv_ps(m[1], m[2], third);
+    const __m256 later = _mm256_cmp_ps(later_m, m[0], _CMP_GT_OQ);
+    const __m256 dx = _mm256_blendv_ps(gx[0], _mm256_blendv_ps(gx[1], gx[2], third), later);
+    const __m256 dy = _mm256_blendv_ps(gy[0], _mm256_blendv_ps(gy[1], gy[2], third), later);
+    vote8_avx2(dx, dy, vote0 + x, vote1 + x, bin + x);
+  }
+  return x;
+}
+
+void colour_votes(bool avx2, const float* up, const float* here, const float* down,
+                  std::size_t plane, int width, float* vote0, float* vote1, int* bin) {
+  const int done = avx2 ? colour_votes_avx2(up, here, down, plane, width, vote0, vote1, bin) : 0;
+  for (int x = done; x < width; ++x)
+    colour_vote(up, here, down, plane, x, vote0[x], vote1[x], bin[x]);
+}
+
+constexpr int kHist = 40;  // a cell's histogram along one axis: 4 profiles x 9 bins, 4 zeros
+
+// Cells `cell` pixels wide whose left columns lie `step` apart from 0 (`cells` of them): each
+// one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
+__attribute__((target("avx2"))) void row_histograms_avx2(const float* vote0, const float* vote1,
+                                                         const int* bin, int cell, int step,
+                                                         int cells, const float* profile,
+                                                         float* out) {
+  for (int k = 0; k < cells; ++k) {
+    __m256 acc[kProfiles];
+    for (__m256& a : acc) a = _mm256_setzero_ps();
+    std::array<float, kProfiles> last{};  // bin 8
+    for (int t = 0; t < cell; ++t) {
+      const int x = k * step + t;
+      const __m256 v = votes_of(vote0, vote1, bin, x);
+      const float v8 = bin[x] == kBins - 1 ? vote0[x] : bin[x] == kBins - 2 ? vote1[x] : 0.f;
+      for (int p = 0; p < kProfiles; ++p) {
+        const float w = profile[p * cell + t];
+        if (w == 0.f) continue;
+        acc[p] = _mm256_add_ps(acc[p], _mm256_mul_ps(v, _mm256_set1_ps(w)));
+        last[static_cast<std::size_t>(p)] += v8 * w;
+      }
+    }
+    float* h = out + static_cast<std::size_t>(k) * kHist;
+    // Bins 0-7 of each profile (8 floats from its first), then each one's bin 8.
+    for (int p = 0; p < kProfiles; ++p) _mm256_storeu_ps(h + p * kBins, acc[p]);
+    for (int p = 0; p < kProfiles; ++p)
+      h[p * kBins + kBins - 1] = last[static_cast<std::size_t>(p)];
+    std::fill(h + kProfiles * kBins, h + kHist, 0.f);
+  }
+}
+
+void row_histograms(bool avx2, const float* vote0, const float* vote1, const int* bin, int cell,
+                    int step, int cells, const float* profile, float* out) {
+  if (avx2) return row_histograms_avx2(vote0, vote1, bin, cell, step, cells, profile, out);
+  for (int k = 0; k < cells; ++k) {
+    float* h = out + static_cast<std::size_t>(k) * kHist;
+    std::fill(h, h + kHist, 0.f);
+    for (int t = 0; t < cell; ++t) {
+      const int x = k * step + t;
+      const int b0 = bin[x], b1 = b0 + 1 == kBins ? 0 : b0 + 1;
+      for (int p = 0; p < kProfiles; ++p) {
+        const float w = profile[p * cell + t];
+        h[p * kBins + b0] += vote0[x] * w;
+        h[p * kBins + b1] += vote1[x] * w;
+      }
+    }
+  }
+}
+
+// One cell's histograms along y: for each row profile q, the sum over the cell's `cell` pixel
+// rows (`row` floats apart from `r`) of their histograms along x weighted by q's weight there.
+__attribute__((target("avx2"))) void column_histograms_avx2(const float* r, std::size_t row,
+                                                            int cell, const float* profile,
+                                                            float* out) {
+  for (int q = 0; q < kProfiles; ++q) {
+    __m256 acc[kHist / 8];
+    for (__m256& a : acc) a = _mm256_setzero_ps();
+    for (int t = 0; t < cell; ++t) {
+      const float w = profile[q * cell + t];
+      if (w == 0.f) continue;
+      const __m256 wv = _mm256_set1_ps(w);
+      const float* rt = r + static_cast<std::size_t>(t) * row;
+      for (int i = 0; i < kHist / 8; ++i)
+        acc[i] = _mm256_add_ps(acc[i], _mm256_mul_ps(wv, _mm256_loadu_ps(rt + 8 * i)));
+    }
+    for (int i = 0; i < kHist / 8; ++i) _mm256_storeu_ps(out + q * kHist + 8 * i, acc[i]);
+  }
+}
+
+void column_histograms(bool avx2, const float* r, std::size_t row, int cell, const float* profile,
+                       float* out) {
+  if (avx2) return column_histograms_avx2(r, row, cell, profile, out);
+  std::fill(out, out + kProfiles * kHist, 0.f);
+  for (int t = 0; t < cell; ++t) {
+    const float* rt = r + static_cast<std::size_t>(t) * row;
+    for (int q = 0; q < kProfiles; ++q) {
+      const float w = profile[q * cell + t];
+      for (int i = 0; i < kHist; ++i) out[q * kHist + i] += w * rt[i];
+    }
+  }
+}
+
+}  // namespace
+
+void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int nx, int ny,
+                float* out, bool vectors) {
+  CV_Assert(image.depth() == CV_8U && (image.channels() == 1 || image.channels() == 3));
+  CV_Assert(cell > 0 && step > 0 && cell % step == 0 && nx > 0 && ny > 0);
+  const bool avx2 = vectors && kAvx2;
+  const int per = cell / step;             // grid steps a cell
+  const int cx = nx + per, cy = ny + per;  // cells per axis, their corners on the grid
+  const int width = step * (nx - 1) + 2 * cell, height = step * (ny - 1) + 2 * cell;
+  CV_Assert(origin.x >= 0 && origin.y >= 0 && origin.x + width <= image.cols &&
+            origin.y + height <= image.rows);
+  thread_local std::vector<float> profile;
+  thread_local int profile_cell = 0;
+  if (profile_cell != cell) profile = block_profiles(cell), profile_cell = cell;
+  std::vector<int> column(static_cast<std::size_t>(width) + 2);
+  for (int i = 0; i < width + 2; ++i)
+    column[static_cast<std::size_t>(i)] = mirror(origin.x - 1 + i, image.cols);
+  // Each pixel row's cell histograms along x, then each cell's along y as well:
+  // [cell row][cell][row profile][column profile][bin], kProfiles x kHist floats a cell.
+  // Scratch kept between calls (the reader asks for many small grids: no allocation each time).
+  thread_local std::vector<float> planes, vote0, vote1, rows, cells;
+  thread_local std::vector<int> bin;
+  const std::size_t plane = column.size();
+  planes.resize(3 * plane * static_cast<std::size_t>(image.channels()));
+  for (auto* v : {&vote0, &vote1}) v->resize(static_cast<std::size_t>(width));
+  bin.resize(static_cast<std::size_t>(width));
+  rows.resize(static_cast<std::size_t>(height) * cx * kHist);
+  // The rows above, at and below the current one, as floats (x + 1 for x from -1), in turn.
+  std::array<float*, 3> ring;
+  for (std::size_t i = 0; i < 3; ++i)
+    ring[i] = planes.data() + i * plane * static_cast<std::size_t>(image.channels());
+  load_planes(image, origin.y - 1, column, ring[0]);
+  load_planes(image, origin.y, column, ring[1]);
+  for (int y = 0; y < height; ++y) {
+    load_planes(image, origin.y + y + 1, column, ring[2]);
+    if (image.channels() == 1)
+      votes(avx2, ring[0], ring[1], ring[2], width, vote0.data(), vote1.data(), bin.data());
+    else
+      colour_votes(avx2, ring[0], ring[1], ring[2], plane, width, vote0.data(), vote1.data(),
+                   bin.data());
+    std::rotate(ring.begin(), ring.begin() + 1, ring.end());
+    row_histograms(avx2, vote0.data(), vote1.data(), bin.data(), cell, step, cx, profile.data(),
+                   rows.data() + static_cast<std::size_t>(y) * cx * kHist);
+  }
+  constexpr int kCellSize = kProfiles * kHist;
+  cells.resize(static_cast<std::size_t>(cy) * cx * kCellSize);
+  for (int l = 0; l < cy; ++l) {
+    for (int k = 0; k < cx; ++k) {
+      column_histograms(avx2, rows.data() + (static_cast<std::size_t>(l * step) * cx + k) * kHist,
+                        static_cast<std::size_t>(cx) * kHist, cell, profile.data(),
+                        cells.data() + (static_cast<std::size_t>(l) * cx + k) * kCellSize);
+    }
+  }
+  // Each block from its four cells (as scan_hog's), normalised as L2-Hys.
+  for (int v = 0; v < ny; ++v) {
+    for (int u = 0; u < nx; ++u) {
+      std::array<float, kBlockStride> block{};
+      for (int qy = 0; qy < 2; ++qy) {
+        for (int qx = 0; qx < 2; ++qx) {
+          const float* h =
+              cells.data() +
+              (static_cast<std::size_t>(v + qy * per) * cx + (u + qx * per)) * kCellSize;
+          for (int ix = 0; ix < 2; ++ix) {
+            for (int iy = 0; iy < 2; ++iy) {
+              const float* from = h + (2 * iy + qy) * kHist + (2 * ix + qx) * kBins;
+              float* to = block.data() + (2 * ix + iy) * kBins;
+              for (int b = 0; b < kBins; ++b) to[b] += from[b];
+            }
+          }
+        }
+      }
+      normalise(block.data());
+      std::copy_n(block.data(), kBlockFloats,
+                  out + (static_cast<std::size_t>(v) * nx + u) * kBlockFloats);
+    }
+  }
+}
+
+void hog_window(const cv::Mat& image, int cell, float* out, bool vectors) {
+  const int nx = image.cols / cell - 1, ny = image.rows / cell - 1;
+  std::vector<float> blocks(static_cast<std::size_t>(nx) * ny * kBlockFloats);
+  hog_blocks(image, cell, cell, {0, 0}, nx, ny, blocks.data(), vectors);
+  // The descriptor's order: blocks column by column.
+  for (int u = 0; u < nx; ++u) {
+    for (int v = 0; v < ny; ++v) {
+      std::copy_n(blocks.data() + (static_cast<std::size_t>(v) * nx + u) * kBlockFloats,
+                  kBlockFloats, out);
+      out += kBlockFloats;
     }
   }
 }

@@ -26,4 +26,20 @@ namespace arbitre::vision::dice {
 void scan_hog(const cv::Mat& image, const float* weights, double threshold,
               std::vector<cv::Point>& hits, std::vector<double>& scores, bool vectors = true);
 
+// Block histograms of an 8-bit grey or BGR image on a grid, as cv::HOGDescriptor gives them with
+// blocks of 2 x 2 cells of `cell` pixels (9 unsigned bins, Gaussian block weights of sigma
+// cell / 2, L2-Hys at 0.2, no gamma): the block whose top-left corner is origin + step * (u, v),
+// for u < nx and v < ny, at out + (v * nx + u) * 36, its cells column by column, then bins. The
+// blocks lie inside the image; the gradient beside its edges is mirrored (BORDER_REFLECT_101; a
+// view into a larger image is taken as a whole image). A colour pixel's gradient is its channel's
+// of largest magnitude, as OpenCV's. `cell` a multiple of `step`. The cells' histograms are made
+// once each and shared by the blocks, as in scan_hog; the angles are scan_hog's.
+void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int nx, int ny,
+                float* out, bool vectors = true);
+
+// The descriptor of a window the size of `image` with blocks of 2 x 2 cells of `cell` pixels,
+// `cell` apart: what cv::HOGDescriptor(image size, 2 cell, cell, cell, 9).compute(image) gives
+// (blocks column by column), (cols / cell - 1) x (rows / cell - 1) x 36 floats.
+void hog_window(const cv::Mat& image, int cell, float* out, bool vectors = true);
+
 }  // namespace arbitre::vision::dice
