@@ -13,24 +13,19 @@ namespace arbitre::vision::dice {
 namespace {
 
 constexpr int kBins = 9;
-constexpr int kCell = 8;                               // pixels, square
-constexpr int kPad = 8;                                // the image is padded by this on every side
-constexpr int kWindowCells = 4;                        // a window is 4 x 4 cells (32 pixels)
-constexpr int kBlockFloats = 4 * kBins;                // a block's histogram: its 2 x 2 cells
-constexpr int kBlockStride = 40;                       // ... stored with 4 zeros after it
-constexpr int kProfiles = 4;                           // per axis, see profiles()
-constexpr int kCellFloats = kProfiles * kBlockFloats;  // a cell's weighted histograms
+constexpr int kCell = 8;                 // the scan's cells: pixels, square
+constexpr int kPad = 8;                  // the scan's image is padded by this on every side
+constexpr int kWindowCells = 4;          // a window is 4 x 4 cells (32 pixels)
+constexpr int kBlockFloats = 4 * kBins;  // a block's histogram: its 2 x 2 cells
+constexpr int kBlockStride = 40;         // ... with 4 zeros after it, for whole vectors
+constexpr int kProfiles = 4;             // per axis, see block_profiles()
 
-// The weight along one axis of pixel k of an image cell, in profile p = 2 c + q: the cell lies at
-// q (0: first, 1: second) in a block, and the pixel votes for the block's cell c. It is the
-// block's Gaussian (sigma 4 about its middle: exp(-(t - 8)^2 / 32) at t pixels into the block)
-// times the bilinear share of cell c (cells centred at 3.5 and 11.5; a pixel beyond a centre
-// votes for that cell alone).
-using Profiles = std::array<std::array<float, kCell>, kProfiles>;
-
-// The same four profiles for cells of `cell` pixels (blocks of 2 x 2 cells, Gaussian of sigma
-// cell / 2 as OpenCV's default winSigma for such blocks): profile p's weight of pixel k at
-// [p * cell + k].
+// The weight along one axis of pixel k of an image cell of `cell` pixels, in profile p = 2 c + q,
+// at [p * cell + k]: the cell lies at q (0: first, 1: second) in a block of 2 x 2 cells, and the
+// pixel votes for the block's cell c. It is the block's Gaussian (sigma cell / 2, OpenCV's
+// default winSigma for such blocks, about its middle: for 8-pixel cells exp(-(t - 8)^2 / 32) at
+// t pixels into the block) times the bilinear share of cell c (8-pixel cells centred at 3.5 and
+// 11.5; a pixel beyond a centre votes for that cell alone).
 std::vector<float> block_profiles(int cell) {
   std::vector<float> profile(static_cast<std::size_t>(kProfiles * cell));
   const float spread = 0.5f * static_cast<float>(cell * cell);  // 2 sigma^2
@@ -46,18 +41,6 @@ std::vector<float> block_profiles(int cell) {
         profile[static_cast<std::size_t>((2 * c + q) * cell + k)] =
             std::exp(-d * d / spread) * share;
       }
-    }
-  }
-  return profile;
-}
-
-Profiles profiles() {
-  const std::vector<float> general = block_profiles(kCell);
-  Profiles profile{};
-  for (int p = 0; p < kProfiles; ++p) {
-    for (int k = 0; k < kCell; ++k) {
-      profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)] =
-          general[static_cast<std::size_t>(p * kCell + k)];
     }
   }
   return profile;
@@ -167,35 +150,6 @@ void votes(bool avx2, const float* up, const float* here, const float* down, int
   votes_scalar(up, here, down, 0, width, vote0, vote1, bin);
 }
 
-// One padded row's votes (row k_y of its cells) added to its cells' histograms (`cells`, the
-// cell row's first): each cell's row histogram per column profile, then weighted by each row
-// profile.
-void add_row_scalar(const float* vote0, const float* vote1, const int* bin, int cells_x, int k_y,
-                    const Profiles& profile, float* cells) {
-  std::array<float, kBlockFloats> row{};  // [column profile][bin]
-  for (int cx = 0; cx < cells_x; ++cx) {
-    row.fill(0.f);
-    for (int k = 0; k < kCell; ++k) {
-      const int x = cx * kCell + k;
-      const int b0 = bin[x], b1 = b0 + 1 == kBins ? 0 : b0 + 1;
-      for (int p = 0; p < kProfiles; ++p) {
-        const float w = profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)];
-        row[static_cast<std::size_t>(p * kBins + b0)] += vote0[x] * w;
-        row[static_cast<std::size_t>(p * kBins + b1)] += vote1[x] * w;
-      }
-    }
-    float* h = cells + static_cast<std::size_t>(cx) * kCellFloats;
-    for (int p = 0; p < kProfiles; ++p) {
-      const float w = profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k_y)];
-      if (w == 0.f) continue;
-      float* hp = h + p * kBlockFloats;
-      for (int i = 0; i < kBlockFloats; ++i) hp[i] += w * row[static_cast<std::size_t>(i)];
-    }
-  }
-}
-
-// The same with each pixel's votes as one vector of bins 0-7 (and bin 8 apart): the same sums
-// in the same order, without a store waiting on the last one to the same bin.
 // Bins 0-7 of pixel x's votes as one vector: the one-hot rows of bins b0 and b0 + 1 (8: none)
 // scaled by the two votes.
 alignas(32) constexpr float kOneHot[kBins + 1][8] = {
@@ -208,58 +162,6 @@ __attribute__((target("avx2"))) inline __m256 votes_of(const float* vote0, const
   const int b0 = bin[x];
   return _mm256_add_ps(_mm256_mul_ps(_mm256_load_ps(kOneHot[b0]), _mm256_set1_ps(vote0[x])),
                        _mm256_mul_ps(_mm256_load_ps(kOneHot[b0 + 1]), _mm256_set1_ps(vote1[x])));
-}
-
-__attribute__((target("avx2"))) void add_row_avx2(const float* vote0, const float* vote1,
-                                                  const int* bin, int cells_x, int k_y,
-                                                  const Profiles& profile, float* cells) {
-  const __m256i eight = _mm256_set1_epi32(kBins - 1), seven = _mm256_set1_epi32(kBins - 2);
-  __m256 column[kProfiles];  // each column profile over the cell's 8 pixels
-  for (int p = 0; p < kProfiles; ++p)
-    column[p] = _mm256_loadu_ps(profile[static_cast<std::size_t>(p)].data());
-  for (int cx = 0; cx < cells_x; ++cx) {
-    const int x0 = cx * kCell;
-    __m256 acc[kProfiles];
-    for (__m256& a : acc) a = _mm256_setzero_ps();
-    for (int k = 0; k < kCell; ++k) {
-      const __m256 v = votes_of(vote0, vote1, bin, x0 + k);
-      // Profile 1 is 0 over the cell's second half, profile 2 over its first: skipped there.
-      for (const int p : {0, k < kCell / 2 ? 1 : 2, 3}) {
-        acc[p] = _mm256_add_ps(
-            acc[p], _mm256_mul_ps(
-                        v, _mm256_set1_ps(
-                               profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k)])));
-      }
-    }
-    // Bin 8's votes of the cell's 8 pixels as one vector, weighted by each column profile.
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bin + x0));
-    const __m256 last =
-        _mm256_add_ps(_mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, eight)),
-                                    _mm256_loadu_ps(vote0 + x0)),
-                      _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, seven)),
-                                    _mm256_loadu_ps(vote1 + x0)));
-    alignas(32) float tail[kProfiles][8];
-    for (int p = 0; p < kProfiles; ++p) _mm256_store_ps(tail[p], _mm256_mul_ps(last, column[p]));
-    float* h = cells + static_cast<std::size_t>(cx) * kCellFloats;
-    for (int p = 0; p < kProfiles; ++p) {
-      const float w = profile[static_cast<std::size_t>(p)][static_cast<std::size_t>(k_y)];
-      if (w == 0.f) continue;
-      const __m256 wv = _mm256_set1_ps(w);
-      float* hp = h + p * kBlockFloats;
-      for (int q = 0; q < kProfiles; ++q) {
-        float* at = hp + q * kBins;
-        _mm256_storeu_ps(at, _mm256_add_ps(_mm256_loadu_ps(at), _mm256_mul_ps(wv, acc[q])));
-        const float* t = tail[q];
-        at[kBins - 1] += w * (((t[0] + t[4]) + (t[1] + t[5])) + ((t[2] + t[6]) + (t[3] + t[7])));
-      }
-    }
-  }
-}
-
-void add_row(bool avx2, const float* vote0, const float* vote1, const int* bin, int cells_x,
-             int k_y, const Profiles& profile, float* cells) {
-  if (avx2) return add_row_avx2(vote0, vote1, bin, cells_x, k_y, profile, cells);
-  add_row_scalar(vote0, vote1, bin, cells_x, k_y, profile, cells);
 }
 
 // A block's histogram normalised as L2-Hys: to unit length (plus 0.1 per bin), clipped at 0.2,
@@ -282,13 +184,15 @@ void normalise(float* h) {
   for (int i = 0; i < kBlockStride; ++i) h[i] *= unit;
 }
 
-// A window's 3 x 3 blocks (its first at `at`, rows `row` floats apart) against the weights (9
-// blocks of kBlockStride, column by column), in eight running parts.
+// A window's 3 x 3 blocks (its first at `at`, kBlockFloats apart along a row, rows `row` floats
+// apart) against the weights (9 blocks of kBlockStride, column by column, each with 4 zeros
+// after it: the 4 floats read past a block are the next one's, or the buffer's slack, times 0),
+// in eight running parts.
 float window_score_scalar(const float* at, std::size_t row, const float* w) {
   std::array<float, 8> part{};
   for (int bx = 0; bx < 3; ++bx) {
     for (int by = 0; by < 3; ++by, w += kBlockStride) {
-      const float* h = at + by * row + static_cast<std::size_t>(bx) * kBlockStride;
+      const float* h = at + by * row + static_cast<std::size_t>(bx) * kBlockFloats;
       for (int i = 0; i < kBlockStride; i += 8) {
         for (int j = 0; j < 8; ++j) part[static_cast<std::size_t>(j)] += h[i + j] * w[i + j];
       }
@@ -302,7 +206,7 @@ __attribute__((target("avx2"))) float window_score_avx2(const float* at, std::si
   __m256 sum = _mm256_setzero_ps();
   for (int bx = 0; bx < 3; ++bx) {
     for (int by = 0; by < 3; ++by, w += kBlockStride) {
-      const float* h = at + by * row + static_cast<std::size_t>(bx) * kBlockStride;
+      const float* h = at + by * row + static_cast<std::size_t>(bx) * kBlockFloats;
       for (int i = 0; i < kBlockStride; i += 8)
         sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_loadu_ps(h + i), _mm256_loadu_ps(w + i)));
     }
@@ -315,107 +219,6 @@ __attribute__((target("avx2"))) float window_score_avx2(const float* at, std::si
 float window_score(bool avx2, const float* at, std::size_t row, const float* w) {
   return avx2 ? window_score_avx2(at, row, w) : window_score_scalar(at, row, w);
 }
-
-}  // namespace
-
-void scan_hog(const cv::Mat& image, const float* weights, double threshold,
-              std::vector<cv::Point>& hits, std::vector<double>& scores, bool vectors) {
-  const bool avx2 = vectors && kAvx2;
-  hits.clear();
-  scores.clear();
-  CV_Assert(image.type() == CV_8UC1);
-  static const Profiles profile = profiles();
-  const int padded_w = image.cols + 2 * kPad, padded_h = image.rows + 2 * kPad;
-  // Blocks 8 apart from the padded corner, the windows' (3 x 3 blocks each), and the cells.
-  const int blocks_x = (padded_w - 2 * kCell) / kCell + 1,
-            blocks_y = (padded_h - 2 * kCell) / kCell + 1;
-  const int windows_x = (padded_w - kWindowCells * kCell) / kCell + 1;
-  const int windows_y = (padded_h - kWindowCells * kCell) / kCell + 1;
-  if (windows_x <= 0 || windows_y <= 0) return;
-  const int cells_x = blocks_x + 1, cells_y = blocks_y + 1;
-  const int width = cells_x * kCell;  // the padded columns the cells cover
-
-  // Each cell's 4 x 4 histograms: [row profile][column profile][bin].
-  std::vector<float> cell(static_cast<std::size_t>(cells_x) * cells_y * kCellFloats, 0.f);
-  std::vector<int> column(static_cast<std::size_t>(width) + 2);
-  for (int x = -1; x <= width; ++x)
-    column[static_cast<std::size_t>(x + 1)] = mirror(x - kPad, image.cols);
-  // The padded rows above, at and below the current one, as floats (x + 1 for x from -1).
-  std::array<std::vector<float>, 3> rows;
-  for (auto& r : rows) r.resize(static_cast<std::size_t>(width) + 2);
-  const auto load_row = [&](int y, std::vector<float>& out) {
-    const unsigned char* src = image.ptr(mirror(y - kPad, image.rows));
-    // Index i holds padded column i - 1, image column i - 1 - kPad: mirrored near the edges,
-    // straight between.
-    const int n = static_cast<int>(out.size());
-    const int first = std::min(n, kPad + 1),
-              last = std::max(first, std::min(n, image.cols + kPad + 1));
-    for (int i = 0; i < first; ++i)
-      out[static_cast<std::size_t>(i)] =
-          static_cast<float>(src[column[static_cast<std::size_t>(i)]]);
-    for (int i = first; i < last; ++i)
-      out[static_cast<std::size_t>(i)] = static_cast<float>(src[i - 1 - kPad]);
-    for (int i = last; i < n; ++i)
-      out[static_cast<std::size_t>(i)] =
-          static_cast<float>(src[column[static_cast<std::size_t>(i)]]);
-  };
-  std::vector<float> vote0(static_cast<std::size_t>(width)), vote1(static_cast<std::size_t>(width));
-  std::vector<int> bin0(static_cast<std::size_t>(width));
-  load_row(-1, rows[0]);
-  load_row(0, rows[1]);
-  for (int y = 0; y < cells_y * kCell; ++y) {
-    load_row(y + 1, rows[2]);
-    votes(avx2, rows[0].data(), rows[1].data(), rows[2].data(), width, vote0.data(), vote1.data(),
-          bin0.data());
-    std::rotate(rows.begin(), rows.begin() + 1, rows.end());
-    add_row(avx2, vote0.data(), vote1.data(), bin0.data(), cells_x, y % kCell, profile,
-            cell.data() + static_cast<std::size_t>(y / kCell) * cells_x * kCellFloats);
-  }
-
-  // Each block's histogram, in the descriptor's order (its cells column by column, then bins),
-  // from its four cells', normalised as L2-Hys (clipped at 0.2, then to unit length).
-  std::vector<float> block(static_cast<std::size_t>(blocks_x) * blocks_y * kBlockStride, 0.f);
-  for (int by = 0; by < blocks_y; ++by) {
-    for (int bx = 0; bx < blocks_x; ++bx) {
-      float* out = block.data() + (static_cast<std::size_t>(by) * blocks_x + bx) * kBlockStride;
-      for (int qy = 0; qy < 2; ++qy) {
-        for (int qx = 0; qx < 2; ++qx) {
-          const float* h =
-              cell.data() + (static_cast<std::size_t>(by + qy) * cells_x + (bx + qx)) * kCellFloats;
-          for (int cx = 0; cx < 2; ++cx) {
-            for (int cy = 0; cy < 2; ++cy) {
-              const float* from = h + (2 * cy + qy) * kBlockFloats + (2 * cx + qx) * kBins;
-              float* to = out + (2 * cx + cy) * kBins;
-              for (int b = 0; b < kBins; ++b) to[b] += from[b];
-            }
-          }
-        }
-      }
-      normalise(out);
-    }
-  }
-
-  // Each window's score: its 3 x 3 blocks (column by column) against the weights, and the bias.
-  std::vector<float> w(9 * kBlockStride, 0.f);
-  for (int j = 0; j < 9; ++j)
-    std::copy_n(weights + j * kBlockFloats, kBlockFloats, w.data() + j * kBlockStride);
-  const double bias = weights[9 * kBlockFloats];
-  for (int wy = 0; wy < windows_y; ++wy) {
-    for (int wx = 0; wx < windows_x; ++wx) {
-      const float* at =
-          block.data() + (static_cast<std::size_t>(wy) * blocks_x + wx) * kBlockStride;
-      const double score =
-          window_score(avx2, at, static_cast<std::size_t>(blocks_x) * kBlockStride, w.data()) +
-          bias;
-      if (score >= threshold) {
-        hits.emplace_back(wx * kCell - kPad, wy * kCell - kPad);
-        scores.push_back(score);
-      }
-    }
-  }
-}
-
-namespace {
 
 // One image row's pixels at the mirrored columns `column` (BORDER_REFLECT_101, as OpenCV's HOG),
 // as floats, channel by channel: channel c's at out[c * column.size() + i].
@@ -485,37 +288,54 @@ constexpr int kHist = 40;  // a cell's histogram along one axis: 4 profiles x 9 
 
 // Cells `cell` pixels wide whose left columns lie `step` apart from 0 (`cells` of them): each
 // one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
+// The same with each pixel's votes as one vector of bins 0-7 (votes_of) and the cell's bin 8 as
+// one vector over its pixels, for cells of kC <= 8 pixels (votes read 8 - kC past the last cell:
+// zeros). Profile 1 is 0 over a cell's second half and profile 2 over its first: skipped there.
+template <int kC>
 __attribute__((target("avx2"))) void row_histograms_avx2(const float* vote0, const float* vote1,
-                                                         const int* bin, int cell, int step,
-                                                         int cells, const float* profile,
-                                                         float* out) {
+                                                         const int* bin, int step, int cells,
+                                                         const float* profile, float* out) {
+  static_assert(kC <= 8);
+  const __m256i eight = _mm256_set1_epi32(kBins - 1), seven = _mm256_set1_epi32(kBins - 2);
+  __m256 column[kProfiles];  // each profile over the cell's pixels, 0 past them
+  for (int p = 0; p < kProfiles; ++p) {
+    alignas(32) float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    std::copy_n(profile + p * kC, kC, lanes);
+    column[p] = _mm256_load_ps(lanes);
+  }
   for (int k = 0; k < cells; ++k) {
+    const int x0 = k * step;
     __m256 acc[kProfiles];
     for (__m256& a : acc) a = _mm256_setzero_ps();
-    std::array<float, kProfiles> last{};  // bin 8
-    for (int t = 0; t < cell; ++t) {
-      const int x = k * step + t;
-      const __m256 v = votes_of(vote0, vote1, bin, x);
-      const float v8 = bin[x] == kBins - 1 ? vote0[x] : bin[x] == kBins - 2 ? vote1[x] : 0.f;
-      for (int p = 0; p < kProfiles; ++p) {
-        const float w = profile[p * cell + t];
-        if (w == 0.f) continue;
-        acc[p] = _mm256_add_ps(acc[p], _mm256_mul_ps(v, _mm256_set1_ps(w)));
-        last[static_cast<std::size_t>(p)] += v8 * w;
-      }
+    for (int t = 0; t < kC; ++t) {
+      const __m256 v = votes_of(vote0, vote1, bin, x0 + t);
+      for (const int p : {0, t < kC / 2 ? 1 : 2, 3})
+        acc[p] = _mm256_add_ps(acc[p], _mm256_mul_ps(v, _mm256_set1_ps(profile[p * kC + t])));
     }
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bin + x0));
+    const __m256 last =
+        _mm256_add_ps(_mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, eight)),
+                                    _mm256_loadu_ps(vote0 + x0)),
+                      _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(b, seven)),
+                                    _mm256_loadu_ps(vote1 + x0)));
     float* h = out + static_cast<std::size_t>(k) * kHist;
     // Bins 0-7 of each profile (8 floats from its first), then each one's bin 8.
     for (int p = 0; p < kProfiles; ++p) _mm256_storeu_ps(h + p * kBins, acc[p]);
-    for (int p = 0; p < kProfiles; ++p)
-      h[p * kBins + kBins - 1] = last[static_cast<std::size_t>(p)];
+    for (int p = 0; p < kProfiles; ++p) {
+      alignas(32) float t[8];
+      _mm256_store_ps(t, _mm256_mul_ps(last, column[p]));
+      h[p * kBins + kBins - 1] = ((t[0] + t[4]) + (t[1] + t[5])) + ((t[2] + t[6]) + (t[3] + t[7]));
+    }
     std::fill(h + kProfiles * kBins, h + kHist, 0.f);
   }
 }
 
 void row_histograms(bool avx2, const float* vote0, const float* vote1, const int* bin, int cell,
                     int step, int cells, const float* profile, float* out) {
-  if (avx2) return row_histograms_avx2(vote0, vote1, bin, cell, step, cells, profile, out);
+  if (avx2 && cell == 8)
+    return row_histograms_avx2<8>(vote0, vote1, bin, step, cells, profile, out);
+  if (avx2 && cell == 6)
+    return row_histograms_avx2<6>(vote0, vote1, bin, step, cells, profile, out);
   for (int k = 0; k < cells; ++k) {
     float* h = out + static_cast<std::size_t>(k) * kHist;
     std::fill(h, h + kHist, 0.f);
@@ -532,10 +352,10 @@ void row_histograms(bool avx2, const float* vote0, const float* vote1, const int
 }
 
 // One cell's histograms along y: for each row profile q, the sum over the cell's `cell` pixel
-// rows (`row` floats apart from `r`) of their histograms along x weighted by q's weight there.
-__attribute__((target("avx2"))) void column_histograms_avx2(const float* r, std::size_t row,
-                                                            int cell, const float* profile,
-                                                            float* out) {
+// rows (row t's histograms along x at rows[t] + offset) weighted by q's weight at t.
+__attribute__((target("avx2"))) void column_histograms_avx2(const float* const* rows,
+                                                            std::size_t offset, int cell,
+                                                            const float* profile, float* out) {
   for (int q = 0; q < kProfiles; ++q) {
     __m256 acc[kHist / 8];
     for (__m256& a : acc) a = _mm256_setzero_ps();
@@ -543,7 +363,7 @@ __attribute__((target("avx2"))) void column_histograms_avx2(const float* r, std:
       const float w = profile[q * cell + t];
       if (w == 0.f) continue;
       const __m256 wv = _mm256_set1_ps(w);
-      const float* rt = r + static_cast<std::size_t>(t) * row;
+      const float* rt = rows[t] + offset;
       for (int i = 0; i < kHist / 8; ++i)
         acc[i] = _mm256_add_ps(acc[i], _mm256_mul_ps(wv, _mm256_loadu_ps(rt + 8 * i)));
     }
@@ -551,17 +371,41 @@ __attribute__((target("avx2"))) void column_histograms_avx2(const float* r, std:
   }
 }
 
-void column_histograms(bool avx2, const float* r, std::size_t row, int cell, const float* profile,
-                       float* out) {
-  if (avx2) return column_histograms_avx2(r, row, cell, profile, out);
+void column_histograms(bool avx2, const float* const* rows, std::size_t offset, int cell,
+                       const float* profile, float* out) {
+  if (avx2) return column_histograms_avx2(rows, offset, cell, profile, out);
   std::fill(out, out + kProfiles * kHist, 0.f);
   for (int t = 0; t < cell; ++t) {
-    const float* rt = r + static_cast<std::size_t>(t) * row;
+    const float* rt = rows[t] + offset;
     for (int q = 0; q < kProfiles; ++q) {
       const float w = profile[q * cell + t];
       for (int i = 0; i < kHist; ++i) out[q * kHist + i] += w * rt[i];
     }
   }
+}
+
+constexpr int kCellSize = kProfiles * kHist;  // a cell's histograms: [row profile][kHist]
+
+// Block (u, v)'s histogram from its four cells (`first`: the cell row of its top cells, `second`:
+// of its bottom ones, `per` cells apart along a row), in the descriptor's order (its cells
+// column by column, then bins), normalised as L2-Hys, to `out` (kBlockFloats).
+void assemble_block(const float* first, const float* second, int u, int per, float* out) {
+  std::array<float, kBlockStride> block{};
+  for (int qy = 0; qy < 2; ++qy) {
+    for (int qx = 0; qx < 2; ++qx) {
+      const float* h =
+          (qy == 0 ? first : second) + static_cast<std::size_t>(u + qx * per) * kCellSize;
+      for (int ix = 0; ix < 2; ++ix) {
+        for (int iy = 0; iy < 2; ++iy) {
+          const float* from = h + (2 * iy + qy) * kHist + (2 * ix + qx) * kBins;
+          float* to = block.data() + (2 * ix + iy) * kBins;
+          for (int b = 0; b < kBins; ++b) to[b] += from[b];
+        }
+      }
+    }
+  }
+  normalise(block.data());
+  std::copy_n(block.data(), kBlockFloats, out);
 }
 
 }  // namespace
@@ -572,73 +416,104 @@ void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int 
   CV_Assert(cell > 0 && step > 0 && cell % step == 0 && nx > 0 && ny > 0);
   const bool avx2 = vectors && kAvx2;
   const int per = cell / step;             // grid steps a cell
-  const int cx = nx + per, cy = ny + per;  // cells per axis, their corners on the grid
+  const int cx = nx + per;                 // cells per row, their corners on the grid
   const int width = step * (nx - 1) + 2 * cell, height = step * (ny - 1) + 2 * cell;
-  CV_Assert(origin.x >= 0 && origin.y >= 0 && origin.x + width <= image.cols &&
-            origin.y + height <= image.rows);
+  CV_Assert(origin.x > -image.cols && origin.y > -image.rows && origin.x + width < 2 * image.cols &&
+            origin.y + height < 2 * image.rows);
   thread_local std::vector<float> profile;
   thread_local int profile_cell = 0;
   if (profile_cell != cell) profile = block_profiles(cell), profile_cell = cell;
   std::vector<int> column(static_cast<std::size_t>(width) + 2);
   for (int i = 0; i < width + 2; ++i)
     column[static_cast<std::size_t>(i)] = mirror(origin.x - 1 + i, image.cols);
-  // Each pixel row's cell histograms along x, then each cell's along y as well:
-  // [cell row][cell][row profile][column profile][bin], kProfiles x kHist floats a cell.
-  // Scratch kept between calls (the reader asks for many small grids: no allocation each time).
+  // Streamed: each pixel row's cell histograms along x (the last `cell` rows kept), each cell
+  // row's histograms along y once its last pixel row is in (the last per + 1 cell rows kept),
+  // and each block row once its bottom cells are in. Scratch kept between calls (the reader asks
+  // for many small grids: no allocation each time).
   thread_local std::vector<float> planes, vote0, vote1, rows, cells;
   thread_local std::vector<int> bin;
   const std::size_t plane = column.size();
-  planes.resize(3 * plane * static_cast<std::size_t>(image.channels()));
-  for (auto* v : {&vote0, &vote1}) v->resize(static_cast<std::size_t>(width));
-  bin.resize(static_cast<std::size_t>(width));
-  rows.resize(static_cast<std::size_t>(height) * cx * kHist);
-  // The rows above, at and below the current one, as floats (x + 1 for x from -1), in turn.
+  const auto channels = static_cast<std::size_t>(image.channels());
+  planes.resize(3 * plane * channels);
+  // (8 zeros past the row: the vector code reads a whole vector from each cell's first pixel.)
+  for (auto* v : {&vote0, &vote1}) v->assign(static_cast<std::size_t>(width) + 8, 0.f);
+  bin.assign(static_cast<std::size_t>(width) + 8, 0);
+  const std::size_t row_floats = static_cast<std::size_t>(cx) * kHist;
+  const std::size_t cell_row_floats = static_cast<std::size_t>(cx) * kCellSize;
+  rows.resize(static_cast<std::size_t>(cell) * row_floats);
+  cells.resize(static_cast<std::size_t>(per + 1) * cell_row_floats);
+  std::vector<const float*> window(static_cast<std::size_t>(cell));
+  // The image rows above, at and below the current one, as floats (x + 1 for x from -1).
   std::array<float*, 3> ring;
-  for (std::size_t i = 0; i < 3; ++i)
-    ring[i] = planes.data() + i * plane * static_cast<std::size_t>(image.channels());
+  for (std::size_t i = 0; i < 3; ++i) ring[i] = planes.data() + i * plane * channels;
   load_planes(image, origin.y - 1, column, ring[0]);
   load_planes(image, origin.y, column, ring[1]);
   for (int y = 0; y < height; ++y) {
     load_planes(image, origin.y + y + 1, column, ring[2]);
-    if (image.channels() == 1)
+    if (channels == 1)
       votes(avx2, ring[0], ring[1], ring[2], width, vote0.data(), vote1.data(), bin.data());
     else
       colour_votes(avx2, ring[0], ring[1], ring[2], plane, width, vote0.data(), vote1.data(),
                    bin.data());
     std::rotate(ring.begin(), ring.begin() + 1, ring.end());
     row_histograms(avx2, vote0.data(), vote1.data(), bin.data(), cell, step, cx, profile.data(),
-                   rows.data() + static_cast<std::size_t>(y) * cx * kHist);
-  }
-  constexpr int kCellSize = kProfiles * kHist;
-  cells.resize(static_cast<std::size_t>(cy) * cx * kCellSize);
-  for (int l = 0; l < cy; ++l) {
+                   rows.data() + static_cast<std::size_t>(y % cell) * row_floats);
+    // Cell row l covers pixel rows l * step to l * step + cell - 1.
+    const int top = y + 1 - cell;
+    if (top < 0 || top % step != 0) continue;
+    const int l = top / step;
+    for (int t = 0; t < cell; ++t)
+      window[static_cast<std::size_t>(t)] =
+          rows.data() + static_cast<std::size_t>((top + t) % cell) * row_floats;
+    float* cell_row = cells.data() + static_cast<std::size_t>(l % (per + 1)) * cell_row_floats;
     for (int k = 0; k < cx; ++k) {
-      column_histograms(avx2, rows.data() + (static_cast<std::size_t>(l * step) * cx + k) * kHist,
-                        static_cast<std::size_t>(cx) * kHist, cell, profile.data(),
-                        cells.data() + (static_cast<std::size_t>(l) * cx + k) * kCellSize);
+      column_histograms(avx2, window.data(), static_cast<std::size_t>(k) * kHist, cell,
+                        profile.data(), cell_row + static_cast<std::size_t>(k) * kCellSize);
+    }
+    // Block row v has its top cells in cell row v and its bottom ones in row v + per.
+    const int v = l - per;
+    if (v < 0) continue;
+    const float* first = cells.data() + static_cast<std::size_t>(v % (per + 1)) * cell_row_floats;
+    for (int u = 0; u < nx; ++u) {
+      assemble_block(first, cell_row, u, per,
+                     out + (static_cast<std::size_t>(v) * nx + u) * kBlockFloats);
     }
   }
-  // Each block from its four cells (as scan_hog's), normalised as L2-Hys.
-  for (int v = 0; v < ny; ++v) {
-    for (int u = 0; u < nx; ++u) {
-      std::array<float, kBlockStride> block{};
-      for (int qy = 0; qy < 2; ++qy) {
-        for (int qx = 0; qx < 2; ++qx) {
-          const float* h =
-              cells.data() +
-              (static_cast<std::size_t>(v + qy * per) * cx + (u + qx * per)) * kCellSize;
-          for (int ix = 0; ix < 2; ++ix) {
-            for (int iy = 0; iy < 2; ++iy) {
-              const float* from = h + (2 * iy + qy) * kHist + (2 * ix + qx) * kBins;
-              float* to = block.data() + (2 * ix + iy) * kBins;
-              for (int b = 0; b < kBins; ++b) to[b] += from[b];
-            }
-          }
-        }
+}
+
+void scan_hog(const cv::Mat& image, const float* weights, double threshold,
+              std::vector<cv::Point>& hits, std::vector<double>& scores, bool vectors) {
+  const bool avx2 = vectors && kAvx2;
+  hits.clear();
+  scores.clear();
+  CV_Assert(image.type() == CV_8UC1);
+  const int padded_w = image.cols + 2 * kPad, padded_h = image.rows + 2 * kPad;
+  // Blocks 8 apart from the padded corner, and the windows (3 x 3 blocks each).
+  const int blocks_x = (padded_w - 2 * kCell) / kCell + 1,
+            blocks_y = (padded_h - 2 * kCell) / kCell + 1;
+  const int windows_x = (padded_w - kWindowCells * kCell) / kCell + 1;
+  const int windows_y = (padded_h - kWindowCells * kCell) / kCell + 1;
+  if (windows_x <= 0 || windows_y <= 0) return;
+  // The blocks, and 4 floats of slack after them (window_score reads whole vectors).
+  thread_local std::vector<float> block;
+  block.resize(static_cast<std::size_t>(blocks_x) * blocks_y * kBlockFloats + 4);
+  std::fill(block.end() - 4, block.end(), 0.f);
+  hog_blocks(image, kCell, kCell, {-kPad, -kPad}, blocks_x, blocks_y, block.data(), vectors);
+  // Each window's score: its 3 x 3 blocks (column by column) against the weights, and the bias.
+  std::vector<float> w(9 * kBlockStride, 0.f);
+  for (int j = 0; j < 9; ++j)
+    std::copy_n(weights + j * kBlockFloats, kBlockFloats, w.data() + j * kBlockStride);
+  const double bias = weights[9 * kBlockFloats];
+  const std::size_t row = static_cast<std::size_t>(blocks_x) * kBlockFloats;
+  for (int wy = 0; wy < windows_y; ++wy) {
+    for (int wx = 0; wx < windows_x; ++wx) {
+      const float* at = block.data() + static_cast<std::size_t>(wy) * row +
+                        static_cast<std::size_t>(wx) * kBlockFloats;
+      const double score = window_score(avx2, at, row, w.data()) + bias;
+      if (score >= threshold) {
+        hits.emplace_back(wx * kCell - kPad, wy * kCell - kPad);
+        scores.push_back(score);
       }
-      normalise(block.data());
-      std::copy_n(block.data(), kBlockFloats,
-                  out + (static_cast<std::size_t>(v) * nx + u) * kBlockFloats);
     }
   }
 }
