@@ -203,34 +203,82 @@ void area_row(const float* row, const int* at, const float* share, int slots, in
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-// The same with AVX2 gathers, eight destination pixels at a time (a multiply, then an add: the
-// same roundings as above, no fused multiply-add).
-__attribute__((target("avx2"))) void area_row_avx2(const float* row, const int* at,
-                                                   const float* share, int slots, int w,
-                                                   float* buf) {
-  int dx = 0;
-  for (; dx + 8 <= w; dx += 8) {
-    __m256 sum = _mm256_setzero_ps();
-    for (int k = 0; k < slots; ++k) {
-      const std::size_t o =
-          static_cast<std::size_t>(k) * static_cast<std::size_t>(w) + static_cast<std::size_t>(dx);
-      const __m256 v =
-          _mm256_i32gather_ps(row, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + o)), 4);
-      sum = _mm256_add_ps(sum, _mm256_mul_ps(v, _mm256_loadu_ps(share + o)));
+const bool kAvx2 = __builtin_cpu_supports("avx2");
+
+// Eight source rows at once, without gathers: the rows as columns of eight floats (t[x * 8 + j]
+// is row j's pixel x), each destination pixel's taps loaded as whole vectors (the same chain of
+// multiplies and adds per row as area_row), and the eight rows of sums turned back.
+__attribute__((target("avx2"))) void rows_as_columns(const uchar* const* rows, int cols, float* t) {
+  int x = 0;
+  for (; x + 8 <= cols; x += 8) {
+    __m128i r[8];
+    for (int j = 0; j < 8; ++j)
+      r[j] = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(rows[j] + x));
+    // Bytes of rows 0-1, 2-3, 4-5, 6-7 interleaved; then 16-bit pairs; then 32-bit quads: each
+    // 16 bytes hold two columns of the eight rows.
+    const __m128i a0 = _mm_unpacklo_epi8(r[0], r[1]), a1 = _mm_unpacklo_epi8(r[2], r[3]);
+    const __m128i a2 = _mm_unpacklo_epi8(r[4], r[5]), a3 = _mm_unpacklo_epi8(r[6], r[7]);
+    const __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+    const __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+    const __m128i c[4] = {_mm_unpacklo_epi32(b0, b2), _mm_unpackhi_epi32(b0, b2),
+                          _mm_unpacklo_epi32(b1, b3), _mm_unpackhi_epi32(b1, b3)};
+    float* out = t + static_cast<std::size_t>(x) * 8;
+    for (int i = 0; i < 4; ++i) {
+      _mm256_storeu_ps(out + 16 * i, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(c[i])));
+      _mm256_storeu_ps(out + 16 * i + 8,
+                       _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(c[i], 8))));
     }
-    _mm256_storeu_ps(buf + dx, sum);
   }
-  for (; dx < w; ++dx) {
-    float sum = 0.f;
-    for (int k = 0; k < slots; ++k) {
-      const std::size_t o =
-          static_cast<std::size_t>(k) * static_cast<std::size_t>(w) + static_cast<std::size_t>(dx);
-      sum += row[at[o]] * share[o];
-    }
-    buf[dx] = sum;
+  for (; x < cols; ++x) {
+    for (int j = 0; j < 8; ++j)
+      t[static_cast<std::size_t>(x) * 8 + static_cast<std::size_t>(j)] =
+          static_cast<float>(rows[j][x]);
   }
 }
-const bool kAvx2 = __builtin_cpu_supports("avx2");
+
+__attribute__((target("avx2"))) void area_rows8_avx2(const float* t, const int* at,
+                                                     const float* share, int slots, int w,
+                                                     float* const* out) {
+  for (int dx0 = 0; dx0 < w; dx0 += 8) {
+    const int n = std::min(8, w - dx0);
+    alignas(32) float sums[8][8];  // [destination pixel][row]
+    for (int i = 0; i < n; ++i) {
+      const int dx = dx0 + i;
+      __m256 sum = _mm256_setzero_ps();
+      for (int k = 0; k < slots; ++k) {
+        const std::size_t o = static_cast<std::size_t>(k) * static_cast<std::size_t>(w) +
+                              static_cast<std::size_t>(dx);
+        sum = _mm256_add_ps(sum,
+                            _mm256_mul_ps(_mm256_loadu_ps(t + static_cast<std::size_t>(at[o]) * 8),
+                                          _mm256_set1_ps(share[o])));
+      }
+      _mm256_store_ps(sums[i], sum);
+    }
+    if (n < 8) {
+      for (int j = 0; j < 8; ++j) {
+        for (int i = 0; i < n; ++i) out[j][dx0 + i] = sums[i][j];
+      }
+      continue;
+    }
+    // The 8 x 8 block turned: row j's sums for these eight destination pixels.
+    __m256 v[8];
+    for (int i = 0; i < 8; ++i) v[i] = _mm256_load_ps(sums[i]);
+    const __m256 l0 = _mm256_unpacklo_ps(v[0], v[1]), h0 = _mm256_unpackhi_ps(v[0], v[1]);
+    const __m256 l1 = _mm256_unpacklo_ps(v[2], v[3]), h1 = _mm256_unpackhi_ps(v[2], v[3]);
+    const __m256 l2 = _mm256_unpacklo_ps(v[4], v[5]), h2 = _mm256_unpackhi_ps(v[4], v[5]);
+    const __m256 l3 = _mm256_unpacklo_ps(v[6], v[7]), h3 = _mm256_unpackhi_ps(v[6], v[7]);
+    const __m256 q0 = _mm256_shuffle_ps(l0, l1, 0x44), q1 = _mm256_shuffle_ps(l0, l1, 0xEE);
+    const __m256 q2 = _mm256_shuffle_ps(h0, h1, 0x44), q3 = _mm256_shuffle_ps(h0, h1, 0xEE);
+    const __m256 q4 = _mm256_shuffle_ps(l2, l3, 0x44), q5 = _mm256_shuffle_ps(l2, l3, 0xEE);
+    const __m256 q6 = _mm256_shuffle_ps(h2, h3, 0x44), q7 = _mm256_shuffle_ps(h2, h3, 0xEE);
+    const __m256 rows[8] = {
+        _mm256_permute2f128_ps(q0, q4, 0x20), _mm256_permute2f128_ps(q1, q5, 0x20),
+        _mm256_permute2f128_ps(q2, q6, 0x20), _mm256_permute2f128_ps(q3, q7, 0x20),
+        _mm256_permute2f128_ps(q0, q4, 0x31), _mm256_permute2f128_ps(q1, q5, 0x31),
+        _mm256_permute2f128_ps(q2, q6, 0x31), _mm256_permute2f128_ps(q3, q7, 0x31)};
+    for (int j = 0; j < 8; ++j) _mm256_storeu_ps(out[j] + dx0, rows[j]);
+  }
+}
 #endif
 
 // OpenCV's area resize of src to `size`, scale_x and scale_y source pixels a destination pixel
@@ -265,25 +313,41 @@ bool area_shrink(const cv::Mat& src, cv::Size size, double scale_x, double scale
       at[static_cast<std::size_t>(k * w + dx)] = at[static_cast<std::size_t>(dx)];
   }
   dst.create(size, CV_8UC1);
-  std::vector<float> row(static_cast<std::size_t>(w)), sum(static_cast<std::size_t>(w), 0.f);
-  std::vector<float> pixels(static_cast<std::size_t>(src.cols));  // a source row, as floats
-  float* const buf = row.data();
+  std::vector<float> sum(static_cast<std::size_t>(w), 0.f);
   float* const acc = sum.data();
+  // The horizontal sums of eight source rows at a time (from `batch`), or of one.
+  std::vector<float> rows(static_cast<std::size_t>(w) * 8);
+  std::vector<float> pixels(static_cast<std::size_t>(src.cols) * 8);  // source rows, as floats
+  int batch = -1, batch_rows = 0;
+  const float* buf = rows.data();
   int prev_dy = ytab.empty() ? 0 : ytab.front().d, buf_row = -1;
   for (const AreaTap& yt : ytab) {
     if (yt.s != buf_row) {
       buf_row = yt.s;
-      const uchar* s = src.ptr<uchar>(yt.s);
-      for (int x = 0; x < src.cols; ++x) pixels[static_cast<std::size_t>(x)] = s[x];
 #if defined(__GNUC__) && defined(__x86_64__)
       if (kAvx2) {
-        area_row_avx2(pixels.data(), at.data(), share.data(), slots, w, buf);
-      } else {
-        area_row(pixels.data(), at.data(), share.data(), slots, w, buf);
-      }
-#else
-      area_row(pixels.data(), at.data(), share.data(), slots, w, buf);
+        if (batch < 0 || yt.s < batch || yt.s >= batch + batch_rows) {
+          batch = yt.s;
+          batch_rows = std::min(8, src.rows - batch);
+          // (Past the image's last row, its last row again: sums made and not used.)
+          std::array<const uchar*, 8> from{};
+          std::array<float*, 8> to{};
+          for (int j = 0; j < 8; ++j) {
+            from[static_cast<std::size_t>(j)] = src.ptr<uchar>(batch + std::min(j, batch_rows - 1));
+            to[static_cast<std::size_t>(j)] = rows.data() + static_cast<std::size_t>(j) * w;
+          }
+          rows_as_columns(from.data(), src.cols, pixels.data());
+          area_rows8_avx2(pixels.data(), at.data(), share.data(), slots, w, to.data());
+        }
+        buf = rows.data() + static_cast<std::size_t>(yt.s - batch) * w;
+      } else
 #endif
+      {
+        const uchar* s = src.ptr<uchar>(yt.s);
+        for (int x = 0; x < src.cols; ++x) pixels[static_cast<std::size_t>(x)] = s[x];
+        area_row(pixels.data(), at.data(), share.data(), slots, w, rows.data());
+        buf = rows.data();
+      }
     }
     const float beta = yt.alpha;
     if (yt.d != prev_dy) {
