@@ -281,6 +281,31 @@ __attribute__((target("avx2"))) void area_rows8_avx2(const float* t, const int* 
 }
 #endif
 
+// A destination row of sums rounded to bytes (saturate_cast: to nearest, ties to even, clamped).
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target("avx2"))) int store_row_avx2(const float* acc, int w, uchar* d) {
+  int dx = 0;
+  for (; dx + 16 <= w; dx += 16) {
+    const __m256i a = _mm256_cvtps_epi32(_mm256_loadu_ps(acc + dx));
+    const __m256i b = _mm256_cvtps_epi32(_mm256_loadu_ps(acc + dx + 8));
+    // Packs work within 128-bit lanes: put the 16 words back in order before the bytes.
+    const __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);
+    const __m128i bytes =
+        _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + dx), bytes);
+  }
+  return dx;
+}
+#endif
+
+void store_row(const float* acc, int w, uchar* d) {
+  int dx = 0;
+#if defined(__GNUC__) && defined(__x86_64__)
+  if (kAvx2) dx = store_row_avx2(acc, w, d);
+#endif
+  for (; dx < w; ++dx) d[dx] = cv::saturate_cast<uchar>(acc[dx]);
+}
+
 // OpenCV's area resize of src to `size`, scale_x and scale_y source pixels a destination pixel
 // (as cv::resize computes them from the size or the factors it is given); false, and nothing
 // done, unless it is a grey image shrunk by a factor that is not a whole number.
@@ -351,16 +376,14 @@ bool area_shrink(const cv::Mat& src, cv::Size size, double scale_x, double scale
     }
     const float beta = yt.alpha;
     if (yt.d != prev_dy) {
-      uchar* d = dst.ptr<uchar>(prev_dy);
-      for (int dx = 0; dx < w; ++dx)
-        d[dx] = cv::saturate_cast<uchar>(acc[dx]), acc[dx] = beta * buf[dx];
+      store_row(acc, w, dst.ptr<uchar>(prev_dy));
+      for (int dx = 0; dx < w; ++dx) acc[dx] = beta * buf[dx];
       prev_dy = yt.d;
     } else {
       for (int dx = 0; dx < w; ++dx) acc[dx] += beta * buf[dx];
     }
   }
-  uchar* d = dst.ptr<uchar>(prev_dy);
-  for (int dx = 0; dx < w; ++dx) d[dx] = cv::saturate_cast<uchar>(acc[dx]);
+  store_row(acc, w, dst.ptr<uchar>(prev_dy));
   return true;
 }
 
