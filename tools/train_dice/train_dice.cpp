@@ -12,7 +12,7 @@
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
-//               [--threads 1]]
+//               [--cnn-shape 12,24,64] [--threads 1]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]] [--face-cnn [--face-copies 8]]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
@@ -288,7 +288,19 @@ int main(int argc, char** argv) {
       cnn_training.rate = std::atof(argv[++i]);
     else if (a == "--cnn-copies" && i + 1 < argc)
       cnn_copies = std::atoi(argv[++i]);
-    else if (a == "--cnn-jitter" && i + 1 < argc)
+    else if (a == "--cnn-shape" && i + 1 < argc) {
+      // MAPS1,MAPS2,HIDDEN: the networks' widths (default 12,24,64).
+      if (std::sscanf(argv[++i], "%d,%d,%d", &cnn_training.shape.maps1, &cnn_training.shape.maps2,
+                      &cnn_training.shape.hidden) != 3 ||
+          cnn_training.shape.maps1 < 1 || cnn_training.shape.maps2 < 1 ||
+          cnn_training.shape.hidden < 1) {
+        std::fprintf(stderr,
+                     "train_dice: --cnn-shape takes MAPS1,MAPS2,HIDDEN (at least 1 each), "
+                     "got %s\n",
+                     argv[i]);
+        return 2;
+      }
+    } else if (a == "--cnn-jitter" && i + 1 < argc)
       cnn_jitter = std::atof(argv[++i]);
     else if (a == "--axis-cnn")
       axis_cnn = true;
@@ -342,12 +354,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (out.empty() || dirs.empty()) {
-    std::fprintf(stderr,
-                 "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
-                 "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-                 "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--threads T]] [--axis-cnn "
-                 "[--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
-                 "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
+    std::fprintf(
+        stderr,
+        "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
+        "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
+        "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T]] "
+        "[--axis-cnn "
+        "[--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
+        "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);

@@ -72,9 +72,8 @@ inline int mirror(int v, int n) {
   return v;
 }
 
-// The gradient ([-1, 0, 1] both ways) of one padded row (`here`, x + 1 for x from -1, between
-// `up` and `down`) and its magnitude's two votes: the bins on either side of its direction (9
-// over pi, bin b centred on (b + 0.5) pi / 9), shared linearly; `bin` is the first's.
+// A gradient's magnitude's two votes: the bins on either side of its direction (9 over pi, bin
+// b centred on (b + 0.5) pi / 9), shared linearly; `bin` is the first's.
 inline void vote(float dx, float dy, float& vote0, float& vote1, int& bin) {
   const float magnitude = std::sqrt(dx * dx + dy * dy);
   const float a = direction(dx, dy) * (kBins / std::numbers::pi_v<float>)-0.5f;
@@ -87,6 +86,8 @@ inline void vote(float dx, float dy, float& vote0, float& vote1, int& bin) {
   bin = b;
 }
 
+// The gradient ([-1, 0, 1] both ways) of one padded row (`here`, x + 1 for x from -1, between
+// `up` and `down`) and its votes, from column `from`.
 void votes_scalar(const float* up, const float* here, const float* down, int from, int width,
                   float* vote0, float* vote1, int* bin) {
   for (int x = from; x < width; ++x)

@@ -5,13 +5,15 @@
 //
 // OpenCV builds each block's histogram pixel by pixel, and every pixel lies in four blocks. Both
 // the Gaussian and the cells' bilinear weights are separable, so a block's histogram is the sum,
-// over the four 8x8 cells it covers, of the cell's votes weighted by one of four row profiles and
+// over the four cells it covers, of the cell's votes weighted by one of four row profiles and
 // one of four column profiles (which cell of the block it votes for, and where the cell lies in
-// the block): each cell's 4 x 4 weighted histograms are summed once, row by row, and every block
-// is put together from its four cells'. The angles come from a closer arctangent than OpenCV's
-// (documented to about 0.3 degree), which moves a vote between two neighbouring bins by a hair:
-// the scores agree with OpenCV's to a few thousandths (test
-// DiceReader.TheWindowScanScoresAsOpenCvsHog).
+// the block): each pixel row of a cell is summed once under the column profiles, each cell's
+// rows once under the row profiles, and every block is put together from its four cells'
+// (hog_blocks, streamed: only the rows and cells still needed are kept). The same code gives
+// the face crops' HOG and the re-centring's blocks. The angles come from a closer arctangent
+// than OpenCV's (documented to about 0.3 degree), which moves a vote between two neighbouring
+// bins by a hair: the scores agree with OpenCV's to a few thousandths (tests
+// DiceReader.TheWindowScanScoresAsOpenCvsHog, DiceReader.BlockHogIsOpenCvsHog).
 #pragma once
 
 #include <opencv2/core.hpp>
@@ -29,11 +31,12 @@ void scan_hog(const cv::Mat& image, const float* weights, double threshold,
 // Block histograms of an 8-bit grey or BGR image on a grid, as cv::HOGDescriptor gives them with
 // blocks of 2 x 2 cells of `cell` pixels (9 unsigned bins, Gaussian block weights of sigma
 // cell / 2, L2-Hys at 0.2, no gamma): the block whose top-left corner is origin + step * (u, v),
-// for u < nx and v < ny, at out + (v * nx + u) * 36, its cells column by column, then bins. The
-// blocks lie inside the image; the gradient beside its edges is mirrored (BORDER_REFLECT_101; a
-// view into a larger image is taken as a whole image). A colour pixel's gradient is its channel's
-// of largest magnitude, as OpenCV's. `cell` a multiple of `step`. The cells' histograms are made
-// once each and shared by the blocks, as in scan_hog; the angles are scan_hog's.
+// for u < nx and v < ny, at out + (v * nx + u) * 36, its cells column by column, then bins.
+// Pixels past the image's edges (by less than its size: the scan's padding) are mirrored, and so
+// is the gradient beside them (BORDER_REFLECT_101; a view into a larger image is taken as a whole
+// image). A colour pixel's gradient is its channel's of largest magnitude, as OpenCV's. `cell` a
+// multiple of `step`; cells of 6 and 8 pixels in AVX2 (others in the plain code). Each cell's
+// histograms are made once and shared by the blocks; the angles are scan_hog's.
 void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int nx, int ny,
                 float* out, bool vectors = true);
 
