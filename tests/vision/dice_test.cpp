@@ -678,31 +678,23 @@ TEST(DiceReader, BlockHogIsOpenCvsHog) {
     vd::hog_window(crop, 6, got.data());
     vd::hog_window(crop, 6, plain.data(), false);
     compare(want, got, plain);
-    // A 64 x 64 grey patch and the 17 x 17 blocks 2 pixels apart from (8, 8), as re-centring asks.
+    // A 64 x 64 grey patch: blocks n x n, `step` pixels apart from `first`.
     const cv::Rect near(rng.uniform(0, image.cols - 64), rng.uniform(0, image.rows - 64), 64, 64);
     const cv::Mat patch = grey(near).clone();
-    std::vector<cv::Point> corners;
-    for (int v = 0; v < 17; ++v) {
-      for (int u = 0; u < 17; ++u) corners.emplace_back(8 + 2 * u, 8 + 2 * v);
-    }
-    block_hog.compute(patch, want, cv::Size(8, 8), cv::Size(), corners);
-    got.assign(want.size(), 0.f);
-    plain.assign(want.size(), 0.f);
-    vd::hog_blocks(patch, 8, 2, {8, 8}, 17, 17, got.data());
-    vd::hog_blocks(patch, 8, 2, {8, 8}, 17, 17, plain.data(), false);
-    compare(want, got, plain);
-    // The blocks 8 pixels apart over the whole patch, those along its edges too (the gradient
-    // mirrored there).
-    corners.clear();
-    for (int v = 0; v < 7; ++v) {
-      for (int u = 0; u < 7; ++u) corners.emplace_back(8 * u, 8 * v);
-    }
-    block_hog.compute(patch, want, cv::Size(8, 8), cv::Size(), corners);
-    got.assign(want.size(), 0.f);
-    plain.assign(want.size(), 0.f);
-    vd::hog_blocks(patch, 8, 8, {0, 0}, 7, 7, got.data());
-    vd::hog_blocks(patch, 8, 8, {0, 0}, 7, 7, plain.data(), false);
-    compare(want, got, plain);
+    const auto grid = [&](int step, int first, int n) {
+      std::vector<cv::Point> corners;
+      for (int v = 0; v < n; ++v) {
+        for (int u = 0; u < n; ++u) corners.emplace_back(first + step * u, first + step * v);
+      }
+      block_hog.compute(patch, want, cv::Size(8, 8), cv::Size(), corners);
+      got.assign(want.size(), 0.f);
+      plain.assign(want.size(), 0.f);
+      vd::hog_blocks(patch, 8, step, {first, first}, n, n, got.data());
+      vd::hog_blocks(patch, 8, step, {first, first}, n, n, plain.data(), false);
+      compare(want, got, plain);
+    };
+    grid(2, 8, 17);  // as the re-centring asks
+    grid(8, 0, 7);   // over the whole patch, along its edges too (the gradient mirrored there)
   }
   EXPECT_LT(worst, 3e-3);
   EXPECT_LT(total / static_cast<double>(count), 1e-4) << "mean difference";
