@@ -15,6 +15,7 @@
 #include "scoring/irma/advisor.h"
 #include "scoring/yams/advisor.h"
 #include "vision/mat_file.h"
+#include "vision/memory.h"
 #include "vision/observation.h"
 
 namespace {
@@ -27,6 +28,7 @@ void print(const nlohmann::ordered_json& value) { std::cout << value.dump(2) << 
 }  // namespace
 
 int main(int argc, char** argv) {
+  arbitre::vision::keep_freed_memory();  // frames read at a steady pace: vision/memory.h
   using namespace arbitre;
   CLI::App app{
       "Arbitre: the referee and score keeper of Le jeu d'Irma, Le Yams impossible, "

@@ -5,14 +5,7 @@
 //   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
 //   --timing DIR        the timing harness: the Irma demo at its own pace, figures into DIR
 //   --camera-test SCRIPT  with --self-test: the network camera lost and back (self_test.h)
-#include <chrono>
-#include <clocale>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <langinfo.h>
-#include <memory>
-
 #include <wx/app.h>
 #include <wx/cmdline.h>
 #include <wx/config.h>
@@ -24,8 +17,16 @@
 #include <wx/translation.h>
 #include <wx/uilocale.h>
 
+#include <chrono>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
 #include "app/gui/main_frame.h"
 #include "app/gui/self_test.h"
+#include "vision/memory.h"
 
 #ifndef ARBITRE_GUI_BUILD_LOCALE_DIR
 #define ARBITRE_GUI_BUILD_LOCALE_DIR ""
@@ -38,6 +39,7 @@ class App : public wxApp {
  public:
   bool OnInit() override {
     const auto launched = std::chrono::steady_clock::now();
+    arbitre::vision::keep_freed_memory();  // frames read at a steady pace: vision/memory.h
     wxUILocale::UseDefault();
     // Source strings are UTF-8: read them as such even under the C locale (numbers written to
     // files keep the C locale's decimal point: only LC_CTYPE changes).

@@ -17,6 +17,7 @@
 #include "vision/common/image_io.h"
 #include "vision/common/warp.h"
 #include "vision/dice/detector.h"
+#include "vision/memory.h"
 
 namespace vd = arbitre::vision::dice;
 
@@ -112,6 +113,7 @@ void BM_Network(benchmark::State& bench, bool face) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   benchmark::Initialize(&argc, argv);
   const std::string dir = argc > 1 ? argv[1] : ARBITRE_DICE_DIR;
   std::vector<std::filesystem::path> files;

@@ -34,6 +34,7 @@
 #include "vision/common/image_io.h"
 #include "vision/dice/detector.h"
 #include "vision/dice/turn.h"
+#include "vision/memory.h"
 
 namespace fs = std::filesystem;
 namespace vd = arbitre::vision::dice;
@@ -102,6 +103,7 @@ int follow_turns(const std::string& dir, const vd::Params& base, const vd::Model
 }  // namespace
 
 int main(int argc, char** argv) {
+  arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   std::string dir, model_file, failures, turns_dir, dice_csv;
   int max_failures = 12;
   vd::Params params;

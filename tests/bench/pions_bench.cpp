@@ -13,6 +13,7 @@
 
 #include "tests/bench/frame_times.h"
 #include "vision/common/image_io.h"
+#include "vision/memory.h"
 #include "vision/pions/detector.h"
 
 namespace vp = arbitre::vision::pions;
@@ -49,6 +50,7 @@ void BM_DetectPions(benchmark::State& bench) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   benchmark::Initialize(&argc, argv);
   const std::string dir = argc > 1 ? argv[1] : ARBITRE_PIONS_DIR;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -13,22 +13,22 @@
 // PIONS_EVAL_VERBOSE=1: each scene's lattice; 2: each pion missed, with the nearest cell examined,
 // its presence and (with --keep-patches 1) the patch network's verdict; 3: the colour features of
 // the pions read; 4: every cell examined, whether a pion lies there (with --keep-patches 1).
-#include <opencv2/imgcodecs.hpp>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <string>
 #include <vector>
 
 #include "tests/bench/stats.h"
 #include "tests/support/pion_scoring.h"
 #include "vision/common/image_io.h"
+#include "vision/memory.h"
 #include "vision/pions/detector.h"
 
 namespace fs = std::filesystem;
@@ -36,6 +36,7 @@ namespace ri = arbitre::referee::irma;
 namespace vp = arbitre::vision::pions;
 
 int main(int argc, char** argv) {
+  arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   if (argc < 2) {
     std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C]\n");
     return 2;
