@@ -440,7 +440,10 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
   const auto zoned =
       arbitre::testing::run_arbitre("detect dice " + image + " --zones " + zones.string());
   ASSERT_EQ(zoned.exit_code, 0) << zoned.err;
-  for (const auto& d : nlohmann::json::parse(zoned.out)["dice"]) {
+  // (The parsed document kept in a variable: a range-for over a part of a temporary reads it
+  // after it is destroyed.)
+  const nlohmann::json zoned_json = nlohmann::json::parse(zoned.out);
+  for (const auto& d : zoned_json["dice"]) {
     EXPECT_EQ(d["zone"], d["y"].get<double>() <= 400 ? "tray" : "kept");
   }
   fs::remove(zones);
