@@ -5,7 +5,14 @@
 //   --self-test DIR     the GUI test (self_test.h); screenshots go to DIR
 //   --timing DIR        the timing harness: the Irma demo at its own pace, figures into DIR
 //   --camera-test SCRIPT  with --self-test: the network camera lost and back (self_test.h)
+#include <chrono>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <langinfo.h>
+#include <memory>
+
 #include <wx/app.h>
 #include <wx/cmdline.h>
 #include <wx/config.h>
@@ -16,13 +23,6 @@
 #include <wx/stdpaths.h>
 #include <wx/translation.h>
 #include <wx/uilocale.h>
-
-#include <chrono>
-#include <clocale>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
 
 #include "app/gui/main_frame.h"
 #include "app/gui/self_test.h"

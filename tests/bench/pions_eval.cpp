@@ -13,15 +13,16 @@
 // PIONS_EVAL_VERBOSE=1: each scene's lattice; 2: each pion missed, with the nearest cell examined,
 // its presence and (with --keep-patches 1) the patch network's verdict; 3: the colour features of
 // the pions read; 4: every cell examined, whether a pion lies there (with --keep-patches 1).
+#include <opencv2/imgcodecs.hpp>
+
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <string>
 #include <vector>
 

@@ -287,11 +287,10 @@ void colour_votes(bool avx2, const float* up, const float* here, const float* do
 
 constexpr int kHist = 40;  // a cell's histogram along one axis: 4 profiles x 9 bins, 4 zeros
 
-// Cells `cell` pixels wide whose left columns lie `step` apart from 0 (`cells` of them): each
-// one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
-// The same with each pixel's votes as one vector of bins 0-7 (votes_of) and the cell's bin 8 as
-// one vector over its pixels, for cells of kC <= 8 pixels (votes read 8 - kC past the last cell:
-// zeros). Profile 1 is 0 over a cell's second half and profile 2 over its first: skipped there.
+// row_histograms (below) with each pixel's votes as one vector of bins 0-7 (votes_of) and the
+// cell's bin 8 as one vector over its pixels, for cells of kC <= 8 pixels (votes read 8 - kC
+// past the last cell: zeros). Profile 1 is 0 over a cell's second half and profile 2 over its
+// first: skipped there.
 template <int kC>
 __attribute__((target("avx2"))) void row_histograms_avx2(const float* vote0, const float* vote1,
                                                          const int* bin, int step, int cells,
@@ -331,6 +330,8 @@ __attribute__((target("avx2"))) void row_histograms_avx2(const float* vote0, con
   }
 }
 
+// Cells `cell` pixels wide whose left columns lie `step` apart from 0 (`cells` of them): each
+// one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
 void row_histograms(bool avx2, const float* vote0, const float* vote1, const int* bin, int cell,
                     int step, int cells, const float* profile, float* out) {
   if (avx2 && cell == 8)
