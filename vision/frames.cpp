@@ -2,7 +2,8 @@
 
 #include <chrono>
 #include <filesystem>
-#include <opencv2/imgcodecs.hpp>
+
+#include "vision/common/image_io.h"
 
 namespace arbitre::vision {
 
@@ -164,12 +165,13 @@ FrameStatus FrameSource::next_in_sequence(cv::Mat& frame) {
     return FrameStatus::Ended;
   }
   try {
-    frame = cv::imread(*name, cv::IMREAD_COLOR);
-  } catch (const cv::Exception&) {
+    frame = load_image(*name);  // the readers' own checks: corrupt, empty, too large
+  } catch (const ImageFileError& e) {
+    // Its message names the file first: the problem after it.
+    std::string why = e.what();
+    if (why.rfind(*name + ": ", 0) == 0) why.erase(0, name->size() + 2);
+    error_ = *name + ": cannot read the image (" + why + ")";
     frame.release();
-  }
-  if (frame.empty()) {
-    error_ = *name + ": cannot read the image";
     ended_ = true;
     return FrameStatus::Ended;
   }
