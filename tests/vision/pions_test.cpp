@@ -840,6 +840,70 @@ TEST(PionReader, ThePatchNetworkWeighsInOnTheCellsTheReaderIsUnsureOf) {
   for (std::size_t k = 0; k < off.cells.size(); ++k) EXPECT_EQ(off.cells[k].presence, without.cells[k].presence);
 }
 
+// The patch network's answer averaged over the patch's turns (and mirror images) is the mean of
+// its answers for each, and so the same for the patch turned (or mirrored).
+TEST(PionCellModel, ThePatchNetworksAnswerIsAveragedOverThePatchsSymmetries) {
+  const vp::CellModel& model = vp::default_cell_model();
+  ASSERT_FALSE(model.patch_net.empty());
+  const cv::Mat image =
+      arbitre::vision::load_image((fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg").string());
+  ASSERT_FALSE(image.empty());
+  vp::Params params;
+  params.keep_patches = true;
+  const vp::Detection d = vp::detect(image, params, model);
+  ASSERT_GE(d.cells.size(), 20u);
+  constexpr int kPlane = vp::kNetPatchPixels * vp::kNetPatchPixels;
+  // `patch` with each plane transformed by `f`.
+  const auto transformed = [&](const std::vector<unsigned char>& patch, const auto& f) {
+    std::vector<unsigned char> out(patch.size());
+    for (int c = 0; c < vp::kPatchPlanes; ++c) {
+      const cv::Mat plane(vp::kNetPatchPixels, vp::kNetPatchPixels, CV_8U,
+                          const_cast<unsigned char*>(patch.data()) + c * kPlane);
+      const cv::Mat result = f(plane);
+      std::copy(result.datastart, result.dataend, out.begin() + c * kPlane);
+    }
+    return out;
+  };
+  const auto turned = [&](const std::vector<unsigned char>& patch, int code) {
+    return transformed(patch, [code](const cv::Mat& plane) {
+      cv::Mat out;
+      cv::rotate(plane, out, code);
+      return out;
+    });
+  };
+  const auto mirrored = [&](const std::vector<unsigned char>& patch) {
+    return transformed(patch, [](const cv::Mat& plane) { return cv::Mat(plane.t()); });
+  };
+  const auto alone = [&](const std::vector<unsigned char>& patch) {
+    return model.patch_net
+        .probabilities(
+            cv::Mat(1, vp::kNetPatchSize, CV_8U, const_cast<unsigned char*>(patch.data())))
+        .at<float>(0, 1);
+  };
+  double differ = 0;  // the most the turns change the answer
+  for (const auto& cell : d.cells) {
+    ASSERT_EQ(cell.patch.size(), static_cast<std::size_t>(vp::kNetPatchSize));
+    const double one = vp::patch_presence(model.patch_net, cell.patch, 1);
+    EXPECT_NEAR(one, alone(cell.patch), 1e-6);
+    const std::vector<unsigned char> cw = turned(cell.patch, cv::ROTATE_90_CLOCKWISE);
+    const double four = vp::patch_presence(model.patch_net, cell.patch, 4);
+    const double mean4 = (one + alone(cw) + alone(turned(cell.patch, cv::ROTATE_180)) +
+                          alone(turned(cell.patch, cv::ROTATE_90_COUNTERCLOCKWISE))) /
+                         4;
+    EXPECT_NEAR(four, mean4, 1e-6);
+    EXPECT_NEAR(vp::patch_presence(model.patch_net, cw, 4), four, 1e-6);
+    const double eight = vp::patch_presence(model.patch_net, cell.patch, 8);
+    const std::vector<unsigned char> m = mirrored(cell.patch);
+    EXPECT_NEAR(eight, (four + vp::patch_presence(model.patch_net, m, 4)) / 2, 1e-6);
+    EXPECT_NEAR(vp::patch_presence(model.patch_net, m, 8), eight, 1e-6);
+    EXPECT_NEAR(vp::patch_presence(model.patch_net, turned(m, cv::ROTATE_180), 8), eight, 1e-6);
+    differ = std::max(differ, std::abs(four - one));
+  }
+  EXPECT_GT(differ, 1e-5);  // (the turns are not all alike to the network)
+  EXPECT_THROW(vp::patch_presence(model.patch_net, std::vector<unsigned char>(10), 4),
+               std::invalid_argument);
+}
+
 // A model is stored as the forest (as RTrees::save writes it) and the networks beside it; a file
 // without a network reads as a forest alone, one with a network of the wrong shape too.
 TEST(PionCellModel, StoredWithItsNetworkAndReadBack) {

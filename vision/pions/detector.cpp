@@ -1,13 +1,14 @@
 #include "vision/pions/detector.h"
 
-#include <opencv2/imgproc.hpp>
-#include <opencv2/objdetect.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
 #include <queue>
+#include <stdexcept>
+#include <string>
 
 #include "vision/common/forest.h"
 #include "vision/common/warp.h"
@@ -936,6 +937,37 @@ void save_cell_model(const std::string& path, const CellModel& model) {
   if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
 }
 
+double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, int views) {
+  if (patch.size() != static_cast<std::size_t>(kNetPatchSize)) {
+    throw std::invalid_argument("patch_presence: a patch of " + std::to_string(patch.size()) +
+                                " bytes, not " + std::to_string(kNetPatchSize));
+  }
+  views = std::clamp(views, 1, 8);
+  constexpr int kPlane = kNetPatchPixels * kNetPatchPixels;
+  cv::Mat batch(views, kNetPatchSize, CV_8U);
+  std::copy(patch.begin(), patch.end(), batch.ptr<unsigned char>(0));
+  for (int view = 1; view < views; ++view) {
+    for (int c = 0; c < kPatchPlanes; ++c) {
+      const cv::Mat plane(kNetPatchPixels, kNetPatchPixels, CV_8U,
+                          const_cast<unsigned char*>(patch.data()) + c * kPlane);
+      cv::Mat out(kNetPatchPixels, kNetPatchPixels, CV_8U,
+                  batch.ptr<unsigned char>(view) + c * kPlane);
+      const cv::Mat source =
+          view >= 4 ? cv::Mat(plane.t()) : plane;  // (a new matrix, not the patch's)
+      if (view % 4 == 0) {
+        source.copyTo(out);
+      } else {
+        cv::rotate(source, out,
+                   view % 4 - 1);  // 90 clockwise, 180, 90 counter-clockwise (as trained)
+      }
+    }
+  }
+  const cv::Mat p = net.probabilities(batch);
+  double sum = 0;
+  for (int r = 0; r < p.rows; ++r) sum += p.at<float>(r, 1);
+  return sum / p.rows;
+}
+
 cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight) {
   cv::Mat forest(samples.rows, kCellClasses, CV_32F, cv::Scalar(0));
   const bool use_forest = model.trained() && (model.net.empty() || net_weight < 1);
@@ -1161,8 +1193,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
           cell.presence >= params.patch_low && cell.presence <= params.patch_high) {
         // The patch network's say in the presence; the colours keep their proportions.
         if (!params.keep_patches) network_patch(w, lattice, i, j, cell.patch);
-        const cv::Mat patch(1, kNetPatchSize, CV_8U, cell.patch.data());
-        const double pion = model.patch_net.probabilities(patch).at<float>(0, 1);
+        const double pion = patch_presence(model.patch_net, cell.patch, params.patch_views);
         const double presence = (1 - params.patch_weight) * cell.presence + params.patch_weight * pion;
         const double scale = cell.presence > 0 ? presence / cell.presence : 0;
         for (int k = 1; k < kCellClasses; ++k) cell.shares[static_cast<std::size_t>(k)] *= static_cast<float>(scale);

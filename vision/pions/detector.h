@@ -85,6 +85,8 @@ struct Params {
   double patch_weight = 0.4;  // with a patch network: its share in a cell's presence (0: unused)
   double patch_low = 0.1;     // ... asked only about cells whose presence (forest and network) is
   double patch_high = 0.9;    //     within these bounds: the cells they are unsure of
+  int patch_views = 1;        // the patch network's probability averaged over this many of the
+                        //     patch's 8 symmetries (1: as it is; 4: its turns; 8: and mirrored)
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
@@ -191,6 +193,14 @@ void save_cell_model(const std::string& path, const CellModel& model);
 // Class shares (one row of kCellClasses per row of `samples`, each summing to 1): the forest's
 // vote shares, or with a network `net_weight` x its probabilities + (1 - net_weight) x those.
 cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight);
+
+// The patch network's probability of a pion in `patch` (kNetPatchSize bytes, as
+// Detection::Cell::patch), averaged over the first `views` (1-8) of the patch's eight
+// symmetries: turned 0, 90, 180, 270 degrees, then mirrored (transposed) and turned again. The
+// network was trained on the four turns of patches from scenes as rendered and mirrored; its
+// answers for them differ where it is unsure. With 4 or 8 views the answer is the same for the
+// patch turned (with 8, mirrored too).
+double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, int views);
 
 // The trained cell classifier (vision/models/pion_cells.yml, embedded), or an empty model when
 // none is built in.
