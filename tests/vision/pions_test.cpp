@@ -312,9 +312,12 @@ TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
 // a game). The pencil's core has about a pion's area, so it was a candidate, and the lattice
 // through the two had the pencil's distance from the tile as its pitch: the tile, examined over
 // a cell seven pitches wide, read empty. A core of one pion's area that is much longer and
-// thinner than one is not a pion.
+// thinner than one is not a pion. (The tile read through its own lattice when no pion is read,
+// `lone_readings`, reads this board too: turned off in both readings.)
 TEST(PionReader, APencilsCoreIsNotAPion) {
-  const auto r = read_without_and_with("pencil", "0156", [](auto& p) { p.max_core_aspect = 0; });
+  const auto r = read_without_and_with(
+      "pencil", "0156", [](auto& p) { p.max_core_aspect = 0; },
+      [](auto& p) { p.lone_readings = 0; });
   EXPECT_EQ(r.without.candidates.size(), 2u);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   ASSERT_EQ(r.with.candidates.size(), 1u);
@@ -436,6 +439,19 @@ TEST(PionReader, ABoardInPiecesGetsTheOtherLatticeRead) {
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_TRUE(touch(r.with.observation));
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// A lone orange tile on a checkered cloth under a lamp (scene 37 of seed 34): pink squares near
+// the bottom passed for candidates, two of them made the lattice, the tile was off it, and no
+// pion was read. Read through the lattice of each of the likeliest candidates alone (the tile's
+// core is the largest of one pion's size), the tile is found, and nothing else.
+TEST(PionReader, NoPionReadGetsTheLikeliestCandidatesReadAlone) {
+  const auto r = read_without_and_with("alone", "0037", [](auto& p) { p.lone_readings = 0; });
+  EXPECT_TRUE(r.without.observation.pions.empty());
+  EXPECT_GE(r.without.candidates.size(), 5u);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+  ASSERT_EQ(r.with.observation.pions.size(), 1u);
+  EXPECT_EQ(r.with.observation.pions[0].colour, arbitre::referee::irma::Colour::Orange);
 }
 
 // Discs on a checkered cloth seen at 12 degrees (development scene 17 of seed 2): the lattice is

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <numeric>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 #include <queue>
@@ -1038,6 +1039,7 @@ Prepared prepare(const cv::Mat& bgr, const Params& params) {
 struct LatticeChoice {
   double avoid_pitch = 0, avoid_angle = 0;
   int knight_mirror = 0;
+  int alone = -1;  // the lattice fitted to this candidate alone (an index into the candidates)
 };
 
 // The stages from the lattice on (fit_lattice, classify_cells, constrain).
@@ -1065,7 +1067,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   }
   std::vector<std::size_t> fitted;  // the candidates the lattice is fitted to
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    if (crowded[k]) continue;
+    if (crowded[k] || (choice.alone >= 0 && k != static_cast<std::size_t>(choice.alone))) continue;
     centres.push_back(d.candidates[k].centre);
     fitted.push_back(k);
   }
@@ -1589,6 +1591,30 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
       ++pions;
     }
     if (one_colour && pions >= params.read_parity_pions) read_other(false);
+  }
+  // No pion read though there were candidates: the lattice went through clutter (squares of a
+  // pattern that passed for pions beside a lone tile) or took a pitch no pion has (half the
+  // board's, through three candidates). The board is read through the lattice of each of the
+  // likeliest candidates alone (one pion's core first, the largest first: clutter leaves partial
+  // cores), its pitch from the pion's width and its angle from its neighbours, and the reading
+  // with the most pions kept.
+  if (params.lone_readings > 0 && pions_of(d) == 0 && !d.candidates.empty()) {
+    std::vector<int> order(d.candidates.size());
+    std::iota(order.begin(), order.end(), 0);
+    const auto likeliness = [&](int k) {
+      const Candidate& c = d.candidates[static_cast<std::size_t>(k)];
+      return std::make_pair(!c.single, -c.area);
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return likeliness(a) < likeliness(b); });
+    order.resize(std::min(order.size(), static_cast<std::size_t>(params.lone_readings)));
+    for (const int k : order) {
+      LatticeChoice alone;
+      alone.alone = k;
+      Detection other = finish_again(prepared, params, model, alone);
+      const bool better = other.lattice.found && pions_of(other) > pions_of(d);
+      keep(d, std::move(other), better);
+    }
   }
   if (!params.knight_retry || d.lattice.knight == 0) return d;
   // The lattice came from two pions a knight's move apart, and its mirror image fits them as

@@ -68,6 +68,9 @@ struct Params {
   int read_parity_pions = 6;  // from this many pions read all on one parity of the lattice, the
                               // board is read through the likeliest other lattice too, the
                               // better reading kept (0: never)
+  int lone_readings = 4;      // no pion read though there were candidates: the board read through
+                              // the lattice of each of this many candidates alone (the likeliest
+                              // pions first), the reading with the most pions kept (0: never)
   double recentre = 0.2;  // an empty cell is examined again at 4 points this far (pitch) from its
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
