@@ -680,9 +680,9 @@ arbitre::vision::Mlp constant_net(const std::array<float, vp::kCellClasses>& log
   return net;
 }
 
-// A patch network (the reader's shape) whose class probabilities do not depend on the patch:
-// softmax of `logits` (two classes, empty and pion, or the five cell classes).
-arbitre::vision::Cnn constant_patch_net(const std::vector<float>& logits) {
+// A patch network (the reader's shape) whose probability of a pion does not depend on the patch:
+// softmax of (0, pion_logit).
+arbitre::vision::Cnn constant_patch_net(float pion_logit) {
   arbitre::vision::Cnn net;
   auto& s = net.shape;
   s.side = vp::kNetPatchPixels;
@@ -692,7 +692,7 @@ arbitre::vision::Cnn constant_patch_net(const std::vector<float>& logits) {
   s.kernel2 = 3;
   s.maps2 = 2;
   s.hidden = 2;
-  s.classes = static_cast<int>(logits.size());
+  s.classes = 2;
   net.w1.assign(static_cast<std::size_t>(s.maps1 * s.channels * s.kernel1 * s.kernel1), 0.0f);
   net.b1.assign(static_cast<std::size_t>(s.maps1), 0.0f);
   net.w2.assign(static_cast<std::size_t>(s.maps2 * s.maps1 * s.kernel2 * s.kernel2), 0.0f);
@@ -700,12 +700,8 @@ arbitre::vision::Cnn constant_patch_net(const std::vector<float>& logits) {
   net.w3.assign(static_cast<std::size_t>(s.flat() * s.hidden), 0.0f);
   net.b3.assign(static_cast<std::size_t>(s.hidden), 0.0f);
   net.w4.assign(static_cast<std::size_t>(s.classes * s.hidden), 0.0f);
-  net.b4 = logits;
+  net.b4 = {0.0f, pion_logit};
   return net;
-}
-// ... with two classes: softmax of (0, pion_logit).
-arbitre::vision::Cnn constant_patch_net(float pion_logit) {
-  return constant_patch_net({0.0f, pion_logit});
 }
 
 // A small forest on random features: class k where feature 0 lies in [k, k + 1).
@@ -858,54 +854,6 @@ TEST(PionReader, ThePatchNetworkWeighsInOnTheCellsTheReaderIsUnsureOf) {
   const vp::Detection off = vp::detect(image, params, with);
   ASSERT_EQ(off.cells.size(), without.cells.size());
   for (std::size_t k = 0; k < off.cells.size(); ++k) EXPECT_EQ(off.cells[k].presence, without.cells[k].presence);
-}
-
-// A patch network of the five cell classes has its say in the colours too: each class's share
-// is (1 - patch_weight) x the forest's and cell network's + patch_weight x the patch network's,
-// and the likeliest colour is the one of the largest share.
-TEST(PionReader, AFiveClassPatchNetworkHasItsSayInTheColoursToo) {
-  vp::CellModel model = vp::default_cell_model();
-  ASSERT_TRUE(model.trained());
-  model.patch_net = {};
-  const cv::Mat image =
-      arbitre::vision::load_image((fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg").string());
-  ASSERT_FALSE(image.empty());
-  vp::Params params;
-  params.patch_low = 0.0005;
-  params.patch_high = 0.9995;
-  const vp::Detection without = vp::detect(image, params, model);
-  const std::vector<float> logits = {0.0f, -30.0f, -30.0f, 30.0f, -30.0f};  // sure of green
-  model.patch_net = constant_patch_net(logits);
-  const fs::path stored = fs::temp_directory_path() / "arbitre_five_class_patch.yml";
-  vp::save_cell_model(stored.string(), model);
-  EXPECT_EQ(vp::load_cell_model(stored.string()).patch_net.classes(), vp::kCellClasses)
-      << "a network of five classes is read back";
-  fs::remove(stored);
-  const vp::Detection d = vp::detect(image, params, model);
-  const double w = params.patch_weight;
-  int unsure = 0, greened = 0;
-  for (const auto& before : without.cells) {
-    const vp::Detection::Cell* after = nullptr;
-    for (const auto& cell : d.cells) {
-      if (cell.lattice == before.lattice) after = &cell;
-    }
-    if (!after || before.presence < params.patch_low || before.presence > params.patch_high)
-      continue;
-    ++unsure;
-    EXPECT_NEAR(after->presence, (1 - w) * before.presence + w, 1e-5);
-    EXPECT_NEAR(after->shares[0], 1 - after->presence, 1e-5);
-    for (int k = 1; k < vp::kCellClasses; ++k) {
-      EXPECT_NEAR(after->shares[k], (1 - w) * before.shares[k] + (k == 3 ? w : 0.0), 1e-5);
-    }
-    int best = 1;
-    for (int k = 2; k < vp::kCellClasses; ++k) {
-      if (after->shares[k] > after->shares[best]) best = k;
-    }
-    EXPECT_EQ(after->likeliest, best);
-    greened += after->likeliest == 3 && before.likeliest != 3;
-  }
-  EXPECT_GE(unsure, 3);
-  EXPECT_GE(greened, 1) << "a cell whose colour the network changed";
 }
 
 // The patch network's answer averaged over the patch's turns (and mirror images) is the mean of

@@ -2,10 +2,8 @@
 //
 //   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment]
 //               [--net H[,H...] [--epochs 15] [--rate 0.01] [--decay 0.01]]
-//               [--patch-net [--patch-epochs 8] [--patch-rate 0.02] [--patch-decay 1e-4]
-//               [--patch-maps 8 16]
-//                            [--patch-hidden 32] [--patch-classes 2] [--threads 1]] [--base
-//                            MODEL.yml]
+//               [--patch-net [--patch-epochs 8] [--patch-rate 0.02] [--patch-decay 1e-4] [--patch-maps 8 16]
+//                            [--patch-hidden 32] [--threads 1]] [--base MODEL.yml]
 //               DIR [DIR...]
 //
 // Every scene is read by the detector with its fixed rule (or with a first model, so that the
@@ -15,8 +13,7 @@
 // --net also trains a small neural network (vision/common/mlp.h) on the same samples, stored
 // beside the forest as "cell_net" (the reader then averages the two). --patch-net trains the
 // patch network (a convolutional network on each examined cell's rectified patch, empty or
-// pion, or with --patch-classes 5 empty or one of the four colours, each patch also turned by
-// 90, 180 and 270 degrees), stored as "cell_patch_net".
+// pion, each patch also turned by 90, 180 and 270 degrees), stored as "cell_patch_net".
 // --base takes the forest and the network of an existing model and trains only what --net and
 // --patch-net ask for; the cells are then examined with that model (without a patch network)
 // unless --examine-with says otherwise.
@@ -106,8 +103,6 @@ int main(int argc, char** argv) {
     } else if (arg == "--patch-maps" && i + 2 < argc) {
       patch_training.shape.maps1 = std::atoi(argv[++i]);
       patch_training.shape.maps2 = std::atoi(argv[++i]);
-    } else if (arg == "--patch-classes" && i + 1 < argc) {
-      patch_training.shape.classes = std::atoi(argv[++i]);
     } else if (arg == "--patch-hidden" && i + 1 < argc) {
       patch_training.shape.hidden = std::atoi(argv[++i]);
     } else if (arg == "--patch-decay" && i + 1 < argc) {
@@ -119,21 +114,13 @@ int main(int argc, char** argv) {
     }
   }
   if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty() && !patch_net) ||
-      patch_training.epochs < 1 || patch_training.rate <= 0 || patch_training.decay < 0 ||
-      !patch_training.shape.valid() ||
-      (patch_training.shape.classes != 2 && patch_training.shape.classes != vp::kCellClasses) ||
-      threads < 1) {
-    std::fprintf(
-        stderr,
-        "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] "
-        "[--augment]\n"
-        "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]]\n"
-        "                   [--patch-net [--patch-epochs E] [--patch-rate R] [--patch-decay D] "
-        "[--patch-maps M1 M2]\n"
-        "                                [--patch-hidden H] [--patch-classes 2|5] [--threads T]] "
-        "[--base MODEL.yml]\n"
-        "                   DIR [DIR...]   (--base needs --net or --patch-net: only those are "
-        "trained)\n");
+      patch_training.epochs < 1 || patch_training.rate <= 0 || patch_training.decay < 0 || !patch_training.shape.valid() || threads < 1) {
+    std::fprintf(stderr,
+                 "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment]\n"
+                 "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]]\n"
+                 "                   [--patch-net [--patch-epochs E] [--patch-rate R] [--patch-decay D] [--patch-maps M1 M2]\n"
+                 "                                [--patch-hidden H] [--threads T]] [--base MODEL.yml]\n"
+                 "                   DIR [DIR...]   (--base needs --net or --patch-net: only those are trained)\n");
     return 2;
   }
   vp::CellModel model;
@@ -150,7 +137,7 @@ int main(int argc, char** argv) {
   cv::Mat samples(0, vp::kCellFeatures, CV_32F);
   cv::Mat labels(0, 1, CV_32S);
   std::vector<unsigned char> patches;  // with --patch-net: each cell's patch, in four turns
-  std::vector<int> patch_labels;       // 0 empty, 1 pion (or with five classes, the cell's class)
+  std::vector<int> patch_labels;       // 0 empty, 1 pion
   std::array<int, vp::kCellClasses> per_class{};
   int scenes = 0;
   for (const std::string& dir : dirs) {
@@ -199,8 +186,7 @@ int main(int argc, char** argv) {
                 if (turn > 0) cv::rotate(plane, turned, turn - 1);  // 90 clockwise, 180, 90 counter-clockwise
                 patches.insert(patches.end(), turned.datastart, turned.dataend);
               }
-              patch_labels.push_back(patch_training.shape.classes == 2 ? (label > 0 ? 1 : 0)
-                                                                       : label);
+              patch_labels.push_back(label > 0 ? 1 : 0);
             }
           }
           labels.push_back(label);
@@ -252,12 +238,9 @@ int main(int argc, char** argv) {
                  accuracy(model.net.probabilities(samples)), accuracy(vp::cell_shares(model, samples, 0.5)));
   }
   if (patch_net) {
-    std::fprintf(stderr,
-                 "patch network: %zu patches (%d with a pion), %d classes, %d epochs, %d threads\n",
-                 patch_labels.size(),
-                 static_cast<int>(std::count_if(patch_labels.begin(), patch_labels.end(),
-                                                [](int l) { return l > 0; })),
-                 patch_training.shape.classes, patch_training.epochs, threads);
+    std::fprintf(stderr, "patch network: %zu patches (%d with a pion), %d epochs, %d threads\n", patch_labels.size(),
+                 static_cast<int>(std::count(patch_labels.begin(), patch_labels.end(), 1)), patch_training.epochs,
+                 threads);
     cv::setNumThreads(threads);
     const cv::Mat images(static_cast<int>(patch_labels.size()),
                          vp::kNetPatchSize, CV_8U, patches.data());
@@ -266,17 +249,9 @@ int main(int argc, char** argv) {
     });
     cv::setNumThreads(1);
     const cv::Mat p = model.patch_net.probabilities(images);
-    int right = 0, classes_right = 0;
-    for (int r = 0; r < p.rows; ++r) {
-      const int truth = patch_labels[static_cast<std::size_t>(r)];
-      right += (p.at<float>(r, 0) < 0.5) == (truth > 0);
-      cv::Point best;
-      cv::minMaxLoc(p.row(r), nullptr, nullptr, nullptr, &best);
-      classes_right += best.x == truth;
-    }
-    std::fprintf(stderr,
-                 "patch network: training accuracy %.2f%% (pion or empty), %.2f%% (classes)\n",
-                 100.0 * right / std::max(1, p.rows), 100.0 * classes_right / std::max(1, p.rows));
+    int right = 0;
+    for (int r = 0; r < p.rows; ++r) right += (p.at<float>(r, 1) >= 0.5) == (patch_labels[static_cast<std::size_t>(r)] == 1);
+    std::fprintf(stderr, "patch network: training accuracy %.2f%%\n", 100.0 * right / std::max(1, p.rows));
   }
   vp::save_cell_model(out, model);
   return 0;

@@ -913,7 +913,7 @@ CellModel read_cell_model(const cv::FileStorage& storage) {
   if (m.net.inputs() != kCellFeatures || m.net.classes() != kCellClasses) m.net = Mlp{};
   m.patch_net = read_cnn(storage["cell_patch_net"]);
   if (m.patch_net.shape.side != kNetPatchPixels || m.patch_net.shape.channels != kPatchPlanes ||
-      (m.patch_net.classes() != 2 && m.patch_net.classes() != kCellClasses)) {
+      m.patch_net.classes() != 2) {
     m.patch_net = Cnn{};
   }
   return m;
@@ -938,10 +938,9 @@ void save_cell_model(const std::string& path, const CellModel& model) {
   if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
 }
 
-std::vector<double> patch_probabilities(const Cnn& net, const std::vector<unsigned char>& patch,
-                                        int views) {
+double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, int views) {
   if (patch.size() != static_cast<std::size_t>(kNetPatchSize)) {
-    throw std::invalid_argument("patch_probabilities: a patch of " + std::to_string(patch.size()) +
+    throw std::invalid_argument("patch_presence: a patch of " + std::to_string(patch.size()) +
                                 " bytes, not " + std::to_string(kNetPatchSize));
   }
   views = std::clamp(views, 1, 8);
@@ -965,12 +964,9 @@ std::vector<double> patch_probabilities(const Cnn& net, const std::vector<unsign
     }
   }
   const cv::Mat p = net.probabilities(batch);
-  std::vector<double> mean(static_cast<std::size_t>(p.cols), 0.0);
-  for (int r = 0; r < p.rows; ++r) {
-    for (int k = 0; k < p.cols; ++k)
-      mean[static_cast<std::size_t>(k)] += p.at<float>(r, k) / p.rows;
-  }
-  return mean;
+  double sum = 0;
+  for (int r = 0; r < p.rows; ++r) sum += p.at<float>(r, 1);
+  return sum / p.rows;
 }
 
 cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight) {
@@ -1197,29 +1193,12 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (params.keep_patches) network_patch(w, lattice, i, j, cell.patch);
       if (model.trained() && !model.patch_net.empty() && params.patch_weight > 0 &&
           cell.presence >= params.patch_low && cell.presence <= params.patch_high) {
-        // The patch network's say in the presence; with a network of two classes the colours
-        // keep their proportions.
+        // The patch network's say in the presence; the colours keep their proportions.
         if (!params.keep_patches) network_patch(w, lattice, i, j, cell.patch);
-        const std::vector<double> p =
-            patch_probabilities(model.patch_net, cell.patch, params.patch_views);
-        const double w_patch = params.patch_weight;
-        const double presence = (1 - w_patch) * cell.presence + w_patch * (1 - p[0]);
-        if (p.size() == static_cast<std::size_t>(kCellClasses)) {
-          // A network of the five classes has its say in the colours too.
-          cell.likeliest = 0;
-          for (int k = 1; k < kCellClasses; ++k) {
-            auto& share = cell.shares[static_cast<std::size_t>(k)];
-            share = static_cast<float>((1 - w_patch) * share +
-                                       w_patch * p[static_cast<std::size_t>(k)]);
-            if (cell.likeliest == 0 ||
-                share > cell.shares[static_cast<std::size_t>(cell.likeliest)])
-              cell.likeliest = k;
-          }
-        } else {
-          const double scale = cell.presence > 0 ? presence / cell.presence : 0;
-          for (int k = 1; k < kCellClasses; ++k)
-            cell.shares[static_cast<std::size_t>(k)] *= static_cast<float>(scale);
-        }
+        const double pion = patch_presence(model.patch_net, cell.patch, params.patch_views);
+        const double presence = (1 - params.patch_weight) * cell.presence + params.patch_weight * pion;
+        const double scale = cell.presence > 0 ? presence / cell.presence : 0;
+        for (int k = 1; k < kCellClasses; ++k) cell.shares[static_cast<std::size_t>(k)] *= static_cast<float>(scale);
         cell.shares[0] = static_cast<float>(1 - presence);
         cell.presence = presence;
         const bool with_net = !model.net.empty() && params.net_weight > 0;

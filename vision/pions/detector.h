@@ -176,7 +176,7 @@ std::array<double, 3> calibration_descriptor(const CellFeatures& features);
 struct CellModel {
   cv::Ptr<cv::ml::RTrees> forest;
   Mlp net;
-  Cnn patch_net;  // two classes (empty, pion) or kCellClasses
+  Cnn patch_net;
   CellModel() = default;
   CellModel(cv::Ptr<cv::ml::RTrees> trees) : forest(std::move(trees)) {}  // NOLINT: implicit
   bool trained() const { return forest && forest->isTrained(); }
@@ -197,19 +197,13 @@ void save_cell_model(const std::string& path, const CellModel& model);
 // vote shares, or with a network `net_weight` x its probabilities + (1 - net_weight) x those.
 cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight);
 
-// The patch network's class probabilities for `patch` (kNetPatchSize bytes, as
+// The patch network's probability of a pion in `patch` (kNetPatchSize bytes, as
 // Detection::Cell::patch), averaged over the first `views` (1-8) of the patch's eight
 // symmetries: turned 0, 90, 180, 270 degrees, then mirrored (transposed) and turned again. The
 // network was trained on the four turns of patches from scenes as rendered and mirrored; its
 // answers for them differ where it is unsure. With 4 or 8 views the answer is the same for the
-// patch turned (with 8, mirrored too). A network has two classes (empty, pion) or kCellClasses
-// (empty and the four colours, as the cell classes).
-std::vector<double> patch_probabilities(const Cnn& net, const std::vector<unsigned char>& patch,
-                                        int views);
-// Its probability of a pion: 1 - that of empty.
-inline double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, int views) {
-  return 1.0 - patch_probabilities(net, patch, views).front();
-}
+// patch turned (with 8, mirrored too).
+double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, int views);
 
 // The trained cell classifier (vision/models/pion_cells.yml, embedded), or an empty model when
 // none is built in.
