@@ -119,10 +119,7 @@ int main(int argc, char** argv) {
   // -1.
   const auto patch_pion = [&](const vp::Detection::Cell& c) -> double {
     if (c.patch.empty() || model.patch_net.empty()) return -1;
-    return model.patch_net
-        .probabilities(cv::Mat(1, static_cast<int>(c.patch.size()), CV_8U,
-                               const_cast<unsigned char*>(c.patch.data())))
-        .at<float>(0, 1);
+    return vp::patch_presence(model.patch_net, c.patch, params.patch_views);
   };
   for (const fs::path& file : files) {
     const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));

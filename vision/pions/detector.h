@@ -85,10 +85,10 @@ struct Params {
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
-  double patch_weight = 0.4;  // with a patch network: its share in a cell's presence (0: unused)
+  double patch_weight = 0.5;  // with a patch network: its share in a cell's presence (0: unused)
   double patch_low = 0.1;     // ... asked only about cells whose presence (forest and network) is
   double patch_high = 0.9;    //     within these bounds: the cells they are unsure of
-  int patch_views = 1;        // the patch network's probability averaged over this many of the
+  int patch_views = 4;        // the patch network's probability averaged over this many of the
                         //     patch's 8 symmetries (1: as it is; 4: its turns; 8: and mirrored)
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
