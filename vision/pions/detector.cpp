@@ -1,12 +1,13 @@
 #include "vision/pions/detector.h"
 
+#include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <numeric>
-#include <opencv2/imgproc.hpp>
-#include <opencv2/objdetect.hpp>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -953,13 +954,14 @@ double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, i
                           const_cast<unsigned char*>(patch.data()) + c * kPlane);
       cv::Mat out(kNetPatchPixels, kNetPatchPixels, CV_8U,
                   batch.ptr<unsigned char>(view) + c * kPlane);
-      const cv::Mat source =
-          view >= 4 ? cv::Mat(plane.t()) : plane;  // (a new matrix, not the patch's)
+      // Views 4-7 turn the mirror image: a new matrix (assigning plane.t() to `plane` would
+      // transpose the patch's own bytes in place).
+      const cv::Mat source = view >= 4 ? cv::Mat(plane.t()) : plane;
+      // Turned 90 degrees clockwise, 180, 90 counter-clockwise, as in training.
       if (view % 4 == 0) {
         source.copyTo(out);
       } else {
-        cv::rotate(source, out,
-                   view % 4 - 1);  // 90 clockwise, 180, 90 counter-clockwise (as trained)
+        cv::rotate(source, out, view % 4 - 1);
       }
     }
   }

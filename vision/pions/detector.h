@@ -89,7 +89,7 @@ struct Params {
   double patch_low = 0.1;     // ... asked only about cells whose presence (forest and network) is
   double patch_high = 0.9;    //     within these bounds: the cells they are unsure of
   int patch_views = 4;        // the patch network's probability averaged over this many of the
-                        //     patch's 8 symmetries (1: as it is; 4: its turns; 8: and mirrored)
+                              // patch's 8 symmetries (1: as it is; 4: its turns; 8: and mirrored)
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
