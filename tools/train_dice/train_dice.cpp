@@ -359,8 +359,7 @@ int main(int argc, char** argv) {
         "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
         "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
         "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T]] "
-        "[--axis-cnn "
-        "[--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
+        "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }

@@ -177,15 +177,10 @@ int main(int argc, char** argv) {
           }
           samples.push_back(cv::Mat(1, vp::kCellFeatures, CV_32F, const_cast<float*>(cell.features.data())).clone());
           if (patch_net) {
-            constexpr int kPlane = vp::kNetPatchPixels * vp::kNetPatchPixels;
-            for (int turn = 0; turn < 4; ++turn) {
-              for (int c = 0; c < vp::kPatchPlanes; ++c) {
-                const cv::Mat plane(vp::kNetPatchPixels, vp::kNetPatchPixels, CV_8U,
-                                    const_cast<unsigned char*>(cell.patch.data()) + c * kPlane);
-                cv::Mat turned = plane;
-                if (turn > 0) cv::rotate(plane, turned, turn - 1);  // 90 clockwise, 180, 90 counter-clockwise
-                patches.insert(patches.end(), turned.datastart, turned.dataend);
-              }
+            for (int turn = 0; turn < 4; ++turn) {  // turned 0, 90, 180, 270 degrees
+              patches.resize(patches.size() + vp::kNetPatchSize);
+              vp::patch_view(cell.patch.data(), turn,
+                             patches.data() + patches.size() - vp::kNetPatchSize);
               patch_labels.push_back(label > 0 ? 1 : 0);
             }
           }

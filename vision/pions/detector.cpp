@@ -939,32 +939,33 @@ void save_cell_model(const std::string& path, const CellModel& model) {
   if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
 }
 
+void patch_view(const unsigned char* patch, int view, unsigned char* out) {
+  constexpr int kPlane = kNetPatchPixels * kNetPatchPixels;
+  for (int c = 0; c < kPatchPlanes; ++c) {
+    const cv::Mat plane(kNetPatchPixels, kNetPatchPixels, CV_8U,
+                        const_cast<unsigned char*>(patch) + c * kPlane);
+    cv::Mat turned(kNetPatchPixels, kNetPatchPixels, CV_8U, out + c * kPlane);
+    // Views 4-7 turn the mirror image: a new matrix (assigning plane.t() to `plane` would
+    // transpose the patch's own bytes in place).
+    const cv::Mat source = view >= 4 ? cv::Mat(plane.t()) : plane;
+    // Turned 90 degrees clockwise, 180, 90 counter-clockwise.
+    if (view % 4 == 0) {
+      source.copyTo(turned);
+    } else {
+      cv::rotate(source, turned, view % 4 - 1);
+    }
+  }
+}
+
 double patch_presence(const Cnn& net, const std::vector<unsigned char>& patch, int views) {
   if (patch.size() != static_cast<std::size_t>(kNetPatchSize)) {
     throw std::invalid_argument("patch_presence: a patch of " + std::to_string(patch.size()) +
                                 " bytes, not " + std::to_string(kNetPatchSize));
   }
   views = std::clamp(views, 1, 8);
-  constexpr int kPlane = kNetPatchPixels * kNetPatchPixels;
   cv::Mat batch(views, kNetPatchSize, CV_8U);
-  std::copy(patch.begin(), patch.end(), batch.ptr<unsigned char>(0));
-  for (int view = 1; view < views; ++view) {
-    for (int c = 0; c < kPatchPlanes; ++c) {
-      const cv::Mat plane(kNetPatchPixels, kNetPatchPixels, CV_8U,
-                          const_cast<unsigned char*>(patch.data()) + c * kPlane);
-      cv::Mat out(kNetPatchPixels, kNetPatchPixels, CV_8U,
-                  batch.ptr<unsigned char>(view) + c * kPlane);
-      // Views 4-7 turn the mirror image: a new matrix (assigning plane.t() to `plane` would
-      // transpose the patch's own bytes in place).
-      const cv::Mat source = view >= 4 ? cv::Mat(plane.t()) : plane;
-      // Turned 90 degrees clockwise, 180, 90 counter-clockwise, as in training.
-      if (view % 4 == 0) {
-        source.copyTo(out);
-      } else {
-        cv::rotate(source, out, view % 4 - 1);
-      }
-    }
-  }
+  for (int view = 0; view < views; ++view)
+    patch_view(patch.data(), view, batch.ptr<unsigned char>(view));
   const cv::Mat p = net.probabilities(batch);
   double sum = 0;
   for (int r = 0; r < p.rows; ++r) sum += p.at<float>(r, 1);

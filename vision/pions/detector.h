@@ -197,6 +197,11 @@ void save_cell_model(const std::string& path, const CellModel& model);
 // vote shares, or with a network `net_weight` x its probabilities + (1 - net_weight) x those.
 cv::Mat cell_shares(const CellModel& model, const cv::Mat& samples, double net_weight);
 
+// View `view` (0-7) of a network patch (kNetPatchSize bytes, as Detection::Cell::patch) into
+// `out` (as many bytes): each plane turned by 0, 90, 180, 270 degrees clockwise (views 0-3), or
+// mirrored (transposed) and then turned (views 4-7). The patch network is trained on views 0-3.
+void patch_view(const unsigned char* patch, int view, unsigned char* out);
+
 // The patch network's probability of a pion in `patch` (kNetPatchSize bytes, as
 // Detection::Cell::patch), averaged over the first `views` (1-8) of the patch's eight
 // symmetries: turned 0, 90, 180, 270 degrees, then mirrored (transposed) and turned again. The
