@@ -6,8 +6,8 @@
 # committed test scenes, seeds 5000 and 6000) and trains the dice model on them
 # (tools/train_dice): the forests and the digit network on the first 280 scenes, then the digit
 # and axis convolutional networks on all 580 with the rest of that model kept (--base), then the
-# face network on seed 2200's 160 scenes, again with the rest kept, then the presence network on
-# seeds 2200 and 4000 (310 scenes), again with the rest kept.
+# face network on all 580 too (seed 2200's 160 scenes until 2026-12-01), again with the rest
+# kept, then the presence network on seeds 2200 and 4000 (310 scenes), again with the rest kept.
 #   tools/train_dice.sh [BUILD_DIR]
 # One POV-Ray process at a time (580 scenes, 4-8 s each: 40-80 minutes of rendering),
 # then about 10 minutes of training on one core and 10 more for the convolutional networks on
@@ -27,7 +27,7 @@ mkdir "$out/model"
 "$build/tools/train_dice" --base "$out/forests.yml" --cnn --cnn-epochs 15 --cnn-copies 6 --axis-cnn --threads 2 \
   --out "$out/networks.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
 "$build/tools/train_dice" --base "$out/networks.yml" --face-cnn --face-copies 16 --cnn-epochs 15 --threads 2 \
-  --out "$out/face.yml" "$out/d"
+  --out "$out/face.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
 "$build/tools/train_dice" --base "$out/face.yml" --presence-cnn --cnn-epochs 8 --threads 2 \
   --out "$out/model/dice_digits.yml" "$out/d" "$out/e"
 # Packed without dates or owners, so the same training gives the same bytes.

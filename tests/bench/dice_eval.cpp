@@ -5,7 +5,8 @@
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
 //     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] [--no-axis-cnn]
-//     [--presence-net W] [--presence-turns N]
+//     [--presence-net W] [--presence-turns N] [--full-turns N] [--answer-search 0|1]
+//     [--answer-gap R] [--answer-cocked P]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     for breaking the failures down)
@@ -127,6 +128,12 @@ int main(int argc, char** argv) {
       params.scan_by_opencv = true;
     else if (a == "--full-turns" && i + 1 < argc)
       params.full_turns = std::atoi(argv[++i]);
+    else if (a == "--answer-search" && i + 1 < argc)
+      params.answer_search = std::atoi(argv[++i]) != 0;
+    else if (a == "--answer-gap" && i + 1 < argc)
+      params.answer_gap = std::atof(argv[++i]);
+    else if (a == "--answer-cocked" && i + 1 < argc)
+      params.answer_cocked = std::atof(argv[++i]);
     else if (a == "--full-confidence" && i + 1 < argc)
       params.full_confidence = std::atof(argv[++i]);
     else if (a == "--search-unsure" && i + 1 < argc)

@@ -771,6 +771,46 @@ using Examined = std::vector<std::pair<Candidate, std::array<double, 3>>>;
 
 // A die read (same centre and radius: the same crops, the same reading): where its face was
 // located and finally read, what was read and on what it was decided.
+// The digit network's reading of a face through the whole circle: `turns` crops at `at`, from
+// `start` degrees round; each value's best mean over three neighbouring turns, the likeliest
+// value, the best of the others, and the angle of the likeliest's best turn.
+struct RoundReading {
+  double best = 0, second = 0, angle = 0;
+  int value = 0;
+};
+
+RoundReading read_round(const cv::Mat& grey, cv::Point2d at, double radius, double start, int turns,
+                        const Model& model) {
+  const int n = turns;
+  std::vector<double> circle(static_cast<std::size_t>(n));
+  for (int t = 0; t < n; ++t) circle[static_cast<std::size_t>(t)] = start + 360.0 * t / n;
+  cv::Mat rows(n, kCnnSide * kCnnSide, CV_8U);
+  cnn_crops(grey, at, radius, circle, rows, 0);
+  const cv::Mat p = model.digit_cnn.probabilities(rows);
+  std::array<double, 11> value_best{};
+  std::array<int, 11> value_turn{};
+  for (int t = 0; t < n; ++t) {
+    for (int v = 1; v <= 10; ++v) {
+      double mean = 0;
+      for (int dt = -1; dt <= 1; ++dt) mean += p.at<float>((t + dt + n) % n, v) / 3;
+      if (mean > value_best[static_cast<std::size_t>(v)])
+        value_best[static_cast<std::size_t>(v)] = mean, value_turn[static_cast<std::size_t>(v)] = t;
+    }
+  }
+  RoundReading r;
+  r.value = 1;
+  for (int v = 2; v <= 10; ++v) {
+    if (value_best[static_cast<std::size_t>(v)] > value_best[static_cast<std::size_t>(r.value)])
+      r.value = v;
+  }
+  for (int v = 1; v <= 10; ++v) {
+    if (v != r.value) r.second = std::max(r.second, value_best[static_cast<std::size_t>(v)]);
+  }
+  r.best = value_best[static_cast<std::size_t>(r.value)];
+  r.angle = circle[static_cast<std::size_t>(value_turn[static_cast<std::size_t>(r.value)])];
+  return r;
+}
+
 struct Read {
   cv::Point2d centre;
   double radius = 0;
@@ -780,6 +820,53 @@ struct Read {
   std::array<double, 4> evidence{};
   int best_value = 0;
 };
+
+// A die left unread whose two answers for its top face (the locator's forests' and the face
+// network's) lie apart: their mean, read first, may lie between the top face and a face beside
+// it, where neither digit reads well. Each answer is searched through the whole circle
+// (`read_round`), and the die is read at the one the network reads as surely as the whole-circle
+// search asks (`full_confidence`, `cnn_margin`), the surer when both do and agree. When both read
+// surely but different values, two faces show a digit plainly and nothing tells which is on top:
+// the die stays unread. A die the network half takes for cocked (its "cocked" probability along
+// the axis at least `answer_cocked`) is not searched: a leaning die's faces read as plainly.
+void read_at_face_answers(const cv::Mat& grey, Detection& d, const std::vector<int>& chosen,
+                          const std::vector<std::array<cv::Point2d, 2>>& answers,
+                          const std::vector<bool>& may_look, const std::vector<double>& cnn_cocked,
+                          const std::vector<int>& entry, std::vector<Read>& reads,
+                          const Params& params, const Model& model) {
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    DieSighting& die = d.observation.dice[k];
+    if (!may_look[k] || die.value != 0 || die.cocked || cnn_cocked[k] >= params.answer_cocked)
+      continue;
+    const Candidate& c = d.candidates[static_cast<std::size_t>(chosen[k])];
+    const std::array<cv::Point2d, 2>& at = answers[k];
+    if (cv::norm(at[0] - at[1]) < params.answer_gap * c.radius) continue;
+    std::array<RoundReading, 2> r;
+    std::array<bool, 2> sure{};
+    for (std::size_t a = 0; a < 2; ++a) {
+      r[a] = read_round(grey, at[a], c.radius, d.rotation_deg[k], params.full_turns, model);
+      sure[a] = r[a].best >= params.full_confidence && r[a].best - r[a].second >= params.cnn_margin;
+    }
+    if (!sure[0] && !sure[1]) continue;
+    if (sure[0] && sure[1] && r[0].value != r[1].value) continue;
+    const std::size_t a = sure[0] && (!sure[1] || r[0].best >= r[1].best) ? 0 : 1;
+    die.value = r[a].value;
+    die.confidence = r[a].best;
+    d.face[k] = at[a];
+    d.rotation_deg[k] = std::fmod(r[a].angle + 360.0, 360.0);
+    d.best_value[k] = r[a].value;
+    d.cocked_evidence[k][2] = r[a].best;
+    d.cocked_evidence[k][3] = r[a].second;
+    if (entry[k] >= 0) {
+      Read& kept = reads[static_cast<std::size_t>(entry[k])];
+      kept.face = at[a];
+      kept.die = die;
+      kept.rotation = d.rotation_deg[k];
+      kept.evidence = d.cocked_evidence[k];
+      kept.best_value = r[a].value;
+    }
+  }
+}
 
 // Everything after the scan: examine, choose, read, colours, zones. `coarse`: the windows the
 // scan found (at every level but the `deferred_levels` finest); no die is chosen within half a
@@ -1159,6 +1246,13 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   if (m > 0) {
     std::vector<std::vector<double>> angles(static_cast<std::size_t>(m));
     std::vector<bool> axis_read(static_cast<std::size_t>(m), false);
+    // Each die's two answers for its top face (the locator's forests' and the face network's),
+    // whether a die left unread may be searched at them, the network's "cocked" probability
+    // along its axis, and its entry in `reads`.
+    std::vector<std::array<cv::Point2d, 2>> face_answers(static_cast<std::size_t>(m));
+    std::vector<bool> searchable(static_cast<std::size_t>(m), false);
+    std::vector<int> read_entry(static_cast<std::size_t>(m), -1);
+    std::vector<double> cnn_cocked_of(static_cast<std::size_t>(m), 0.0);
     // A die an earlier pass read is not read again.
     std::vector<int> read_before(static_cast<std::size_t>(m), -1);
     // The top face: the face locator's forests' answer or, with a face network, the mean of
@@ -1190,7 +1284,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       }
       const cv::Point2d by_forests =
           locate_face(bgr, c.centre, c.radius, params.locate_steps, model);
-      d.face.push_back(face_net ? 0.5 * (by_forests + by_network[located++]) : by_forests);
+      const cv::Point2d by_net = face_net ? by_network[located++] : by_forests;
+      d.face.push_back(face_net ? 0.5 * (by_forests + by_net) : by_forests);
+      face_answers[static_cast<std::size_t>(k)] = {by_forests, by_net};
       std::vector<double>& at = angles[static_cast<std::size_t>(k)];
       const double axis =
           digit_axis(bgr, grey, d.face.back(), c.radius, model, params.use_axis_cnn);
@@ -1364,43 +1460,16 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       const bool readable = best >= params.cnn_confidence && best - second >= params.cnn_margin;
       if (cnn && axis_read[static_cast<std::size_t>(k)] && params.full_turns >= 8 && !readable &&
           cnn_cocked < params.cnn_cocked) {
-        const int n = params.full_turns;
-        std::vector<double> circle(static_cast<std::size_t>(n));
-        for (int t = 0; t < n; ++t)
-          circle[static_cast<std::size_t>(t)] = best_angle + 360.0 * t / n;
-        cv::Mat round_rows(n, kCnnSide * kCnnSide, CV_8U);
-        cnn_crops(grey, face, c.radius, circle, round_rows, 0);
-        const cv::Mat p = model.digit_cnn.probabilities(round_rows);
-        // Each value's best mean over the turns, and the turn where it is reached.
-        std::array<double, 11> value_best{};
-        std::array<int, 11> value_turn{};
-        for (int t = 0; t < n; ++t) {
-          for (int v = 1; v <= 10; ++v) {
-            double mean = 0;
-            for (int dt = -1; dt <= 1; ++dt) mean += p.at<float>((t + dt + n) % n, v) / 3;
-            if (mean > value_best[static_cast<std::size_t>(v)])
-              value_best[static_cast<std::size_t>(v)] = mean,
-              value_turn[static_cast<std::size_t>(v)] = t;
-          }
-        }
-        int round_value = 1;
-        for (int v = 2; v <= 10; ++v) {
-          if (value_best[static_cast<std::size_t>(v)] >
-              value_best[static_cast<std::size_t>(round_value)])
-            round_value = v;
-        }
-        double round_second = 0;
-        for (int v = 1; v <= 10; ++v) {
-          if (v != round_value)
-            round_second = std::max(round_second, value_best[static_cast<std::size_t>(v)]);
-        }
-        const double round_best = value_best[static_cast<std::size_t>(round_value)];
-        const int round_turn = value_turn[static_cast<std::size_t>(round_value)];
-        if (round_best >= params.full_confidence && round_best - round_second > best - second) {
-          best = round_best, second = round_second, best_value = round_value;
-          best_angle = circle[static_cast<std::size_t>(round_turn)];
-        }
+        const RoundReading r =
+            read_round(grey, face, c.radius, best_angle, params.full_turns, model);
+        if (r.best >= params.full_confidence && r.best - r.second > best - second)
+          best = r.best, second = r.second, best_value = r.value, best_angle = r.angle;
       }
+      // Kept for the search at the face answers (below).
+      cnn_cocked_of[static_cast<std::size_t>(k)] = cnn_cocked;
+      searchable[static_cast<std::size_t>(k)] =
+          cnn && axis_read[static_cast<std::size_t>(k)] && params.full_turns >= 8 &&
+          cnn_cocked < params.cnn_cocked;
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
       DieSighting die;
       die.x = c.centre.x;
@@ -1428,9 +1497,13 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       d.observation.dice.push_back(die);
       d.die_candidate.push_back(ci);
       d.rotation_deg.push_back(std::fmod(best_angle + 360.0, 360.0));
+      read_entry[static_cast<std::size_t>(k)] = static_cast<int>(reads.size());
       reads.push_back({c.centre, c.radius, located_at, face, die, d.rotation_deg.back(),
                        d.cocked_evidence.back(), best_value});
     }
+    if (params.answer_search)
+      read_at_face_answers(grey, d, chosen, face_answers, searchable, cnn_cocked_of,
+                           read_entry, reads, params, model);
   }
   d.timing.read_ms = ms_since(start);
 

@@ -77,6 +77,9 @@ struct Params {
   int full_turns = 36;              // with it, a die not read along the axis: turns of the
                                     // whole circle searched (0: off), its reading taken when
   double full_confidence = 0.9;     // its mean is at least this (and surer than along the axis)
+  bool answer_search = true;        // with it, a die still unread is searched so at each of the
+  double answer_gap = 0.05;         // two answers for its top face when they lie this far apart
+  double answer_cocked = 0.25;      // (x radius), unless its "cocked" probability is this high
   bool neighbour_search = true;     // with it, fewer than ten dice: places where a die touching
   double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
   int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
