@@ -31,12 +31,13 @@ std::vector<cv::Mat>& frames() {
 // As read (the defaults), or without one of the networks (what it costs): the top face located
 // by the locator's forests alone, or the presence from the reader's forest and the digit network;
 // or the windows scored by OpenCV's HOG instead of the reader's own scan (hog_scan.h).
-enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan };
+enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan, AnswerSearch };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
   params.use_face_cnn = without != Without::FaceNetwork;
   if (without == Without::PresenceNetwork) params.presence_net = 0;
+  params.answer_search = without != Without::AnswerSearch;
   params.scan_by_opencv = without == Without::OwnScan;
   std::size_t i = 0;
   vd::Timing sum;
@@ -140,6 +141,10 @@ int main(int argc, char** argv) {
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/without_presence_network", BM_DetectDice,
                                Without::PresenceNetwork)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(every_frame);
+  benchmark::RegisterBenchmark("BM_DetectDice/without_answer_search", BM_DetectDice,
+                               Without::AnswerSearch)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/scan_by_opencv", BM_DetectDice, Without::OwnScan)
