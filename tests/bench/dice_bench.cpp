@@ -30,7 +30,8 @@ std::vector<cv::Mat>& frames() {
 
 // As read (the defaults), or without one of the networks (what it costs): the top face located
 // by the locator's forests alone, or the presence from the reader's forest and the digit network;
-// or the windows scored by OpenCV's HOG instead of the reader's own scan (hog_scan.h).
+// or without the search at the face answers (answer_search); or the windows scored by OpenCV's
+// HOG instead of the reader's own scan (hog_scan.h).
 enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan, AnswerSearch };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
