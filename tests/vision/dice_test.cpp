@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -84,6 +85,50 @@ int seen_at(const std::vector<DieSighting>& dice, const nlohmann::json& truth_di
     if (on_die(dice[k].x, dice[k].y, truth_die)) return static_cast<int>(k);
   }
   return -1;
+}
+
+// One die of a committed scene read with the defaults and with a step turned off: both readings,
+// the true die, and where each saw it (-1: not seen).
+struct OneDie {
+  nlohmann::json truth_die;
+  vd::Detection with, without;
+  int k_with = -1, k_without = -1;
+};
+
+OneDie read_one_die(const std::string& subdir, const std::string& name, std::size_t index,
+                    const std::function<void(vd::Params&)>& turn_off) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", subdir, name);
+  EXPECT_FALSE(image.empty()) << subdir << "/" << name;
+  vd::Params with, without;
+  turn_off(without);
+  OneDie r{truth["dice"][index], vd::detect(image, with), vd::detect(image, without)};
+  r.k_with = seen_at(r.with.observation.dice, r.truth_die);
+  r.k_without = seen_at(r.without.observation.dice, r.truth_die);
+  return r;
+}
+
+// The die left unread without the step (`read_where`: where it was read then) and read `value`
+// with it, as surely as the whole-circle search asks. False when a reading did not see it.
+bool unread_then_read(const OneDie& r, int value, const char* read_where) {
+  EXPECT_EQ(r.truth_die["value"], value);
+  if (r.k_with < 0 || r.k_without < 0) return false;
+  const DieSighting& with = r.with.observation.dice[static_cast<std::size_t>(r.k_with)];
+  EXPECT_EQ(r.without.observation.dice[static_cast<std::size_t>(r.k_without)].value, 0)
+      << read_where;
+  EXPECT_EQ(with.value, value);
+  EXPECT_GE(with.confidence, vd::Params{}.full_confidence);
+  return true;
+}
+
+// Every die but the one at `changed` reads the same (value, cocked) in both readings.
+void expect_the_others_unchanged(const OneDie& r, int changed) {
+  ASSERT_EQ(r.with.observation.dice.size(), r.without.observation.dice.size());
+  for (std::size_t k = 0; k < r.with.observation.dice.size(); ++k) {
+    if (static_cast<int>(k) == changed) continue;
+    EXPECT_EQ(r.with.observation.dice[k].value, r.without.observation.dice[k].value) << "die " << k;
+    EXPECT_EQ(r.with.observation.dice[k].cocked, r.without.observation.dice[k].cocked)
+        << "die " << k;
+  }
 }
 
 DiceObservation moving_dice(int frame) {
@@ -800,58 +845,28 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
 // through the whole circle. Searched at each answer, it reads a sure 7 at the one on its top
 // face; no other die changes.
 TEST(DiceReader, ADieUnreadBetweenItsTwoFaceAnswersIsSearchedAtEach) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "answers", "0019");
-  ASSERT_FALSE(image.empty());
-  vd::Params with, without;
-  without.answer_search = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto& white7 = truth["dice"][8];
-  ASSERT_EQ(white7["value"], 7);
-  const int kb = seen_at(b.observation.dice, white7), ka = seen_at(a.observation.dice, white7);
-  ASSERT_GE(kb, 0);
-  ASSERT_GE(ka, 0);
-  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read at the mean";
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, 7);
-  EXPECT_GE(a.observation.dice[static_cast<std::size_t>(ka)].confidence, with.full_confidence);
-  const double radius = white7["radius_px"].get<double>();
-  const cv::Point2d face(white7["face"]["x"].get<double>(), white7["face"]["y"].get<double>());
-  EXPECT_LT(cv::norm(a.face[static_cast<std::size_t>(ka)] - face), 0.15 * radius);
-  EXPECT_GT(cv::norm(b.face[static_cast<std::size_t>(kb)] - face), 0.15 * radius);
-  ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
-  for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
-    if (static_cast<int>(k) == ka) continue;
-    EXPECT_EQ(a.observation.dice[k].value, b.observation.dice[k].value) << "die " << k;
-    EXPECT_EQ(a.observation.dice[k].cocked, b.observation.dice[k].cocked) << "die " << k;
-  }
+  const OneDie r = read_one_die("answers", "0019", 8, [](auto& p) { p.answer_search = false; });
+  ASSERT_TRUE(unread_then_read(r, 7, "read at the mean"));
+  const auto ka = static_cast<std::size_t>(r.k_with), kb = static_cast<std::size_t>(r.k_without);
+  const double radius = r.truth_die["radius_px"].get<double>();
+  const cv::Point2d face(r.truth_die["face"]["x"].get<double>(),
+                         r.truth_die["face"]["y"].get<double>());
+  EXPECT_LT(cv::norm(r.with.face[ka] - face), 0.15 * radius);
+  EXPECT_GT(cv::norm(r.without.face[kb] - face), 0.15 * radius);
+  expect_the_others_unchanged(r, r.k_with);
 }
 
 // A red 2 on a cloth (scene 96 of seed 3900): the axis network gives its digit's axis 19 degrees
 // off, and the crops along it (15 degrees apart) leave it unread. Searched through the whole
 // circle, it is read, and upright; no other die changes.
 TEST(DiceReader, ADieNotReadAlongTheAxisIsSearchedThroughTheWholeCircle) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "circle", "0096");
-  ASSERT_FALSE(image.empty());
-  vd::Params with, without;
-  without.full_turns = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto& red2 = truth["dice"][0];
-  ASSERT_EQ(red2["value"], 2);
-  const int kb = seen_at(b.observation.dice, red2), ka = seen_at(a.observation.dice, red2);
-  ASSERT_GE(kb, 0);
-  ASSERT_GE(ka, 0);
-  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read along the axis";
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, 2);
-  EXPECT_GE(a.observation.dice[static_cast<std::size_t>(ka)].confidence, with.full_confidence);
-  const double turn = std::remainder(a.rotation_deg[static_cast<std::size_t>(ka)] -
-                                         red2["face"]["digit_rotation_deg"].get<double>(),
+  const OneDie r = read_one_die("circle", "0096", 0, [](auto& p) { p.full_turns = 0; });
+  ASSERT_TRUE(unread_then_read(r, 2, "read along the axis"));
+  const double turn = std::remainder(r.with.rotation_deg[static_cast<std::size_t>(r.k_with)] -
+                                         r.truth_die["face"]["digit_rotation_deg"].get<double>(),
                                      360.0);
   EXPECT_LT(std::abs(turn), 10.0) << "read upright";
-  ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
-  for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
-    if (static_cast<int>(k) == ka) continue;
-    EXPECT_EQ(a.observation.dice[k].value, b.observation.dice[k].value) << "die " << k;
-    EXPECT_EQ(a.observation.dice[k].cocked, b.observation.dice[k].cocked) << "die " << k;
-  }
+  expect_the_others_unchanged(r, r.k_with);
 }
 
 // A die whose only window was somewhat too large, turned down as "not a die" (presence 0.42):
