@@ -827,17 +827,16 @@ struct Read {
 // (`read_round`), and the die is read at the one the network reads as surely as the whole-circle
 // search asks (`full_confidence`, `cnn_margin`), the surer when both do and agree. When both read
 // surely but different values, two faces show a digit plainly and nothing tells which is on top:
-// the die stays unread. A die the network half takes for cocked (its "cocked" probability along
-// the axis at least `answer_cocked`) is not searched: a leaning die's faces read as plainly.
+// the die stays unread. `may_look`: whether the whole circle could be searched for the die and the
+// network's "cocked" probability along its axis is under `answer_cocked` (a die it half takes for
+// cocked is not searched: a leaning die's faces read as plainly).
 void read_at_face_answers(const cv::Mat& grey, Detection& d, const std::vector<int>& chosen,
                           const std::vector<std::array<cv::Point2d, 2>>& answers,
-                          const std::vector<bool>& may_look, const std::vector<double>& cnn_cocked,
-                          const std::vector<int>& entry, std::vector<Read>& reads,
-                          const Params& params, const Model& model) {
+                          const std::vector<bool>& may_look, const std::vector<int>& entry,
+                          std::vector<Read>& reads, const Params& params, const Model& model) {
   for (std::size_t k = 0; k < chosen.size(); ++k) {
     DieSighting& die = d.observation.dice[k];
-    if (!may_look[k] || die.value != 0 || die.cocked || cnn_cocked[k] >= params.answer_cocked)
-      continue;
+    if (!may_look[k] || die.value != 0 || die.cocked) continue;
     const Candidate& c = d.candidates[static_cast<std::size_t>(chosen[k])];
     const std::array<cv::Point2d, 2>& at = answers[k];
     if (cv::norm(at[0] - at[1]) < params.answer_gap * c.radius) continue;
@@ -1247,12 +1246,10 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     std::vector<std::vector<double>> angles(static_cast<std::size_t>(m));
     std::vector<bool> axis_read(static_cast<std::size_t>(m), false);
     // Each die's two answers for its top face (the locator's forests' and the face network's),
-    // whether a die left unread may be searched at them, the network's "cocked" probability
-    // along its axis, and its entry in `reads`.
+    // whether a die left unread may be searched at them, and its entry in `reads`.
     std::vector<std::array<cv::Point2d, 2>> face_answers(static_cast<std::size_t>(m));
     std::vector<bool> searchable(static_cast<std::size_t>(m), false);
     std::vector<int> read_entry(static_cast<std::size_t>(m), -1);
-    std::vector<double> cnn_cocked_of(static_cast<std::size_t>(m), 0.0);
     // A die an earlier pass read is not read again.
     std::vector<int> read_before(static_cast<std::size_t>(m), -1);
     // The top face: the face locator's forests' answer or, with a face network, the mean of
@@ -1458,18 +1455,17 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       // along it did not read is searched through `full_turns` turns of the whole circle, each
       // turn's reading the mean of it and its two neighbours', and read there when surer.
       const bool readable = best >= params.cnn_confidence && best - second >= params.cnn_margin;
-      if (cnn && axis_read[static_cast<std::size_t>(k)] && params.full_turns >= 8 && !readable &&
-          cnn_cocked < params.cnn_cocked) {
+      const bool round_search = cnn && axis_read[static_cast<std::size_t>(k)] &&
+                                params.full_turns >= 8 && cnn_cocked < params.cnn_cocked;
+      if (round_search && !readable) {
         const RoundReading r =
             read_round(grey, face, c.radius, best_angle, params.full_turns, model);
         if (r.best >= params.full_confidence && r.best - r.second > best - second)
           best = r.best, second = r.second, best_value = r.value, best_angle = r.angle;
       }
-      // Kept for the search at the face answers (below).
-      cnn_cocked_of[static_cast<std::size_t>(k)] = cnn_cocked;
-      searchable[static_cast<std::size_t>(k)] =
-          cnn && axis_read[static_cast<std::size_t>(k)] && params.full_turns >= 8 &&
-          cnn_cocked < params.cnn_cocked;
+      // A die left unread may be searched at its face answers (below), unless the network half
+      // takes it for cocked.
+      searchable[static_cast<std::size_t>(k)] = round_search && cnn_cocked < params.answer_cocked;
       cocked = 0.5 * (cocked + cocked_seen[static_cast<std::size_t>(ci)]);
       DieSighting die;
       die.x = c.centre.x;
@@ -1502,8 +1498,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
                        d.cocked_evidence.back(), best_value});
     }
     if (params.answer_search)
-      read_at_face_answers(grey, d, chosen, face_answers, searchable, cnn_cocked_of,
-                           read_entry, reads, params, model);
+      read_at_face_answers(grey, d, chosen, face_answers, searchable, read_entry, reads, params,
+                           model);
   }
   d.timing.read_ms = ms_since(start);
 
