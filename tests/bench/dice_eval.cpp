@@ -6,7 +6,8 @@
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
 //     [--deferred N] [--candidates N] [--no-veto] [--net-weight W] [--no-cnn] [--no-axis-cnn]
 //     [--presence-net W] [--presence-turns N] [--full-turns N] [--answer-search 0|1]
-//     [--answer-gap R] [--answer-cocked P]
+//     [--answer-gap R] [--answer-cocked P] [--neighbour-distance R] [--neighbour-rings N]
+//     [--neighbour-ring-step R] [--neighbour-directions N] [--neighbour-no-die P]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     for breaking the failures down)
@@ -190,6 +191,12 @@ int main(int argc, char** argv) {
       params.neighbour_search = false;
     else if (a == "--neighbour-distance" && i + 1 < argc)
       params.neighbour_distance = std::atof(argv[++i]);
+    else if (a == "--neighbour-rings" && i + 1 < argc)
+      params.neighbour_rings = std::atoi(argv[++i]);
+    else if (a == "--neighbour-ring-step" && i + 1 < argc)
+      params.neighbour_ring_step = std::atof(argv[++i]);
+    else if (a == "--neighbour-directions" && i + 1 < argc)
+      params.neighbour_directions = std::atoi(argv[++i]);
     else if (a == "--neighbour-no-die" && i + 1 < argc)
       params.neighbour_no_die = std::atof(argv[++i]);
     else if (a == "--no-cnn")

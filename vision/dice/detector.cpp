@@ -1179,11 +1179,18 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         return;
       places.push_back(p);
     };
+    // Rings round each die: in perspective a die behind another shows only part of itself, its
+    // centre as close as 1.2 radii to the other's in the image; the places lie about a quarter of
+    // a radius apart, so that one lies near the centre of any die there.
+    const double step = params.neighbour_ring_step * r;
     for (int k : chosen) {
       const cv::Point2d centre = d.candidates[static_cast<std::size_t>(k)].centre;
-      for (int j = 0; j < directions; ++j) {
-        const double a = 2 * M_PI * j / directions;
-        propose(centre + params.neighbour_distance * r * cv::Point2d(std::cos(a), std::sin(a)), r);
+      for (int ring = 0; ring < std::max(1, params.neighbour_rings); ++ring) {
+        const double distance = params.neighbour_distance * r + ring * step;
+        for (int j = 0; j < directions; ++j) {
+          const double a = 2 * M_PI * (j + 0.5 * (ring % 2)) / directions;
+          propose(centre + distance * cv::Point2d(std::cos(a), std::sin(a)), step);
+        }
       }
     }
     // And where a candidate was turned down for its size: a window on a digit or on a cluster

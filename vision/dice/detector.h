@@ -81,9 +81,11 @@ struct Params {
   double answer_gap = 0.05;         // two answers for its top face when they lie this far apart
   double answer_cocked = 0.25;      // (x radius), unless its "cocked" probability is this high
   bool neighbour_search = true;     // with it, fewer than ten dice: places where a die touching
-  double neighbour_distance = 1.8;  // one found would lie (this x the die radius from it, in
-  int neighbour_directions = 12;    // this many directions) become candidates when its "no die"
-  double neighbour_no_die = 0.3;    // probability there is at most this
+  double neighbour_distance = 1.2;  // one found would lie (on `neighbour_rings` rings round it,
+  int neighbour_rings = 3;          // the first this x the die radius from it, each further one
+  double neighbour_ring_step = 0.25;  // this x the radius further out and turned half a step,
+  int neighbour_directions = 24;      // this many directions on each) become candidates when its
+  double neighbour_no_die = 0.3;      // "no die" probability there is at most this
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double search_unsure = 0.2;       // ... and of candidates "not a die" of at least this presence
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
