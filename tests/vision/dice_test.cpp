@@ -89,13 +89,14 @@ int seen_at(const std::vector<DieSighting>& dice, const nlohmann::json& truth_di
 }
 
 // The search beside the dice found as it was until 2026-12-02: one ring of 12 places 1.8 radii
-// from each die. The tests of what else the search looks at were chosen with it; the rings
+// from each die, one round. The tests of what else the search looks at were chosen with it; the rings
 // (1.2-1.7 radii) find some of their dice without them.
 void one_ring(vd::Params& p) {
   p.neighbour_distance = 1.8;
   p.neighbour_rings = 1;
   p.neighbour_directions = 12;
   p.neighbour_ring_step = 1.0;  // the places at least a radius apart
+  p.neighbour_rounds = 1;
 }
 
 // One die of a committed scene read with the defaults and with a step turned off: both readings,
@@ -951,6 +952,44 @@ TEST(DiceReader, TheRingsOfTheSearchFindADieHalfHiddenBehindAnother) {
         a.observation.dice.begin(), a.observation.dice.end(),
         [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
         << "a die found with one ring is gone with the rings";
+  }
+}
+
+// A red 4 on the open table beside a red 2 that had no window of its own either (scene 87 of
+// seed 4600; tests/data/dice/rounds): the search's first round finds the red 2, and only a
+// second round, round the dice the first added, finds the red 4. Read right; no die found in
+// one round is lost.
+TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "rounds", "0087");
+  ASSERT_FALSE(image.empty());
+  vd::Params rounds, one;
+  one.neighbour_rounds = 1;
+  const vd::Detection a = vd::detect(image, rounds), b = vd::detect(image, one);
+  const auto& red4 = truth["dice"][3];
+  ASSERT_EQ(red4["value"], 4);
+  EXPECT_EQ(seen_at(b.observation.dice, red4), -1) << "found in one round";
+  const int k = seen_at(a.observation.dice, red4);
+  ASSERT_GE(k, 0) << "not found in three rounds";
+  const auto& die = a.observation.dice[static_cast<std::size_t>(k)];
+  EXPECT_EQ(die.value, 4);
+  EXPECT_EQ(die.colour, DieColour::Red);
+  const auto by_search = [&](std::size_t j) {
+    return a.candidates[static_cast<std::size_t>(a.die_candidate[j])].neighbour;
+  };
+  EXPECT_TRUE(by_search(static_cast<std::size_t>(k)));
+  // The die it was found beside, the red 2: found by the search too, in one round already.
+  const auto& red2 = truth["dice"][0];
+  ASSERT_EQ(red2["value"], 2);
+  const int j = seen_at(a.observation.dice, red2), jb = seen_at(b.observation.dice, red2);
+  ASSERT_GE(j, 0);
+  ASSERT_GE(jb, 0) << "the red 2 not found in one round";
+  EXPECT_TRUE(by_search(static_cast<std::size_t>(j)));
+  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).missed == 0);
+  for (const auto& seen : b.observation.dice) {
+    EXPECT_TRUE(std::any_of(
+        a.observation.dice.begin(), a.observation.dice.end(),
+        [&](const auto& o) { return o.x == seen.x && o.y == seen.y && o.value == seen.value; }))
+        << "a die found in one round is gone in three";
   }
 }
 

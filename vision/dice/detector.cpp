@@ -1166,7 +1166,13 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   const bool search = params.use_cnn && !model.digit_cnn.empty() && params.neighbour_search &&
                       d.die_radius > 0 && !chosen.empty() &&
                       static_cast<int>(chosen.size()) < referee::yams::kDiceCount;
-  if (search) {
+  // Again round the dice a round adds (a die hidden behind one the search found), while it adds
+  // some and there are fewer than ten.
+  std::size_t around_from = 0;  // the dice chosen whose rings this round searches: from here on
+  for (int round = 0; search && round < std::max(1, params.neighbour_rounds) &&
+                      static_cast<int>(chosen.size()) < referee::yams::kDiceCount;
+       ++round) {
+    const std::size_t chosen_before = chosen.size();
     const double r = d.die_radius;
     const int directions = std::max(1, params.neighbour_directions);
     std::vector<cv::Point2d> places;
@@ -1183,7 +1189,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     // centre as close as 1.2 radii to the other's in the image; the places lie about a quarter of
     // a radius apart, so that one lies near the centre of any die there.
     const double step = params.neighbour_ring_step * r;
-    for (int k : chosen) {
+    for (std::size_t q = around_from; q < chosen.size(); ++q) {
+      const int k = chosen[q];
       const cv::Point2d centre = d.candidates[static_cast<std::size_t>(k)].centre;
       for (int ring = 0; ring < std::max(1, params.neighbour_rings); ++ring) {
         const double distance = params.neighbour_distance * r + ring * step;
@@ -1195,12 +1202,12 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     }
     // And where a candidate was turned down for its size: a window on a digit or on a cluster
     // may sit on a die whose own window was not among the candidates.
-    if (params.search_resized) {
+    if (params.search_resized && round == 0) {
       for (const Candidate& c : d.candidates) {
         if (c.why == "size") propose(c.centre, 0.5 * r);
       }
     }
-    if (params.search_unsure > 0) {
+    if (params.search_unsure > 0 && round == 0) {
       for (const Candidate& c : d.candidates) {
         if (c.why == "not a die" && c.presence >= params.search_unsure) propose(c.centre, 0.5 * r);
       }
@@ -1241,6 +1248,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         }
       }
     }
+    around_from = chosen_before;
+    if (chosen.size() == chosen_before) break;
   }
   d.timing.examine_ms = ms_since(start);
 

@@ -85,7 +85,8 @@ struct Params {
   int neighbour_rings = 3;          // the first this x the die radius from it, each further one
   double neighbour_ring_step = 0.25;  // this x the radius further out and turned half a step,
   int neighbour_directions = 24;      // this many directions on each) become candidates when its
-  double neighbour_no_die = 0.3;      // "no die" probability there is at most this
+  double neighbour_no_die = 0.3;      // "no die" probability there is at most this; then again
+  int neighbour_rounds = 3;           // round the dice so added, up to this many rounds in all
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double search_unsure = 0.2;       // ... and of candidates "not a die" of at least this presence
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
