@@ -8,7 +8,7 @@
 //     [--presence-net W] [--presence-turns N] [--full-turns N] [--answer-search 0|1]
 //     [--answer-gap R] [--answer-cocked P] [--neighbour-distance R] [--neighbour-rings N]
 //     [--neighbour-ring-step R] [--neighbour-directions N] [--neighbour-no-die P]
-//     [--neighbour-rounds N]
+//     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     for breaking the failures down)
@@ -192,6 +192,10 @@ int main(int argc, char** argv) {
       params.neighbour_search = false;
     else if (a == "--neighbour-distance" && i + 1 < argc)
       params.neighbour_distance = std::atof(argv[++i]);
+    else if (a == "--neighbour-refine-steps" && i + 1 < argc)
+      params.neighbour_refine_steps = std::atoi(argv[++i]);
+    else if (a == "--neighbour-keep" && i + 1 < argc)
+      params.neighbour_keep = std::atof(argv[++i]);
     else if (a == "--neighbour-rounds" && i + 1 < argc)
       params.neighbour_rounds = std::atoi(argv[++i]);
     else if (a == "--neighbour-rings" && i + 1 < argc)

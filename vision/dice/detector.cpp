@@ -1218,10 +1218,18 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
       const cv::Mat p = model.digit_cnn.probabilities(crops);
       const int first = static_cast<int>(d.candidates.size());
+      // A place the CNN takes for a die lies on it: re-centred within a short reach, not onto
+      // the surer die beside it; and kept where it is when even so it lands on a die chosen and
+      // the CNN is sure of it (a die half hidden behind that one).
+      Params near = params;
+      near.refine_steps = params.neighbour_refine_steps;
       for (int i = 0; i < crops.rows; ++i) {
-        if (p.at<float>(i, kNoDie) > params.neighbour_no_die) continue;
+        const double no_die = p.at<float>(i, kNoDie);
+        if (no_die > params.neighbour_no_die) continue;
+        const cv::Point2d place = places[static_cast<std::size_t>(i)];
         Candidate c;
-        c.centre = refine_centre(grey, places[static_cast<std::size_t>(i)], r, params, model);
+        c.centre = refine_centre(grey, place, r, near, model);
+        if (!clear_of_chosen(c.centre) && no_die <= params.neighbour_keep) c.centre = place;
         c.radius = r;
         c.neighbour = true;
         const bool again = std::any_of(

@@ -87,6 +87,9 @@ struct Params {
   int neighbour_directions = 24;      // this many directions on each) become candidates when its
   double neighbour_no_die = 0.3;      // "no die" probability there is at most this; then again
   int neighbour_rounds = 3;           // round the dice so added, up to this many rounds in all
+  int neighbour_refine_steps = 2;     // its places re-centred within +- this many steps (as
+                                      // refine_steps), and kept where they are when re-centred
+  double neighbour_keep = 0.03;       // onto a die chosen with "no die" at most this (0: never)
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double search_unsure = 0.2;       // ... and of candidates "not a die" of at least this presence
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
