@@ -1166,6 +1166,33 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToOneThatReads) {
       }));
 }
 
+// The same on scene 85 of seed 3900 (tests/data/dice/empty): a window on a fold of the cloth
+// reads nothing and takes the tenth place; chosen without it, the ten dice are the true ones,
+// the red 6 among them (beside the tray's wall) left unread. As many dice read and as many
+// found: that choice is taken, and no die is invented or missed.
+TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToADieLeftUnread) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "empty", "0085");
+  ASSERT_FALSE(image.empty());
+  vd::Params with, without;
+  without.empty_again = false;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto before = arbitre::testing::score_dice(truth, b.observation);
+  ASSERT_EQ(b.observation.dice.size(), 10U);
+  EXPECT_EQ(before.phantoms, 1);
+  EXPECT_EQ(before.missed, 1);
+  ASSERT_EQ(b.emptied.size(), 1U) << "the window on the cloth read nothing";
+  const auto after = arbitre::testing::score_dice(truth, a.observation);
+  EXPECT_EQ(a.observation.dice.size(), 10U);
+  EXPECT_EQ(after.phantoms, 0);
+  EXPECT_EQ(after.missed, 0);
+  EXPECT_EQ(after.flat_right, before.flat_right) << "the die found instead is left unread";
+  const auto& red6 = truth["dice"][0];
+  ASSERT_EQ(red6["value"], 6);
+  const int k = seen_at(a.observation.dice, red6);
+  ASSERT_GE(k, 0);
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].value, 0);
+}
+
 // Frame 30 of the bundled Yams recording: a window between the white 6 and the red 7 beside it
 // was chosen as a die and, re-centred where the window detector peaks, landed on the white 6,
 // which was then reported twice, 6 pixels apart. A die re-centred onto a surer one is that die.

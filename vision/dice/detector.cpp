@@ -1580,7 +1580,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads);
   // A die that read nothing took a place among the ten, and its spacing may have turned down a
   // die beside it: the dice are chosen once more without it, and that choice is taken when it
-  // reads more dice.
+  // reads more dice, or as many and finds as many (a die left unread, or cocked, in the place of
+  // one that read nothing).
   if (!d.emptied.empty() && params.empty_again) {
     Detection again = detect_pass(bgr, grey, coarse, params, model, d.emptied, examined, reads);
     const auto read = [](const Detection& x) {
@@ -1589,7 +1590,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     };
     Timing both = d.timing;  // both passes were spent, whichever is kept
     both += again.timing;
-    if (read(again) > read(d)) d = std::move(again);
+    if (read(again) > read(d) ||
+        (read(again) == read(d) && again.observation.dice.size() >= d.observation.dice.size()))
+      d = std::move(again);
     d.timing = both;
   }
   d.timing.candidates_ms += scan_ms;

@@ -115,7 +115,8 @@ struct Params {
                                 // die (dropped; 0: off)
   double empty_presence = 0.8;  // a die of less presence whose likeliest value has less than this
   double empty_best = 0.1;      // probability (unread, not cocked) read nothing: the dice are
-  bool empty_again = true;      // chosen again without it, taken when they read more dice
+  bool empty_again = true;      // chosen again without it, taken when they read more dice (or
+                                // as many, and find as many)
   double colour_gap = 3;        // ten dice: other than five red only when the redness falls this
                                 // many times further there than between the fifth and sixth
   bool textures = false;        // the game is played with textured dice: tell frosted/transparent
