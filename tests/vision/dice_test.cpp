@@ -12,6 +12,7 @@
 #include <functional>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <string>
 #include <tuple>
 
 #include "tests/support/cli_run.h"
@@ -152,6 +153,18 @@ void expect_the_others_unchanged(const OneDie& r, int changed) {
     EXPECT_EQ(r.with.observation.dice[k].value, r.without.observation.dice[k].value) << "die " << k;
     EXPECT_EQ(r.with.observation.dice[k].cocked, r.without.observation.dice[k].cocked)
         << "die " << k;
+  }
+}
+
+// Every die seen in `before` is seen in `after` too, at the same place and read the same
+// (`message` on a failure).
+void expect_none_lost(const vd::Detection& after, const vd::Detection& before,
+                      const std::string& message) {
+  for (const auto& die : before.observation.dice) {
+    EXPECT_TRUE(std::any_of(
+        after.observation.dice.begin(), after.observation.dice.end(),
+        [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
+        << message;
   }
 }
 
@@ -857,12 +870,7 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   const auto score = arbitre::testing::score_dice(truth, a.observation);
   EXPECT_EQ(score.flat_right, score.flat) << "every flat die read right";
   EXPECT_EQ(score.missed, 0);
-  for (const auto& die : b.observation.dice) {
-    EXPECT_TRUE(std::any_of(
-        a.observation.dice.begin(), a.observation.dice.end(),
-        [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
-        << "a die found without it is gone with it";
-  }
+  expect_none_lost(a, b, "a die found without it is gone with it");
 }
 
 // A white 7 in a cluster on a checkered cloth seen at 30 degrees (scene 19 of seed 4400): the
@@ -926,12 +934,7 @@ TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
   EXPECT_EQ(die.value, 3);
   EXPECT_EQ(die.colour, DieColour::Red);
   EXPECT_EQ(a.observation.dice.size(), b.observation.dice.size() + 1);
-  for (const auto& seen : b.observation.dice) {
-    EXPECT_TRUE(std::any_of(
-        a.observation.dice.begin(), a.observation.dice.end(),
-        [&](const auto& o) { return o.x == seen.x && o.y == seen.y && o.value == seen.value; }))
-        << "a die found without it is gone with it";
-  }
+  expect_none_lost(a, b, "a die found without it is gone with it");
 }
 
 // In perspective a die behind another shows only part of itself, its centre 1.2-1.7 radii from
@@ -960,12 +963,7 @@ TEST(DiceReader, TheRingsOfTheSearchFindADieHalfHiddenBehindAnother) {
     EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].colour, colour);
   }
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
-  for (const auto& die : b.observation.dice) {
-    EXPECT_TRUE(std::any_of(
-        a.observation.dice.begin(), a.observation.dice.end(),
-        [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
-        << "a die found with one ring is gone with the rings";
-  }
+  expect_none_lost(a, b, "a die found with one ring is gone with the rings");
 }
 
 // A red 4 on the open table beside a red 2 that had no window of its own either (scene 87 of
@@ -1000,12 +998,7 @@ TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
   ASSERT_GE(jb, 0) << "the red 2 not found in one round";
   EXPECT_TRUE(by_search(static_cast<std::size_t>(j)));
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).missed == 0);
-  for (const auto& seen : b.observation.dice) {
-    EXPECT_TRUE(std::any_of(
-        a.observation.dice.begin(), a.observation.dice.end(),
-        [&](const auto& o) { return o.x == seen.x && o.y == seen.y && o.value == seen.value; }))
-        << "a die found in one round is gone in three";
-  }
+  expect_none_lost(a, b, "a die found in one round is gone in three");
 }
 
 // A white 1 at the image's left edge, in a column with a red 8 and a white 6 (scene 3 of seed 3900;
@@ -1051,12 +1044,7 @@ TEST(DiceReader, APlaceReCentredOntoADieChosenIsKeptWhereItLiesWhenTheCnnIsSure)
   EXPECT_EQ(a.missed, 0);
   EXPECT_EQ(a.phantoms + a.doubled, 0);
   EXPECT_EQ(a.flat_right, b.flat_right);
-  for (const auto& seen : r.without.observation.dice) {
-    EXPECT_TRUE(std::any_of(
-        r.with.observation.dice.begin(), r.with.observation.dice.end(),
-        [&](const auto& o) { return o.x == seen.x && o.y == seen.y && o.value == seen.value; }))
-        << "a die found without keeping the place is gone with it";
-  }
+  expect_none_lost(r.with, r.without, "a die found without keeping the place is gone with it");
 }
 
 // Fewer than ten dice found: the search beside the dice found adds dice that had no window of
@@ -1079,12 +1067,8 @@ TEST(DiceReader, TheSearchBesideTheDiceFoundAddsOnlyTrueDice) {
     const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
     const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
     const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-    for (const auto& die : b.observation.dice) {
-      EXPECT_TRUE(std::any_of(
-          a.observation.dice.begin(), a.observation.dice.end(),
-          [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
-          << entry.path() << ": a die found without the search is gone with it";
-    }
+    expect_none_lost(a, b,
+                     entry.path().string() + ": a die found without the search is gone with it");
     for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
       if (!a.candidates[static_cast<std::size_t>(a.die_candidate[k])].neighbour) continue;
       ++added;
