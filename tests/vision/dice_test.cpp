@@ -13,7 +13,6 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <string>
-#include <tuple>
 
 #include "tests/support/cli_run.h"
 #include "tests/support/committed_scene.h"
@@ -166,6 +165,24 @@ void expect_none_lost(const vd::Detection& after, const vd::Detection& before,
         [&](const auto& o) { return o.x == die.x && o.y == die.y && o.value == die.value; }))
         << message;
   }
+}
+
+// The true die `die`: not seen in `before`; seen in `after`, found by the search, read `value`
+// in `colour` (`what` names the two readings on a failure). Its index in `after`, -1 if unseen.
+int found_by_the_search(const vd::Detection& after, const vd::Detection& before,
+                        const nlohmann::json& die, int value, DieColour colour,
+                        const std::string& what) {
+  EXPECT_EQ(die["value"], value);
+  EXPECT_EQ(seen_at(before.observation.dice, die), -1) << value << ": seen " << what;
+  const int k = seen_at(after.observation.dice, die);
+  EXPECT_GE(k, 0) << value << ": not seen " << what;
+  if (k < 0) return k;
+  const auto i = static_cast<std::size_t>(k);
+  EXPECT_TRUE(after.candidates[static_cast<std::size_t>(after.die_candidate[i])].neighbour)
+      << value << ": found, but not by the search";
+  EXPECT_EQ(after.observation.dice[i].value, value);
+  EXPECT_EQ(after.observation.dice[i].colour, colour);
+  return k;
 }
 
 DiceObservation moving_dice(int frame) {
@@ -949,19 +966,8 @@ TEST(DiceReader, TheRingsOfTheSearchFindADieHalfHiddenBehindAnother) {
   vd::Params rings, ring;
   one_ring(ring);
   const vd::Detection a = vd::detect(image, rings), b = vd::detect(image, ring);
-  for (const auto& [index, value, colour] :
-       {std::tuple{2, 5, DieColour::Red}, std::tuple{5, 7, DieColour::White}}) {
-    const auto& die = truth["dice"][static_cast<std::size_t>(index)];
-    ASSERT_EQ(die["value"], value);
-    EXPECT_EQ(seen_at(b.observation.dice, die), -1) << value << ": found with one ring";
-    const int k = seen_at(a.observation.dice, die);
-    ASSERT_GE(k, 0) << value << ": not found with the rings";
-    EXPECT_TRUE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
-                    .neighbour)
-        << value << ": found, but not by the search";
-    EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].value, value);
-    EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].colour, colour);
-  }
+  found_by_the_search(a, b, truth["dice"][2], 5, DieColour::Red, "with one ring / the rings");
+  found_by_the_search(a, b, truth["dice"][5], 7, DieColour::White, "with one ring / the rings");
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
   expect_none_lost(a, b, "a die found with one ring is gone with the rings");
 }
@@ -978,25 +984,15 @@ TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
   near_as_before(one);
   one.neighbour_rounds = 1;
   const vd::Detection a = vd::detect(image, rounds), b = vd::detect(image, one);
-  const auto& red4 = truth["dice"][3];
-  ASSERT_EQ(red4["value"], 4);
-  EXPECT_EQ(seen_at(b.observation.dice, red4), -1) << "found in one round";
-  const int k = seen_at(a.observation.dice, red4);
-  ASSERT_GE(k, 0) << "not found in three rounds";
-  const auto& die = a.observation.dice[static_cast<std::size_t>(k)];
-  EXPECT_EQ(die.value, 4);
-  EXPECT_EQ(die.colour, DieColour::Red);
-  const auto by_search = [&](std::size_t j) {
-    return a.candidates[static_cast<std::size_t>(a.die_candidate[j])].neighbour;
-  };
-  EXPECT_TRUE(by_search(static_cast<std::size_t>(k)));
+  found_by_the_search(a, b, truth["dice"][3], 4, DieColour::Red, "in one round / three");
   // The die it was found beside, the red 2: found by the search too, in one round already.
   const auto& red2 = truth["dice"][0];
   ASSERT_EQ(red2["value"], 2);
   const int j = seen_at(a.observation.dice, red2), jb = seen_at(b.observation.dice, red2);
   ASSERT_GE(j, 0);
   ASSERT_GE(jb, 0) << "the red 2 not found in one round";
-  EXPECT_TRUE(by_search(static_cast<std::size_t>(j)));
+  EXPECT_TRUE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(j)])]
+                  .neighbour);
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).missed == 0);
   expect_none_lost(a, b, "a die found in one round is gone in three");
 }
