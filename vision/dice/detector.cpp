@@ -1229,7 +1229,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         const cv::Point2d place = places[static_cast<std::size_t>(i)];
         Candidate c;
         c.centre = refine_centre(grey, place, r, near, model);
-        if (!clear_of_chosen(c.centre) && no_die <= params.neighbour_keep) c.centre = place;
+        if (!clear_of_chosen(c.centre) && params.neighbour_keep > 0 &&
+            no_die <= params.neighbour_keep)
+          c.centre = place;
         c.radius = r;
         c.neighbour = true;
         const bool again = std::any_of(
