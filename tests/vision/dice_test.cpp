@@ -96,8 +96,8 @@ void near_as_before(vd::Params& p) {
 }
 
 // The search beside the dice found as it was until 2026-12-02: one ring of 12 places 1.8 radii
-// from each die, one round. The tests of what else the search looks at were chosen with it; the rings
-// (1.2-1.7 radii) find some of their dice without them.
+// from each die, one round. The tests of what else the search looks at were chosen with it; the
+// rings (1.2-1.7 radii) find some of their dice without them.
 void one_ring(vd::Params& p) {
   p.neighbour_distance = 1.8;
   p.neighbour_rings = 1;
@@ -975,7 +975,9 @@ TEST(DiceReader, TheRingsOfTheSearchFindADieHalfHiddenBehindAnother) {
 // A red 4 on the open table beside a red 2 that had no window of its own either (scene 87 of
 // seed 4600; tests/data/dice/rounds): the search's first round finds the red 2, and only a
 // second round, round the dice the first added, finds the red 4. Read right; no die found in
-// one round is lost.
+// one round is lost. Read with the places re-centred as the scan's windows (`near_as_before`):
+// at the default short re-centring the second round keeps a place 1.1 radii from the white 2
+// instead, and reports that die twice (one of the doubles docs/benchmarks.md counts).
 TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "rounds", "0087");
   ASSERT_FALSE(image.empty());
@@ -997,11 +999,11 @@ TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
   expect_none_lost(a, b, "a die found in one round is gone in three");
 }
 
-// A white 1 at the image's left edge, in a column with a red 8 and a white 6 (scene 3 of seed 3900;
-// tests/data/dice/near): the CNN takes a place of the rings on it for a die, but re-centred as
-// far as the scan's windows are (+-0.73 radius), where the window detector peaks, it lands off
-// the 1 and is reported there, matching no die. Re-centred within +-0.36 radius it stays on
-// the 1, which is read right; nothing else changes for the worse.
+// A white 1 at the image's left edge, in a column with a red 8 and a white 6 (scene 3 of seed
+// 3900; tests/data/dice/near): the CNN takes a place of the rings on it for a die, but
+// re-centred as far as the scan's windows are (+-0.73 radius), where the window detector peaks,
+// it lands off the 1 and is reported there, matching no die. Re-centred within +-0.36 radius it
+// stays on the 1, which is read right; nothing else changes for the worse.
 TEST(DiceReader, TheSearchsPlacesAreReCentredNearWhereTheyLie) {
   const OneDie r =
       read_one_die("near", "0003", 8, [](auto& p) { p.neighbour_refine_steps = p.refine_steps; });
@@ -1019,6 +1021,7 @@ TEST(DiceReader, TheSearchsPlacesAreReCentredNearWhereTheyLie) {
   EXPECT_EQ(b.phantoms, 1) << "the far re-centring reported a die beside the 1";
   EXPECT_EQ(a.phantoms, 0);
   EXPECT_EQ(a.missed, 0);
+  EXPECT_EQ(a.doubled, 0);
   EXPECT_EQ(a.flat_right, b.flat_right + 1);
 }
 
