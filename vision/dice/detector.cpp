@@ -769,8 +769,6 @@ namespace {
 // presence, cocked and leaning shares.
 using Examined = std::vector<std::pair<Candidate, std::array<double, 3>>>;
 
-// A die read (same centre and radius: the same crops, the same reading): where its face was
-// located and finally read, what was read and on what it was decided.
 // The digit network's reading of a face through the whole circle: `turns` crops at `at`, from
 // `start` degrees round; each value's best mean over three neighbouring turns, the likeliest
 // value, the best of the others, and the angle of the likeliest's best turn.
@@ -811,6 +809,8 @@ RoundReading read_round(const cv::Mat& grey, cv::Point2d at, double radius, doub
   return r;
 }
 
+// A die read (same centre and radius: the same crops, the same reading): where its face was
+// located and finally read, what was read and on what it was decided.
 struct Read {
   cv::Point2d centre;
   double radius = 0;
@@ -1592,8 +1592,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     };
     Timing both = d.timing;  // both passes were spent, whichever is kept
     both += again.timing;
-    if (read(again) > read(d) ||
-        (read(again) == read(d) && again.observation.dice.size() >= d.observation.dice.size()))
+    const auto read_again = read(again), read_first = read(d);
+    if (read_again > read_first ||
+        (read_again == read_first && again.observation.dice.size() >= d.observation.dice.size()))
       d = std::move(again);
     d.timing = both;
   }
