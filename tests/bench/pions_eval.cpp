@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
       params.max_core_aspect = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--hue-margin") params.hue_margin = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--hue-alone") params.hue_alone = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--hue-min-chroma") params.hue_min_chroma = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--join-group") params.join_group = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--bridge-confidence") params.bridge_confidence = std::atof(argv[i + 1]);
   }

@@ -665,6 +665,58 @@ TEST(PionReader, APionReadInAColourApartFromItsOthersTakesTheNearerColour) {
   EXPECT_EQ(c[4].label, 3);
 }
 
+// A lamp's hotspot adds white to a pion: a red disc turns coral, far from the other reds in a, b
+// but not in hue (measured from the light's white). A pion read orange whose hue lies nearer the
+// reds' than the oranges' takes red, and one read red nearer the oranges' takes orange; one
+// between the two, or too grey to have a hue, keeps its colour. The only pion read a colour
+// takes the other when its hue is within a few degrees of theirs, and the misread one goes
+// first: it must not pull the right ones after it.
+TEST(PionReader, APionReadRedOrOrangeTakesTheColourWhoseHueItShares) {
+  namespace vp = arbitre::vision::pions;
+  const auto hued = [](int i, int label, double hue_deg, double chroma) {
+    vp::Detection::Cell c = pion_at(i, label, 0, 0, {});
+    c.features[13] = static_cast<float>(chroma);
+    c.features[14] = static_cast<float>(std::sin(hue_deg * CV_PI / 180));
+    c.features[15] = static_cast<float>(std::cos(hue_deg * CV_PI / 180));
+    return c;
+  };
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{
+        hued(0, 1, 20, 60),  hued(1, 1, 15, 55), hued(2, 1, 25, 70),  // reds about 20 degrees
+        hued(3, 2, 70, 60),  hued(4, 2, 75, 50), hued(5, 2, 65, 55),  // oranges about 70
+        hued(6, 2, 35, 30),   // coral read orange, 15 from the reds: red
+        hued(7, 1, 60, 40),   // read red, 10 from the oranges: orange
+        hued(8, 2, 44, 30),   // about halfway (2 degrees nearer the reds): orange
+        hued(9, 2, 22, 10),   // a red hue but almost grey: orange
+        hued(10, 3, 20, 60),  // green is not judged here
+    };
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::recolour_hue(c);
+  for (const std::size_t k : {0u, 1u, 2u, 6u}) EXPECT_EQ(c[k].label, 1) << k;
+  for (const std::size_t k : {3u, 4u, 5u, 7u, 8u, 9u}) EXPECT_EQ(c[k].label, 2) << k;
+  EXPECT_EQ(c[10].label, 3);
+  // Off: nothing changes.
+  vp::Params off;
+  off.hue_margin = 0;
+  off.hue_alone = 0;
+  c = cells();
+  vp::recolour_hue(c, off);
+  EXPECT_EQ(c[6].label, 2);
+  EXPECT_EQ(c[7].label, 1);
+  // A red read orange, the only orange on the board, among reds of hues 3-19: it takes red, and
+  // the red at hue 3 (nearer its hue 8 than the other reds' median) stays red.
+  std::vector<vp::Detection::Cell> alone{hued(0, 1, 3, 50), hued(1, 1, 8, 50), hued(2, 1, 19, 50),
+                                         hued(3, 2, 8, 35)};
+  vp::recolour_hue(alone);
+  for (const auto& cell : alone) EXPECT_EQ(cell.label, 1);
+  // A true orange alone among reds, 30 degrees from them: it stays orange.
+  std::vector<vp::Detection::Cell> orange{hued(0, 1, 15, 60), hued(1, 1, 20, 60),
+                                          hued(2, 2, 50, 60)};
+  vp::recolour_hue(orange);
+  EXPECT_EQ(orange[2].label, 2);
+}
+
 namespace {
 
 namespace vp = arbitre::vision::pions;

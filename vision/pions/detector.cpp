@@ -896,6 +896,72 @@ void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params) {
   for (const auto& [k, colour] : recoloured) cells[k].label = colour;
 }
 
+namespace {
+
+// A cell's hue from the light's white, in degrees (-180, 180].
+double hue_of(const Detection::Cell& cell) {
+  return std::atan2(cell.features[14], cell.features[15]) * 180 / CV_PI;
+}
+
+// The gap between two hues, in degrees [0, 180].
+double hue_gap(double a, double b) {
+  const double d = std::fmod(std::abs(a - b), 360.0);
+  return d > 180 ? 360 - d : d;
+}
+
+// The median hue of the cells read `colour` of chroma at least `min_chroma`, leaving out cell
+// `skip` (of an even count, the mean of the middle two); none when there are none. Red and orange
+// hues lie far from the turn's seam at 180 degrees (that is green's side), so the median of the
+// angles as numbers is their circular median.
+std::optional<double> hue_median(const std::vector<Detection::Cell>& cells, int colour,
+                                 std::size_t skip, double min_chroma) {
+  std::vector<double> hues;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (k == skip || cells[k].label != colour || cells[k].features[13] < min_chroma) continue;
+    hues.push_back(hue_of(cells[k]));
+  }
+  if (hues.empty()) return std::nullopt;
+  std::sort(hues.begin(), hues.end());
+  const std::size_t n = hues.size();
+  return n % 2 ? hues[n / 2] : 0.5 * (hues[n / 2 - 1] + hues[n / 2]);
+}
+
+}  // namespace
+
+// recolour_hue: see detector.h.
+void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.hue_margin <= 0 && params.hue_alone <= 0) return;
+  constexpr int kRed = 1 + static_cast<int>(ri::Colour::Red);
+  constexpr int kOrange = 1 + static_cast<int>(ri::Colour::Orange);
+  // One cell at a time, the one most out of place first, the medians taken again after each: a
+  // misread cell must not become the reference that moves the right ones.
+  for (std::size_t round = 0; round < cells.size(); ++round) {
+    std::size_t worst = cells.size();
+    double worst_by = 0;  // degrees beyond what recolouring asks
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      const Detection::Cell& cell = cells[k];
+      if ((cell.label != kRed && cell.label != kOrange) ||
+          cell.features[13] < params.hue_min_chroma)
+        continue;
+      const int other = cell.label == kRed ? kOrange : kRed;
+      const std::optional<double> theirs = hue_median(cells, other, k, params.hue_min_chroma);
+      if (!theirs) continue;
+      const double hue = hue_of(cell);
+      const double to_theirs = hue_gap(hue, *theirs);
+      const std::optional<double> own = hue_median(cells, cell.label, k, params.hue_min_chroma);
+      if (own ? params.hue_margin <= 0 : params.hue_alone <= 0) continue;
+      const double by =
+          own ? hue_gap(hue, *own) - to_theirs - params.hue_margin : params.hue_alone - to_theirs;
+      if (by >= 0 && (worst == cells.size() || by > worst_by)) {
+        worst = k;
+        worst_by = by;
+      }
+    }
+    if (worst == cells.size()) return;
+    cells[worst].label = cells[worst].label == kRed ? kOrange : kRed;
+  }
+}
+
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
@@ -1419,6 +1485,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   if (!params.calibration) {
     recolour_pale(d.cells, params);
     recolour_apart(d.cells, params);
+    recolour_hue(d.cells, params);
   }
   // A calibration decides the colour of every pion found: the nearest calibrated colour.
   if (params.calibration) {

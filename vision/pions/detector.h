@@ -96,6 +96,12 @@ struct Params {
   double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
   double apart_ratio = 0.3;     // ... and takes another colour whose pions lie within this share of that distance
   double apart_share = 0.1;     // ... when that colour holds this share of the colour read
+  double hue_margin = 5;  // degrees: a pion read red (orange) whose hue from the light's white lies
+                          // this much nearer the other pions read orange (red) than its own
+                          // colour's takes that colour (0: never); see recolour_hue
+  double hue_alone = 12;  // degrees: ... and the only pion read its colour, within this of the
+                          // others' hue (0: never)
+  double hue_min_chroma = 25;  // Lab: ... when its chroma (from the light's white) is at least this
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
@@ -247,6 +253,17 @@ void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params = {
 // the cells read another colour (white included), takes that colour when its share is at least
 // `params.apart_share` of the colour read. The step of detect() after recolour_pale.
 void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params = {});
+
+// Red and orange under one light differ by hue: a lamp's hotspot or a glossy highlight adds white
+// to a pion, which moves its a, b and chroma far (a red disc turns coral) but its hue, measured
+// from the light's white, little. A cell read red or orange, of chroma at least
+// `params.hue_min_chroma`, takes the other of the two colours when its hue lies at least
+// `params.hue_margin` degrees nearer the median hue of the other cells read that colour than the
+// median hue of the other cells read its own; or, when no other cell is read its own colour,
+// within `params.hue_alone` degrees of the other colour's. One cell at a time, the one most out
+// of place first, the medians taken again after each (a misread cell must not become the
+// reference that moves the right ones). The step of detect() after recolour_apart.
+void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
