@@ -343,14 +343,24 @@ int main(int argc, char** argv) {
       for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
         if (s.truth_of[k] >= 0) continue;
         const auto& o = d.observation.dice[k];
-        double nearest = 1e9;
-        for (const auto& t : dice)
-          nearest =
-              std::min(nearest, std::hypot(t["x"].get<double>() - o.x, t["y"].get<double>() - o.y) /
-                                    t["radius_px"].get<double>());
+        double nearest = 1e9, face = 1e9;
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < dice.size(); ++i) {
+          const auto& t = dice[i];
+          const double r = t["radius_px"].get<double>();
+          const double to = std::hypot(t["x"].get<double>() - o.x, t["y"].get<double>() - o.y) / r;
+          if (to < nearest) nearest = to, at = i;
+        }
+        const auto& t = dice[at];
+        if (t.contains("face"))
+          face = std::hypot(t["face"]["x"].get<double>() - o.x, t["face"]["y"].get<double>() - o.y) /
+                 t["radius_px"].get<double>();
         std::printf(
-            "PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii, value %d presence %.2f\n",
-            file.stem().string().c_str(), o.x, o.y, nearest, o.value,
+            "PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii (its top face %.2f; die %zu, "
+            "value %d, cocked %d, visible %.2f, missed %d), value %d presence %.2f\n",
+            file.stem().string().c_str(), o.x, o.y, nearest, face, at,
+            t["value"].is_number() ? t["value"].get<int>() : 0, t["cocked"].get<bool>() ? 1 : 0,
+            t.value("visible", 1.0), s.seen_of[at] < 0 ? 1 : 0, o.value,
             d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence);
       }
     }

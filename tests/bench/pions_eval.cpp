@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
       params.max_core_aspect = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-weight") params.edge_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--extend-through-pions")
+      params.extend_through_pions = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--hue-margin") params.hue_margin = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-alone") params.hue_alone = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-min-chroma") params.hue_min_chroma = std::atof(argv[i + 1]);

@@ -138,6 +138,30 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
   EXPECT_GT(after.lattice.inliers, before.lattice.inliers);
 }
 
+// Pastel discs on a striped cloth (seed 41's scene 51): the stripes give candidates that the
+// first lattice holds as inliers, and five of the thirteen pions lie off it. The extension
+// refits the map through the candidates read as pions only (the stripes' are examined empty
+// and neither pull the map nor veto it), one off candidate at a time. It needs more than four
+// rounds here.
+TEST(PionReader, TheLatticeIsRefittedThroughThePionsNotTheClothsCandidates) {
+  namespace vp = arbitre::vision::pions;
+  const auto [truth, image] = committed_scene("refit", "0051");
+  ASSERT_FALSE(image.empty());
+  const auto score = [&](const vp::Params& params) {
+    return arbitre::testing::score_scene(truth, vp::detect(image, params).observation);
+  };
+  const vp::Params with;
+  const auto right = score(with);
+  EXPECT_TRUE(right.board_right()) << right.right << " of " << right.truth << ", "
+                                   << right.phantoms << " phantoms";
+  vp::Params through_all = with;
+  through_all.extend_through_pions = false;
+  EXPECT_GE(score(through_all).missed, 3);
+  vp::Params four_rounds = with;
+  four_rounds.extend_rounds = 4;
+  EXPECT_GE(score(four_rounds).missed, 3);
+}
+
 TEST(PionReader, ReportsCellsFromZeroAndConfidences) {
   const fs::path image = fs::path(ARBITRE_TEST_DATA) / "pions" / "0003.jpg";  // 30 pions, all read
   const auto seen = arbitre::vision::detect_pions_file(image.string());

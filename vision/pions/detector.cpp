@@ -1398,7 +1398,9 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
     // the lattice but within `extend_reach` of a node beside a pion found is taken onto that
     // node when the map refitted through it keeps every other candidate on its node and the
     // classifier, examining the node through the new map, sees a pion there; then the board is
-    // examined again. Nearest first, `extend_rounds` times at most.
+    // examined again. Nearest first, `extend_rounds` times at most. With
+    // `extend_through_pions`, "every other candidate" is every other placed candidate read as a
+    // pion: those examined empty (a striped cloth's stripes) neither pull the map nor veto it.
     std::vector<bool> tried(d.candidates.size(), false);
     // The node a candidate lies nearest through a map, and how far from it (in pitches).
     const auto nearest_node = [](const LatticeFit& lattice, cv::Point2d at, double& off) {
@@ -1441,6 +1443,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       std::vector<cv::Point2f> from, to;
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (!d.lattice.inlier[k] && k != best) continue;
+        if (k != best && params.extend_through_pions && !is_pion(d.lattice.cells[k])) continue;
         const cv::Point c = k == best ? best_node : d.lattice.cells[k];
         from.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
         to.emplace_back(static_cast<float>(d.candidates[k].centre.x), static_cast<float>(d.candidates[k].centre.y));

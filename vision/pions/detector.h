@@ -75,7 +75,10 @@ struct Params {
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
   double recentre_accept = 0.7;    // ... a pion taken at the surest point with this presence
-  int extend_rounds = 4;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
+  int extend_rounds = 8;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
+  // ... the map refitted through the placed candidates read as pions only, not those examined
+  // as empty (a striped cloth's): they neither pull the map nor veto it (false: every one).
+  bool extend_through_pions = true;
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
