@@ -353,8 +353,9 @@ int main(int argc, char** argv) {
         }
         const auto& t = dice[at];
         if (t.contains("face"))
-          face = std::hypot(t["face"]["x"].get<double>() - o.x, t["face"]["y"].get<double>() - o.y) /
-                 t["radius_px"].get<double>();
+          face =
+              std::hypot(t["face"]["x"].get<double>() - o.x, t["face"]["y"].get<double>() - o.y) /
+              t["radius_px"].get<double>();
         std::printf(
             "PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii (its top face %.2f; die %zu, "
             "value %d, cocked %d, visible %.2f, missed %d), value %d presence %.2f\n",

@@ -152,8 +152,8 @@ TEST(PionReader, TheLatticeIsRefittedThroughThePionsNotTheClothsCandidates) {
   };
   const vp::Params with;
   const auto right = score(with);
-  EXPECT_TRUE(right.board_right()) << right.right << " of " << right.truth << ", "
-                                   << right.phantoms << " phantoms";
+  EXPECT_TRUE(right.board_right())
+      << right.right << " of " << right.truth << ", " << right.phantoms << " phantoms";
   vp::Params through_all = with;
   through_all.extend_through_pions = false;
   EXPECT_GE(score(through_all).missed, 3);

@@ -75,7 +75,8 @@ struct Params {
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
   double recentre_accept = 0.7;    // ... a pion taken at the surest point with this presence
-  int extend_rounds = 8;           // candidates off the lattice tried on a node by a refitted map, at most (0: never)
+  int extend_rounds =
+      8;  // candidates off the lattice tried on a node by a refitted map, at most (0: never)
   // ... the map refitted through the placed candidates read as pions only, not those examined
   // as empty (a striped cloth's): they neither pull the map nor veto it (false: every one).
   bool extend_through_pions = true;
