@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--flatten-gain") params.flatten_gain = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--extend-through-pions")
       params.extend_through_pions = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--faint-contrast") params.faint_contrast = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--faint-presence") params.faint_presence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-margin") params.hue_margin = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-alone") params.hue_alone = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-min-chroma") params.hue_min_chroma = std::atof(argv[i + 1]);

@@ -689,6 +689,37 @@ TEST(PionReader, APionReadInAColourApartFromItsOthersTakesTheNearerColour) {
   EXPECT_EQ(c[4].label, 3);
 }
 
+// A cell read as a pion that does not stand out from the table (a light square of a checkered
+// cloth beside the board) must be surer than the others: under 0.1 of the threshold's distance
+// from the table's colours, a presence of 0.5 is not a pion and 0.6 is; a cell that stands out
+// is a pion at 0.5 as before.
+TEST(PionReader, APionTheTablesColourMustBeSurer) {
+  namespace vp = arbitre::vision::pions;
+  const auto cell = [](int i, double presence, double contrast) {
+    vp::Detection::Cell c = cell_at(i, 0, 4, presence, 4);
+    c.presence = presence;
+    c.features[16] = static_cast<float>(contrast);
+    return c;
+  };
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{cell(0, 0.5, 0.05), cell(1, 0.6, 0.05),
+                                            cell(2, 0.5, 0.5), cell(3, 0.5, 0.12)};
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::drop_faint(c);
+  EXPECT_EQ(c[0].label, 0);
+  EXPECT_NEAR(c[0].confidence, 0.5, 1e-9);
+  EXPECT_EQ(c[1].label, 4);
+  EXPECT_EQ(c[2].label, 4);
+  EXPECT_EQ(c[3].label, 4);
+  // Off: nothing changes.
+  vp::Params off;
+  off.faint_presence = 0;
+  c = cells();
+  vp::drop_faint(c, off);
+  EXPECT_EQ(c[0].label, 4);
+}
+
 // A lamp's hotspot adds white to a pion: a red disc turns coral, far from the other reds in a, b
 // but not in hue (measured from the light's white). A pion read orange whose hue lies nearer the
 // reds' than the oranges' takes red, and one read red nearer the oranges' takes orange; one
@@ -863,6 +894,7 @@ TEST(PionReader, UsesTheCellNetworkWhenTheModelHasOne) {
   // Half and half: the network sure of red outweighs any forest's "empty": every cell examined holds a pion.
   vp::Params half_and_half;
   half_and_half.net_weight = 0.5;
+  half_and_half.faint_presence = 0;  // (the classifier's word on every cell, as it gave it)
   const vp::Detection half = vp::detect(image, half_and_half, with_net);
   EXPECT_FALSE(same(half, alone));
   for (const auto& cell : half.cells) EXPECT_GT(cell.label, 0);
@@ -890,6 +922,7 @@ TEST(PionReader, ThePatchNetworkWeighsInOnTheCellsTheReaderIsUnsureOf) {
   vp::Params params;
   params.patch_low = 0.0005;  // (this scene's cells: most are sure, a few are not)
   params.patch_high = 0.9995;
+  params.faint_presence = 0;  // (the labels as the classifier gave them, not drop_faint's)
   const vp::Detection without = vp::detect(image, params, model);
   const auto find = [](const vp::Detection& d, cv::Point at) -> const vp::Detection::Cell* {
     for (const auto& cell : d.cells) {

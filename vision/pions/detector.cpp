@@ -837,6 +837,18 @@ std::optional<cv::Vec2d> colour_median(const std::vector<Detection::Cell>& cells
 
 }  // namespace
 
+// drop_faint: see detector.h.
+void drop_faint(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.faint_presence <= 0) return;
+  for (Detection::Cell& cell : cells) {
+    if (cell.label > 0 && cell.features[16] < params.faint_contrast &&
+        cell.presence < params.faint_presence) {
+      cell.label = 0;
+      cell.confidence = 1.0 - cell.presence;
+    }
+  }
+}
+
 // recolour_pale: see detector.h.
 void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
   if (params.pale_distance <= 0) return;
@@ -1484,6 +1496,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, crowded[k] ? "crowded" : "off the lattice"});
     }
   }
+  drop_faint(d.cells, params);
   bridge_groups(d.cells, params);
   if (!params.calibration) {
     recolour_pale(d.cells, params);

@@ -86,6 +86,9 @@ struct Params {
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too, one step, when it
                             // is this sure (0: never)
+  double faint_contrast = 0.1;  // a cell read as a pion this close to the table's colours ...
+  double faint_presence =
+      0.55;  // ... is a pion only from this presence (0: as any other); drop_faint
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
@@ -235,6 +238,14 @@ const CellModel& default_cell_model();
 // varies by more than `params.flatten_gain` over the frame. The field is 1 on average over the
 // border band, so the border's colours are unchanged. The first stage of detect().
 void flatten_light(cv::Mat& bgr, const Params& params = {});
+
+// A cell read as a pion that does not stand out from the table's colours (its distance from the
+// nearest of them under `params.faint_contrast` of the foreground threshold) is a pion only when
+// at least `params.faint_presence` of the vote sees one: a light square of a checkered cloth,
+// the size of a tile and beside the board, was read as a white pion at presences of 0.46-0.55,
+// where a true pion the table's colour is read surely or not at all (docs/benchmarks.md). The
+// step of detect() before bridge_groups, which may still take such a cell between two groups.
+void drop_faint(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // A board is one 8-connected group of pions: a cell examined as empty that touches pions of
 // two groups (the pion between two parts of the board, pale or on a pattern) is taken as a pion
