@@ -75,8 +75,8 @@ struct Params {
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
   double recentre_accept = 0.7;    // ... a pion taken at the surest point with this presence
-  int extend_rounds =
-      8;  // candidates off the lattice tried on a node by a refitted map, at most (0: never)
+  // Candidates off the lattice tried on a node by a refitted map, at most (0: never) ...
+  int extend_rounds = 8;
   // ... the map refitted through the placed candidates read as pions only, not those examined
   // as empty (a striped cloth's): they neither pull the map nor veto it (false: every one).
   bool extend_through_pions = true;
@@ -86,9 +86,10 @@ struct Params {
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too, one step, when it
                             // is this sure (0: never)
-  double faint_contrast = 0.1;  // a cell read as a pion this close to the table's colours ...
-  double faint_presence =
-      0.55;  // ... is a pion only from this presence (0: as any other); drop_faint
+  // A cell read as a pion this close to the table's colours (x threshold) is a pion only from
+  // this presence (0: as any other); see drop_faint.
+  double faint_contrast = 0.1;
+  double faint_presence = 0.55;
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
