@@ -138,7 +138,7 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
   EXPECT_GT(after.lattice.inliers, before.lattice.inliers);
 }
 
-// Pastel discs on a striped cloth (seed 41's scene 51): the stripes give candidates that the
+// Pastel discs on a striped cloth (seed 40's scene 51): the stripes give candidates that the
 // first lattice holds as inliers, and five of the thirteen pions lie off it. The extension
 // refits the map through the candidates read as pions only (the stripes' are examined empty
 // and neither pull the map nor veto it), one off candidate at a time. It needs more than four
