@@ -1169,6 +1169,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   // Again round the dice a round adds (a die hidden behind one the search found), while it adds
   // some and there are fewer than ten.
   std::size_t around_from = 0;  // the dice chosen whose rings this round searches: from here on
+  Params near = params;         // the search's places re-centred with a shorter reach
+  near.refine_steps = params.neighbour_refine_steps;
   for (int round = 0; search && round < std::max(1, params.neighbour_rounds) &&
                       static_cast<int>(chosen.size()) < referee::yams::kDiceCount;
        ++round) {
@@ -1218,11 +1220,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
       const cv::Mat p = model.digit_cnn.probabilities(crops);
       const int first = static_cast<int>(d.candidates.size());
-      // A place the CNN takes for a die lies on it: re-centred within a short reach, not onto
-      // the surer die beside it; and kept where it is when even so it lands on a die chosen and
-      // the CNN is sure of it (a die half hidden behind that one).
-      Params near = params;
-      near.refine_steps = params.neighbour_refine_steps;
+      // A place the CNN takes for a die lies on it: re-centred within a short reach (`near`),
+      // not onto the surer die beside it; and kept where it is when even so it lands on a die
+      // chosen and the CNN is sure of it (a die half hidden behind that one).
       for (int i = 0; i < crops.rows; ++i) {
         const double no_die = p.at<float>(i, kNoDie);
         if (no_die > params.neighbour_no_die) continue;

@@ -816,6 +816,13 @@ void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params) {
 
 namespace {
 
+// The median of `v`: of an even count, the mean of the middle two.
+double middle(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 // The median a, b of the cells read `colour`, leaving out cell `skip` (of an even count, the
 // mean of the middle two); none when there are none.
 std::optional<cv::Vec2d> colour_median(const std::vector<Detection::Cell>& cells, int colour,
@@ -827,11 +834,6 @@ std::optional<cv::Vec2d> colour_median(const std::vector<Detection::Cell>& cells
     bs.push_back(cells[k].features[2]);
   }
   if (as.empty()) return std::nullopt;
-  const auto middle = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   return cv::Vec2d(middle(as), middle(bs));
 }
 
@@ -933,9 +935,7 @@ std::optional<double> hue_median(const std::vector<Detection::Cell>& cells, int 
     hues.push_back(hue_of(cells[k]));
   }
   if (hues.empty()) return std::nullopt;
-  std::sort(hues.begin(), hues.end());
-  const std::size_t n = hues.size();
-  return n % 2 ? hues[n / 2] : 0.5 * (hues[n / 2 - 1] + hues[n / 2]);
+  return middle(std::move(hues));
 }
 
 }  // namespace
