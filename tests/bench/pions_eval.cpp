@@ -12,7 +12,8 @@
 // Every other --flag VALUE sets the Params member of that name (--recentre 0, --grow-faint 0...).
 // PIONS_EVAL_VERBOSE=1: each scene's lattice; 2: each pion missed, with the nearest cell examined,
 // its presence and (with --keep-patches 1) the patch network's verdict; 3: the colour features of
-// the pions read; 4: every cell examined, whether a pion lies there (with --keep-patches 1).
+// the pions read; 4: every cell examined, whether a pion lies there (with --keep-patches 1); 5:
+// every cell not reported of presence 0.2 or more, with its reported neighbours (U lines).
 #include <opencv2/imgcodecs.hpp>
 
 #include <algorithm>
@@ -81,6 +82,10 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--apart-distance") params.apart_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-ratio") params.apart_ratio = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--apart-share") params.apart_share = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--hue-pale-chroma")
+      params.hue_pale_chroma = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--hue-pale-margin")
+      params.hue_pale_margin = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--knight-retry") params.knight_retry = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--read-parity-pions")
       params.read_parity_pions = std::atoi(argv[i + 1]);
@@ -192,6 +197,40 @@ int main(int argc, char** argv) {
         }
         std::fprintf(stderr, "C %s %d %d %.3f %.3f\n", file.stem().c_str(), truth_pion, c.label,
                      c.presence, patch_pion(c));
+      }
+    }
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "5") {
+      // Every cell not reported with a presence of 0.2 or more: whether a true pion lies within
+      // 0.35 pitch, its presence, contrast, reported 4- and 8-neighbours, likeliest pion class,
+      // and the scene's table and pieces.
+      const double pitch = truth["scene"]["pitch_px"].get<double>();
+      std::vector<int> shown(d.cells.size(), 0);
+      for (std::size_t k = 0; k < d.cells.size(); ++k) {
+        for (const auto& p : d.observation.pions)
+          if (std::hypot(d.cells[k].centre.x / d.scale - p.x, d.cells[k].centre.y / d.scale - p.y) <
+              0.3 * pitch)
+            shown[k] = 1;
+      }
+      for (std::size_t k = 0; k < d.cells.size(); ++k) {
+        const auto& c = d.cells[k];
+        if (shown[k] || c.presence < 0.2) continue;
+        int n4 = 0, n8 = 0;
+        for (std::size_t m = 0; m < d.cells.size(); ++m) {
+          if (!shown[m]) continue;
+          const int di = std::abs(d.cells[m].lattice.x - c.lattice.x),
+                    dj = std::abs(d.cells[m].lattice.y - c.lattice.y);
+          if (di + dj == 1) ++n4;
+          if (std::max(di, dj) == 1) ++n8;
+        }
+        int truth_pion = 0;
+        for (const auto& t : truth["pions"])
+          if (std::hypot(c.centre.x / d.scale - t["x"].get<double>(),
+                         c.centre.y / d.scale - t["y"].get<double>()) < 0.35 * pitch)
+            truth_pion = 1;
+        std::fprintf(stderr, "U %s %d %.3f %.2f %d %d %d %s %s\n", file.stem().c_str(), truth_pion,
+                     c.presence, c.features[16], n4, n8, c.likeliest,
+                     truth["scene"]["table"].get<std::string>().c_str(),
+                     truth["scene"]["shape"].get<std::string>().c_str());
       }
     }
     const arbitre::testing::SceneScore score = arbitre::testing::score_scene(truth, d.observation);

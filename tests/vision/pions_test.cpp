@@ -742,7 +742,7 @@ TEST(PionReader, APionReadRedOrOrangeTakesTheColourWhoseHueItShares) {
         hued(6, 2, 35, 30),   // coral read orange, 15 from the reds: red
         hued(7, 1, 60, 40),   // read red, 10 from the oranges: orange
         hued(8, 2, 44, 30),   // about halfway (2 degrees nearer the reds): orange
-        hued(9, 2, 22, 10),   // a red hue but almost grey: orange
+        hued(9, 2, 22, 5),    // a red hue but almost grey: orange
         hued(10, 3, 20, 60),  // green is not judged here
     };
   };
@@ -770,6 +770,46 @@ TEST(PionReader, APionReadRedOrOrangeTakesTheColourWhoseHueItShares) {
                                           hued(2, 2, 50, 60)};
   vp::recolour_hue(orange);
   EXPECT_EQ(orange[2].label, 2);
+}
+
+TEST(PionReader, AWashedOutPionReadRedOrOrangeTakesTheOtherColourOnlyWhenItsHueIsFarNearer) {
+  // Reds about 16 degrees and oranges about 80 from the light's white, as on a rendered board
+  // (seed 37, scene 66) where a red under a hotspot, chroma 12 at -7.5 degrees, was read orange.
+  namespace vp = arbitre::vision::pions;
+  const auto hued = [](int i, int label, double hue_deg, double chroma) {
+    vp::Detection::Cell c = pion_at(i, label, 0, 0, {});
+    c.features[13] = static_cast<float>(chroma);
+    c.features[14] = static_cast<float>(std::sin(hue_deg * CV_PI / 180));
+    c.features[15] = static_cast<float>(std::cos(hue_deg * CV_PI / 180));
+    return c;
+  };
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{
+        hued(0, 1, 15, 40),   hued(1, 1, 18, 42), hued(2, 1, 14, 40),  // reds
+        hued(3, 2, 80, 40),   hued(4, 2, 84, 45), hued(5, 2, 76, 38),  // oranges
+        hued(6, 2, -7.5, 12),  // washed out, 23.5 from the reds and 87.5 from the oranges: red
+        hued(7, 2, 40, 12),    // pale, 25 from the reds and 40 from the oranges: stays orange
+        hued(8, 2, -7.5, 6),   // the hue of 6 but almost grey: stays orange
+        hued(9, 1, 75, 12),    // a pale orange read red, 60 degrees nearer the oranges: orange
+    };
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::recolour_hue(c);
+  for (const std::size_t k : {0u, 1u, 2u, 6u}) EXPECT_EQ(c[k].label, 1) << k;
+  for (const std::size_t k : {3u, 4u, 5u, 7u, 8u, 9u}) EXPECT_EQ(c[k].label, 2) << k;
+  // Off: the pale cells keep their colours.
+  vp::Params off;
+  off.hue_pale_margin = 0;
+  c = cells();
+  vp::recolour_hue(c, off);
+  EXPECT_EQ(c[6].label, 2);
+  EXPECT_EQ(c[9].label, 1);
+  // A pale cell never changes by the lone rule: the only orange, washed out, among reds at its
+  // own hue stays orange (its colour is the forest's to tell).
+  std::vector<vp::Detection::Cell> alone{hued(0, 1, 15, 40), hued(1, 1, 18, 40),
+                                         hued(2, 2, 16, 12)};
+  vp::recolour_hue(alone);
+  EXPECT_EQ(alone[2].label, 2);
 }
 
 namespace {

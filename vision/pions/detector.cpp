@@ -952,8 +952,9 @@ void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params) {
     double worst_by = 0;  // degrees beyond what recolouring asks
     for (std::size_t k = 0; k < cells.size(); ++k) {
       const Detection::Cell& cell = cells[k];
+      const bool pale = cell.features[13] < params.hue_min_chroma;
       if ((cell.label != kRed && cell.label != kOrange) ||
-          cell.features[13] < params.hue_min_chroma)
+          (pale && (params.hue_pale_margin <= 0 || cell.features[13] < params.hue_pale_chroma)))
         continue;
       const int other = cell.label == kRed ? kOrange : kRed;
       const std::optional<double> theirs = hue_median(cells, other, k, params.hue_min_chroma);
@@ -961,9 +962,10 @@ void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params) {
       const double hue = hue_of(cell);
       const double to_theirs = hue_gap(hue, *theirs);
       const std::optional<double> own = hue_median(cells, cell.label, k, params.hue_min_chroma);
-      if (own ? params.hue_margin <= 0 : params.hue_alone <= 0) continue;
+      if (pale ? !own : own ? params.hue_margin <= 0 : params.hue_alone <= 0) continue;
+      const double margin = pale ? params.hue_pale_margin : params.hue_margin;
       const double by =
-          own ? hue_gap(hue, *own) - to_theirs - params.hue_margin : params.hue_alone - to_theirs;
+          own ? hue_gap(hue, *own) - to_theirs - margin : params.hue_alone - to_theirs;
       if (by >= 0 && (worst == cells.size() || by > worst_by)) {
         worst = k;
         worst_by = by;

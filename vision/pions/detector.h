@@ -110,6 +110,11 @@ struct Params {
   double hue_alone = 12;  // degrees: ... and the only pion read its colour, within this of the
                           // others' hue (0: never)
   double hue_min_chroma = 25;  // Lab: ... when its chroma (from the light's white) is at least this
+  // Lab: a paler cell, of chroma at least this (and under hue_min_chroma), takes the other colour
+  // only when its hue lies at least hue_pale_margin degrees nearer theirs (0: never), and never
+  // alone; see recolour_hue.
+  double hue_pale_chroma = 8;
+  double hue_pale_margin = 45;
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
   std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
 };
@@ -276,9 +281,13 @@ void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params = 
 // `params.hue_min_chroma`, takes the other of the two colours when its hue lies at least
 // `params.hue_margin` degrees nearer the median hue of the other cells read that colour than the
 // median hue of the other cells read its own; or, when no other cell is read its own colour,
-// within `params.hue_alone` degrees of the other colour's. One cell at a time, the one most out
-// of place first, the medians taken again after each (a misread cell must not become the
-// reference that moves the right ones). The step of detect() after recolour_apart.
+// within `params.hue_alone` degrees of the other colour's. A paler cell (chroma from
+// `params.hue_pale_chroma` up to hue_min_chroma, a pion washed out by a hotspot: its hue is
+// noisier) takes the other colour only when its hue lies `params.hue_pale_margin` degrees nearer
+// theirs, and only beside cells of its own colour; the medians are still taken over the cells
+// of chroma hue_min_chroma or more. One cell at a time, the one most out of place first, the
+// medians taken again after each (a misread cell must not become the reference that moves the
+// right ones). The step of detect() after recolour_apart.
 void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
