@@ -774,7 +774,7 @@ TEST(PionReader, APionReadRedOrOrangeTakesTheColourWhoseHueItShares) {
 
 TEST(PionReader, AWashedOutPionReadRedOrOrangeTakesTheOtherColourOnlyWhenItsHueIsFarNearer) {
   // Reds about 16 degrees and oranges about 80 from the light's white, as on a rendered board
-  // (seed 37, scene 66) where a red under a hotspot, chroma 12 at -7.5 degrees, was read orange.
+  // (seed 36, scene 66) where a red under a hotspot, chroma 12 at -7.5 degrees, was read orange.
   namespace vp = arbitre::vision::pions;
   const auto hued = [](int i, int label, double hue_deg, double chroma) {
     vp::Detection::Cell c = pion_at(i, label, 0, 0, {});
