@@ -590,6 +590,16 @@ arbitre::vision::pions::Detection::Cell pion_at(int i, int label, float a, float
   return c;
 }
 
+// A pion read `label` in row 0, column i, of hue `hue_deg` and chroma `chroma` from the light's
+// white (the hue rule's cells).
+arbitre::vision::pions::Detection::Cell hued(int i, int label, double hue_deg, double chroma) {
+  arbitre::vision::pions::Detection::Cell c = pion_at(i, label, 0, 0, {});
+  c.features[13] = static_cast<float>(chroma);
+  c.features[14] = static_cast<float>(std::sin(hue_deg * CV_PI / 180));
+  c.features[15] = static_cast<float>(std::cos(hue_deg * CV_PI / 180));
+  return c;
+}
+
 }  // namespace
 
 // Two groups of pions with one cell between them that fewer trees than usual see as a pion:
@@ -728,13 +738,6 @@ TEST(PionReader, APionTheTablesColourMustBeSurer) {
 // first: it must not pull the right ones after it.
 TEST(PionReader, APionReadRedOrOrangeTakesTheColourWhoseHueItShares) {
   namespace vp = arbitre::vision::pions;
-  const auto hued = [](int i, int label, double hue_deg, double chroma) {
-    vp::Detection::Cell c = pion_at(i, label, 0, 0, {});
-    c.features[13] = static_cast<float>(chroma);
-    c.features[14] = static_cast<float>(std::sin(hue_deg * CV_PI / 180));
-    c.features[15] = static_cast<float>(std::cos(hue_deg * CV_PI / 180));
-    return c;
-  };
   const auto cells = [&] {
     return std::vector<vp::Detection::Cell>{
         hued(0, 1, 20, 60),  hued(1, 1, 15, 55), hued(2, 1, 25, 70),  // reds about 20 degrees
@@ -776,13 +779,6 @@ TEST(PionReader, AWashedOutPionReadRedOrOrangeTakesTheOtherColourOnlyWhenItsHueI
   // Reds about 16 degrees and oranges about 80 from the light's white, as on a rendered board
   // (seed 36, scene 66) where a red under a hotspot, chroma 12 at -7.5 degrees, was read orange.
   namespace vp = arbitre::vision::pions;
-  const auto hued = [](int i, int label, double hue_deg, double chroma) {
-    vp::Detection::Cell c = pion_at(i, label, 0, 0, {});
-    c.features[13] = static_cast<float>(chroma);
-    c.features[14] = static_cast<float>(std::sin(hue_deg * CV_PI / 180));
-    c.features[15] = static_cast<float>(std::cos(hue_deg * CV_PI / 180));
-    return c;
-  };
   const auto cells = [&] {
     return std::vector<vp::Detection::Cell>{
         hued(0, 1, 15, 40),   hued(1, 1, 18, 42), hued(2, 1, 14, 40),  // reds
