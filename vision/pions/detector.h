@@ -287,7 +287,8 @@ void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params = 
 // theirs, and only beside cells of its own colour; the medians are still taken over the cells
 // of chroma hue_min_chroma or more. One cell at a time, the one most out of place first, the
 // medians taken again after each (a misread cell must not become the reference that moves the
-// right ones). The step of detect() after recolour_apart.
+// right ones). With hue_margin and hue_alone both 0 the step does nothing, pale cells included.
+// The step of detect() after recolour_apart.
 void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
