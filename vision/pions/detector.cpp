@@ -25,6 +25,8 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The upper median of `v` (of an even count, the higher of the middle two; 0 when empty). The
+// colour rules use `middle` below, the mean of the middle two.
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
@@ -962,10 +964,17 @@ void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params) {
       const double hue = hue_of(cell);
       const double to_theirs = hue_gap(hue, *theirs);
       const std::optional<double> own = hue_median(cells, cell.label, k, params.hue_min_chroma);
-      if (pale ? !own : own ? params.hue_margin <= 0 : params.hue_alone <= 0) continue;
-      const double margin = pale ? params.hue_pale_margin : params.hue_margin;
-      const double by =
-          own ? hue_gap(hue, *own) - to_theirs - margin : params.hue_alone - to_theirs;
+      double by = 0;  // degrees beyond what recolouring asks
+      if (own) {
+        // (A pale cell's margin is on: checked above.)
+        const double margin = pale ? params.hue_pale_margin : params.hue_margin;
+        if (margin <= 0) continue;
+        by = hue_gap(hue, *own) - to_theirs - margin;
+      } else {
+        // The lone rule: never for a pale cell.
+        if (pale || params.hue_alone <= 0) continue;
+        by = params.hue_alone - to_theirs;
+      }
       if (by >= 0 && (worst == cells.size() || by > worst_by)) {
         worst = k;
         worst_by = by;
