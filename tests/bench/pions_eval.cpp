@@ -73,6 +73,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--radius-percentile")
       params.radius_percentile = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--far-pairs") params.far_pairs = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--hypothesis-steps")
+      params.hypothesis_steps = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--width-colour-stop")
       params.width_colour_stop = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--pale-distance") params.pale_distance = std::atof(argv[i + 1]);

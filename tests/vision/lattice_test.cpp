@@ -263,3 +263,28 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
   expect_recovered(chain, diagonal);
   EXPECT_NEAR(diagonal.pitch, 40, 1.5);
 }
+
+// A sparse board seen 34 degrees from vertical (seed 31's scene 51 of the rendered sets: four
+// pions, the candidates' centres as the pion reader found them at half size; pitch 38 across,
+// 31.5 down the image, pions 28 wide). The hypothesis has the right pitch, but the cells were
+// grown with the steps measured between neighbours: down the image one pair is a step apart
+// (30.4, foreshortened), across none is, and that axis borrowed the other's step: the two pions
+// one row below and one column to either side fell between cells and were lost. Grown with the
+// hypothesis' own pitch too, the fit that holds more points is kept.
+TEST(Lattice, CellsAreGrownWithTheHypothesisPitchWhenTheNeighboursStepsHoldFewerPoints) {
+  Scene s;
+  s.points = {{272.4, 122.5}, {279.6, 152.0}, {330.9, 180.8}, {242.9, 193.6}};
+  s.truth = {{1, 1}, {1, 2}, {2, 3}, {0, 3}};
+  v::LatticeParams params;  // as the pion reader sets them
+  params.expected_pitch_share = 1.25;
+  params.hint_range_low = 0.85;
+  params.hint_range_high = 1.8;
+  params.hypothesis_steps = false;
+  const v::LatticeFit before = v::fit_lattice(s.points, 28, params);
+  ASSERT_TRUE(before.found);
+  EXPECT_EQ(before.inliers, 2) << "grown with the neighbours' steps only, two pions are lost";
+  params.hypothesis_steps = true;
+  const v::LatticeFit fit = v::fit_lattice(s.points, 28, params);
+  expect_recovered(s, fit);
+  EXPECT_NEAR(fit.hypothesis_pitch, 38, 2);
+}

@@ -81,6 +81,12 @@ WithoutAndWith read_without_and_with(
   return {truth, vp::detect(image, without), vp::detect(image, with)};
 }
 
+// The lattice's cells grown with the steps between neighbours only, as before the hypothesis'
+// pitch grew them too (2026-12-02): for tests of a step whose scene that growth reads by itself.
+void grown_with_neighbour_steps(arbitre::vision::pions::Params& p) {
+  p.hypothesis_steps = false;
+}
+
 // The light's white as found, unclamped: for tests of a step that a clamp would make unneeded.
 void no_white_clamp(arbitre::vision::pions::Params& p) {
   p.white_max_a = 0;
@@ -150,7 +156,8 @@ TEST(PionReader, TheLatticeIsRefittedThroughThePionsNotTheClothsCandidates) {
   const auto score = [&](const vp::Params& params) {
     return arbitre::testing::score_scene(truth, vp::detect(image, params).observation);
   };
-  const vp::Params with;
+  vp::Params with;
+  grown_with_neighbour_steps(with);
   const auto right = score(with);
   EXPECT_TRUE(right.board_right())
       << right.right << " of " << right.truth << ", " << right.phantoms << " phantoms";
@@ -381,8 +388,9 @@ TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
 // lattice through at most 8 candidates is a guess; the board is now read through the likeliest
 // other lattice too, and the one finding more pions is kept: here all nine.
 TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
-  const auto r =
-      read_without_and_with("alternative", "0120", [](auto& p) { p.alternative_inliers = 0; });
+  const auto r = read_without_and_with(
+      "alternative", "0120", [](auto& p) { p.alternative_inliers = 0; },
+      grown_with_neighbour_steps);
   ASSERT_LE(r.without.lattice.inliers, 8);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.observation.pions.size(), r.without.observation.pions.size());
@@ -470,7 +478,8 @@ TEST(PionReader, ABoardInPiecesGetsTheOtherLatticeRead) {
 // pion was read. Read through the lattice of each of the likeliest candidates alone (the tile's
 // core is the largest of one pion's size), the tile is found, and nothing else.
 TEST(PionReader, NoPionReadGetsTheLikeliestCandidatesReadAlone) {
-  const auto r = read_without_and_with("alone", "0037", [](auto& p) { p.lone_readings = 0; });
+  const auto r = read_without_and_with(
+      "alone", "0037", [](auto& p) { p.lone_readings = 0; }, grown_with_neighbour_steps);
   EXPECT_TRUE(r.without.observation.pions.empty());
   EXPECT_GE(r.without.candidates.size(), 5u);
   EXPECT_TRUE(reads_the_board(r.truth, r.with));

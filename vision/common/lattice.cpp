@@ -53,6 +53,27 @@ double estimate_angle(const std::vector<cv::Point2d>& points, double pitch) {
 
 LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle, std::size_t best_point,
                         const LatticeParams& params);
+LatticeFit grow_fit(const std::vector<cv::Point2d>& points, double angle, double pitch_u,
+                    double pitch_v, std::size_t best_point, const LatticeParams& params);
+
+// How much the map's steps vary over the cells of its inliers: the largest ratio of the longest to
+// the shortest step along one axis (1 for an affine map).
+double step_ratio(const LatticeFit& fit) {
+  double worst = 1;
+  for (const bool along_i : {true, false}) {
+    double lo = 1e18, hi = 0;
+    for (std::size_t k = 0; k < fit.cells.size(); ++k) {
+      if (!fit.inlier[k]) continue;
+      const cv::Point c = fit.cells[k];
+      const double step = cv::norm(fit.to_image(c.x + (along_i ? 1 : 0), c.y + (along_i ? 0 : 1)) -
+                                   fit.to_image(c.x, c.y));
+      lo = std::min(lo, step);
+      hi = std::max(hi, step);
+    }
+    if (hi > 0 && lo > 0) worst = std::max(worst, hi / lo);
+  }
+  return worst;
+}
 
 }  // namespace
 
@@ -307,13 +328,15 @@ namespace {
 
 // From a hypothesis (pitch, angle and the point to grow from; n for the most central one),
 // the cells of the points and the perspective map through them.
-LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle, std::size_t best_point,
-                        const LatticeParams& params) {
-  LatticeFit fit;
+LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle,
+                        std::size_t best_point, const LatticeParams& params) {
   const std::size_t n = points.size();
-  fit.cells.assign(n, {kNoCell, kNoCell});
-  fit.inlier.assign(n, false);
-  if (pitch <= 0) return fit;
+  if (pitch <= 0) {
+    LatticeFit none;
+    none.cells.assign(n, {kNoCell, kNoCell});
+    none.inlier.assign(n, false);
+    return none;
+  }
 
   // The pitch along each axis (foreshortening makes them differ): for each point, the shortest
   // step to another point within 20 degrees of the axis.
@@ -333,10 +356,37 @@ LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, do
     }
     return steps.empty() ? 0.0 : median(steps);
   };
-  double pitch_u = axis_pitch(ca, sa);
-  double pitch_v = axis_pitch(-sa, ca);
-  if (pitch_u <= 0) pitch_u = pitch_v > 0 ? pitch_v : pitch;
-  if (pitch_v <= 0) pitch_v = pitch_u;
+  double axis_u = axis_pitch(ca, sa);
+  double axis_v = axis_pitch(-sa, ca);
+  if (axis_u <= 0) axis_u = axis_v > 0 ? axis_v : pitch;
+  if (axis_v <= 0) axis_v = axis_u;
+  LatticeFit fit = grow_fit(points, angle, axis_u, axis_v, best_point, params);
+  // The steps between neighbours can mislead on a sparse board: an axis with no pair a step
+  // apart borrows the other's (foreshortened) step, and pions jittered together make a step
+  // short; pions a few cells off the seed then fall between cells or are counted a cell too
+  // far. The hypothesis' pitch (refitted to all the points near its nodes) grows the cells too,
+  // and the fit that holds more points is kept; on a tie, the one whose steps vary less over
+  // the board (a wrong count of steps needs a stretched map to hold its points).
+  const double apart =
+      std::max(std::abs(std::log(axis_u / pitch)), std::abs(std::log(axis_v / pitch)));
+  if (params.hypothesis_steps && apart > 0.01) {
+    LatticeFit other = grow_fit(points, angle, pitch, pitch, best_point, params);
+    if (other.inliers > fit.inliers ||
+        (other.inliers == fit.inliers && step_ratio(other) < step_ratio(fit))) {
+      return other;
+    }
+  }
+  return fit;
+}
+
+// Grows the cells from the seed with these steps along the lattice's axes, then fits the map.
+LatticeFit grow_fit(const std::vector<cv::Point2d>& points, double angle, double pitch_u,
+                    double pitch_v, std::size_t best_point, const LatticeParams& params) {
+  LatticeFit fit;
+  const std::size_t n = points.size();
+  fit.cells.assign(n, {kNoCell, kNoCell});
+  fit.inlier.assign(n, false);
+  const double ca = std::cos(angle), sa = std::sin(angle);
 
   // Breadth-first from the point that chose the lattice (or the most central one): a
   // neighbour one step along an axis or a

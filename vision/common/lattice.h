@@ -25,6 +25,10 @@ struct LatticeParams {
   double avoid_pitch = 0, avoid_angle = 0;  // hypotheses within 12% of this pitch and 8 degrees of
                                             // this angle are out (0: none)
   int knight_mirror = 0;  // only the knight's moves of this mirror image (+1 or -1; 0: both)
+  // The cells grown with the hypothesis' own pitch too when the axes' steps measured between
+  // neighbours differ from it, and that fit kept when it holds more points, or as many with
+  // steps more even over the board.
+  bool hypothesis_steps = true;
   int refined = 12;               // the best hypotheses refitted by least squares before the choice
   double pitch_prior = 10;        // score points a hypothesis loses per unit of |ln(pitch / expected)|
   // The pieces' own edges, when they have straight ones (square tiles): the angle of their

@@ -1175,6 +1175,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
   lp.far_pairs = params.far_pairs;
+  lp.hypothesis_steps = params.hypothesis_steps;
   lp.knight_mirror = choice.knight_mirror;
   lp.avoid_pitch = choice.avoid_pitch;
   lp.avoid_angle = choice.avoid_angle;

@@ -57,6 +57,7 @@ struct Params {
   double pitch_range_high = 1.8;
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   int far_pairs = 2;                   // the lattice fit's far_pairs (vision/common/lattice.h)
+  bool hypothesis_steps = true;  // the lattice fit's hypothesis_steps (vision/common/lattice.h)
   // A lattice through at most this many candidates: the board read through the likeliest other
   // lattice too, kept when it finds more pions (0: never).
   int alternative_inliers = 8;
