@@ -264,7 +264,7 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
   EXPECT_NEAR(diagonal.pitch, 40, 1.5);
 }
 
-// A sparse board seen 34 degrees from vertical (seed 31's scene 51 of the rendered sets: four
+// A sparse board seen 34 degrees from vertical (seed 30's scene 51 of the rendered sets: four
 // pions, the candidates' centres as the pion reader found them at half size; pitch 38 across,
 // 31.5 down the image, pions 28 wide). The hypothesis has the right pitch, but the cells were
 // grown with the steps measured between neighbours: down the image one pair is a step apart
