@@ -148,7 +148,9 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
 // first lattice holds as inliers, and five of the thirteen pions lie off it. The extension
 // refits the map through the candidates read as pions only (the stripes' are examined empty
 // and neither pull the map nor veto it), one off candidate at a time. It needs more than four
-// rounds here.
+// rounds here. (The lattice's cells are grown with the steps between neighbours only, as when
+// the rule was made: grown with the hypothesis' pitch too, four rounds read the board, and
+// refitted through every candidate it misses two pions, not three.)
 TEST(PionReader, TheLatticeIsRefittedThroughThePionsNotTheClothsCandidates) {
   namespace vp = arbitre::vision::pions;
   const auto [truth, image] = committed_scene("refit", "0051");
