@@ -149,8 +149,8 @@ TEST(PionReader, ACandidateOffTheLatticeBesideTheBoardIsTakenOntoARefittedMap) {
 // refits the map through the candidates read as pions only (the stripes' are examined empty
 // and neither pull the map nor veto it), one off candidate at a time. It needs more than four
 // rounds here. (The lattice's cells are grown with the steps between neighbours only, as when
-// the rule was made: grown with the hypothesis' pitch too, four rounds read the board, and
-// refitted through every candidate it misses two pions, not three.)
+// the rule was made: grown with the hypothesis' pitch too, four rounds miss no pion, and the
+// map refitted through every candidate misses two, not three.)
 TEST(PionReader, TheLatticeIsRefittedThroughThePionsNotTheClothsCandidates) {
   namespace vp = arbitre::vision::pions;
   const auto [truth, image] = committed_scene("refit", "0051");
