@@ -51,10 +51,18 @@ double estimate_angle(const std::vector<cv::Point2d>& points, double pitch) {
   return std::atan2(s, c) / 4;  // in (-45, 45] degrees: the axis closest to the image x axis
 }
 
+// A fit of `n` points that found nothing: no cells, no inliers.
+LatticeFit unfitted(std::size_t n) {
+  LatticeFit fit;
+  fit.cells.assign(n, {kNoCell, kNoCell});
+  fit.inlier.assign(n, false);
+  return fit;
+}
+
 LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle, std::size_t best_point,
                         const LatticeParams& params);
 LatticeFit grow_fit(const std::vector<cv::Point2d>& points, double angle, double pitch_u,
-                    double pitch_v, std::size_t best_point, const LatticeParams& params);
+                    double pitch_v, std::size_t seed, const LatticeParams& params);
 
 // How much the map's steps vary over the cells of its inliers: the largest ratio of the longest to
 // the shortest step along one axis (1 for an affine map).
@@ -124,11 +132,10 @@ bool least_squares_map(const std::vector<cv::Point2f>& cells, const std::vector<
   return true;
 }
 
-LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint, const LatticeParams& params) {
-  LatticeFit fit;
+LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint,
+                       const LatticeParams& params) {
   const std::size_t n = points.size();
-  fit.cells.assign(n, {kNoCell, kNoCell});
-  fit.inlier.assign(n, false);
+  LatticeFit fit = unfitted(n);
   if (n == 0) return fit;
 
   // One point says nothing of the pitch: the likeliest one for the pion's size (pions leave
@@ -331,12 +338,7 @@ namespace {
 LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, double angle,
                         std::size_t best_point, const LatticeParams& params) {
   const std::size_t n = points.size();
-  if (pitch <= 0) {
-    LatticeFit none;
-    none.cells.assign(n, {kNoCell, kNoCell});
-    none.inlier.assign(n, false);
-    return none;
-  }
+  if (pitch <= 0) return unfitted(n);
 
   // The pitch along each axis (foreshortening makes them differ): for each point, the shortest
   // step to another point within 20 degrees of the axis.
@@ -360,38 +362,7 @@ LatticeFit complete_fit(const std::vector<cv::Point2d>& points, double pitch, do
   double axis_v = axis_pitch(-sa, ca);
   if (axis_u <= 0) axis_u = axis_v > 0 ? axis_v : pitch;
   if (axis_v <= 0) axis_v = axis_u;
-  LatticeFit fit = grow_fit(points, angle, axis_u, axis_v, best_point, params);
-  // The steps between neighbours can mislead on a sparse board: an axis with no pair a step
-  // apart borrows the other's (foreshortened) step, and pions jittered together make a step
-  // short; pions a few cells off the seed then fall between cells or are counted a cell too
-  // far. The hypothesis' pitch (refitted to all the points near its nodes) grows the cells too,
-  // and the fit that holds more points is kept; on a tie, the one whose steps vary less over
-  // the board (a wrong count of steps needs a stretched map to hold its points).
-  const double apart =
-      std::max(std::abs(std::log(axis_u / pitch)), std::abs(std::log(axis_v / pitch)));
-  if (params.hypothesis_steps && apart > 0.01) {
-    LatticeFit other = grow_fit(points, angle, pitch, pitch, best_point, params);
-    if (other.inliers > fit.inliers ||
-        (other.inliers == fit.inliers && step_ratio(other) < step_ratio(fit))) {
-      return other;
-    }
-  }
-  return fit;
-}
-
-// Grows the cells from the seed with these steps along the lattice's axes, then fits the map.
-LatticeFit grow_fit(const std::vector<cv::Point2d>& points, double angle, double pitch_u,
-                    double pitch_v, std::size_t best_point, const LatticeParams& params) {
-  LatticeFit fit;
-  const std::size_t n = points.size();
-  fit.cells.assign(n, {kNoCell, kNoCell});
-  fit.inlier.assign(n, false);
-  const double ca = std::cos(angle), sa = std::sin(angle);
-
-  // Breadth-first from the point that chose the lattice (or the most central one): a
-  // neighbour one step along an axis or a
-  // diagonal (by its direction relative to the lattice angle and its length relative to the
-  // local pitch) gets the neighbouring cell.
+  // The cells grow from the point that chose the lattice, or else the most central one.
   std::vector<double> xs, ys;
   for (const auto& p : points) {
     xs.push_back(p.x);
@@ -403,6 +374,35 @@ LatticeFit grow_fit(const std::vector<cv::Point2d>& points, double angle, double
     if (cv::norm(points[k] - centre) < cv::norm(points[seed] - centre)) seed = k;
   }
   if (best_point < n) seed = best_point;
+  LatticeFit fit = grow_fit(points, angle, axis_u, axis_v, seed, params);
+  // The steps between neighbours can mislead on a sparse board: an axis with no pair a step
+  // apart borrows the other's (foreshortened) step, and pions jittered together make a step
+  // short; pions a few cells off the seed then fall between cells or are counted a cell too
+  // far. The hypothesis' pitch (refitted to all the points near its nodes) grows the cells too,
+  // and the fit that holds more points is kept; on a tie, the one whose steps vary less over
+  // the board (a wrong count of steps needs a stretched map to hold its points).
+  const double apart =
+      std::max(std::abs(std::log(axis_u / pitch)), std::abs(std::log(axis_v / pitch)));
+  if (params.hypothesis_steps && apart > 0.01) {
+    LatticeFit other = grow_fit(points, angle, pitch, pitch, seed, params);
+    if (other.inliers > fit.inliers ||
+        (other.inliers == fit.inliers && step_ratio(other) < step_ratio(fit))) {
+      return other;
+    }
+  }
+  return fit;
+}
+
+// Grows the cells from the seed with these steps along the lattice's axes, then fits the map.
+LatticeFit grow_fit(const std::vector<cv::Point2d>& points, double angle, double pitch_u,
+                    double pitch_v, std::size_t seed, const LatticeParams& params) {
+  const std::size_t n = points.size();
+  LatticeFit fit = unfitted(n);
+  const double ca = std::cos(angle), sa = std::sin(angle);
+
+  // Breadth-first from the seed: a neighbour one step along an axis or a diagonal (by its
+  // direction relative to the lattice angle and its length relative to the local pitch) gets
+  // the neighbouring cell.
   std::vector<cv::Point> cell(n, {kNoCell, kNoCell});
   std::vector<std::size_t> order = {seed};
   cell[seed] = {0, 0};
