@@ -385,7 +385,9 @@ std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, co
     cv::theRNG().state = 0x7654321;
     cv::kmeans(points, k, labels_k, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 0.2), 3,
                cv::KMEANS_PP_CENTERS, centres);
-    for (int r = 0; r < centres.rows; ++r) out.push_back({{centres.at<float>(r, 0), centres.at<float>(r, 1)}, area / k, false});
+    const int split = static_cast<int>(&core - cores.data());
+    for (int r = 0; r < centres.rows; ++r)
+      out.push_back({{centres.at<float>(r, 0), centres.at<float>(r, 1)}, area / k, false, split});
   }
   return out;
 }
@@ -853,6 +855,53 @@ void drop_faint(std::vector<Detection::Cell>& cells, const Params& params) {
   }
 }
 
+// recolour_twins: see detector.h.
+void recolour_twins(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.twin_distance <= 0) return;
+  std::vector<std::size_t> pions;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].label > 0) pions.push_back(k);
+  }
+  const auto twins = [&](const Detection::Cell& a, const Detection::Cell& b) {
+    return std::hypot(a.features[1] - b.features[1], a.features[2] - b.features[2]) < params.twin_distance &&
+           std::abs(a.features[0] - b.features[0]) < params.twin_lightness;
+  };
+  std::vector<int> group(pions.size(), -1);
+  int groups = 0;
+  for (std::size_t a = 0; a < pions.size(); ++a) {
+    if (group[a] >= 0) continue;
+    group[a] = groups;
+    std::vector<std::size_t> todo{a};
+    while (!todo.empty()) {
+      const std::size_t k = todo.back();
+      todo.pop_back();
+      for (std::size_t b = 0; b < pions.size(); ++b) {
+        if (group[b] < 0 && twins(cells[pions[k]], cells[pions[b]])) {
+          group[b] = groups;
+          todo.push_back(b);
+        }
+      }
+    }
+    ++groups;
+  }
+  for (int g = 0; g < groups; ++g) {
+    std::array<double, kCellClasses> shares{};
+    std::vector<std::size_t> members;
+    bool mixed = false;
+    for (std::size_t k = 0; k < pions.size(); ++k) {
+      if (group[k] != g) continue;
+      const Detection::Cell& cell = cells[pions[k]];
+      mixed = mixed || (!members.empty() && cell.label != cells[members.front()].label);
+      members.push_back(pions[k]);
+      for (int c = 1; c < kCellClasses; ++c) shares[static_cast<std::size_t>(c)] += cell.shares[static_cast<std::size_t>(c)];
+    }
+    if (!mixed) continue;
+    const int best = static_cast<int>(std::max_element(shares.begin() + 1, shares.end()) - shares.begin());
+    if (shares[static_cast<std::size_t>(best)] <= 0) continue;  // the fixed rule: no shares
+    for (const std::size_t k : members) cells[k].label = best;
+  }
+}
+
 // recolour_pale: see detector.h.
 void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params) {
   if (params.pale_distance <= 0) return;
@@ -1094,6 +1143,62 @@ struct Prepared {
   std::vector<Rejected> rejected;
   Detection d;
 };
+
+// Candidates crowded together (closer than `min_spacing` of a pion's width), split from one blob
+// and all within `merge_split` of a width of each other, are one pion cut in pieces: its blob was
+// split when the pions' radius was measured short (regions cut by a patterned cloth's edges).
+// They become one candidate at their centre (the lattice fit leaves crowded candidates out).
+// Crowded candidates from different blobs stay apart. Returns whether any were merged.
+bool merge_split(std::vector<Candidate>& candidates, double width, const Params& params) {
+  const std::size_t n = candidates.size();
+  std::vector<int> group(n, -1);
+  int groups = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (group[a] >= 0) continue;
+    group[a] = groups;
+    std::vector<std::size_t> todo{a};
+    while (!todo.empty()) {
+      const std::size_t k = todo.back();
+      todo.pop_back();
+      for (std::size_t b = 0; b < n; ++b) {
+        if (group[b] < 0 && cv::norm(candidates[k].centre - candidates[b].centre) < params.min_spacing * width) {
+          group[b] = groups;
+          todo.push_back(b);
+        }
+      }
+    }
+    ++groups;
+  }
+  std::vector<Candidate> out;
+  for (int g = 0; g < groups; ++g) {
+    std::vector<std::size_t> members;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (group[k] == g) members.push_back(k);
+    }
+    bool tight = members.size() > 1;
+    for (const std::size_t k : members) tight = tight && candidates[k].core >= 0 && candidates[k].core == candidates[members.front()].core;
+    for (std::size_t a = 0; a < members.size() && tight; ++a) {
+      for (std::size_t b = a + 1; b < members.size() && tight; ++b) {
+        tight = cv::norm(candidates[members[a]].centre - candidates[members[b]].centre) <= params.merge_split * width;
+      }
+    }
+    if (!tight) {
+      for (const std::size_t k : members) out.push_back(candidates[k]);
+      continue;
+    }
+    Candidate merged;
+    for (const std::size_t k : members) {
+      merged.centre += candidates[k].area * candidates[k].centre;
+      merged.area += candidates[k].area;
+    }
+    merged.centre /= std::max(1e-9, merged.area);
+    merged.core = candidates[members.front()].core;
+    out.push_back(merged);
+  }
+  const bool any = out.size() < n;
+  candidates = std::move(out);
+  return any;
+}
 
 // find_candidates and the pion's width, on a prepared image and table.
 void add_candidates(Prepared& prepared, const Params& params) {
@@ -1347,18 +1452,23 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       d.cells.clear();
       std::vector<cv::Point> queued;
       std::queue<cv::Point> todo;
-      // The cells queued beside a pion that hardly stands out from the table (`grow_faint`).
-      std::vector<cv::Point> faint;
-      const auto enqueue_around = [&](cv::Point centre, bool beside_faint = false) {
+      // How many faint pions (`grow_faint`) lie between each queued cell and a pion that stands
+      // out (0: queued beside one that stands out, or a candidate).
+      std::vector<int> faint;
+      const auto enqueue_around = [&](cv::Point centre, int faint_steps = 0) {
         for (int dj = -1; dj <= 1; ++dj) {
           for (int di = -1; di <= 1; ++di) {
             const cv::Point cell = centre + cv::Point(di, dj);
             if (std::find(queued.begin(), queued.end(), cell) != queued.end()) continue;
             queued.push_back(cell);
+            faint.push_back(faint_steps);
             todo.push(cell);
-            if (beside_faint) faint.push_back(cell);
           }
         }
+      };
+      const auto faint_steps_to = [&](cv::Point cell) {
+        const auto at = std::find(queued.begin(), queued.end(), cell);
+        return at == queued.end() ? 0 : faint[static_cast<std::size_t>(at - queued.begin())];
       };
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (d.lattice.inlier[k]) enqueue_around(d.lattice.cells[k]);
@@ -1404,14 +1514,15 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
         // green pions must not spread the board over the whole table).
         if (cell.label > 0 && cell.confidence >= params.min_confidence && cell.features[16] > params.grow_contrast) {
           enqueue_around(at);
-        } else if (params.grow_faint > 0 && cell.label > 0 &&
-                   cell.confidence >= params.grow_faint &&
-                   std::find(faint.begin(), faint.end(), at) == faint.end()) {
+        } else if (const int steps = faint_steps_to(at);
+                   params.grow_faint > 0 && cell.label > 0 && steps < params.faint_steps &&
+                   cell.confidence >= (steps == 0 ? params.grow_faint : params.grow_faint_again)) {
           // A pion that hardly stands out (an orange tile on orange wood), found beside one that
           // does, and surely a pion: its neighbours are examined too (a white tile beside it gave
-          // no candidate), but what they hold is grown from only if it stands out — one step, not a
-          // chain across a felt the colour of the pions.
-          enqueue_around(at, true);
+          // no candidate), but what they hold is grown from only if it stands out, or for a few
+          // steps (`faint_steps`) if each is surer still (`grow_faint_again`) — not a chain across
+          // a felt the colour of the pions.
+          enqueue_around(at, steps + 1);
         }
         d.cells.push_back(cell);
       }
@@ -1444,20 +1555,42 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
     };
     for (int round = 0; round < params.extend_rounds; ++round) {
       std::size_t best = d.candidates.size();
-      cv::Point best_node;
+      cv::Point best_node, best_bridge;
       double best_off = 1e9;
+      bool best_bridged = true;
+      const auto beside_pion = [&](cv::Point node) {
+        for (int dj = -1; dj <= 1; ++dj) {
+          for (int di = -1; di <= 1; ++di) {
+            if ((di != 0 || dj != 0) && is_pion(node + cv::Point(di, dj))) return true;
+          }
+        }
+        return false;
+      };
       for (std::size_t k = 0; k < d.candidates.size(); ++k) {
         if (d.lattice.inlier[k] || crowded[k] || tried[k]) continue;
         double off = 0;
         const cv::Point node = nearest_node(d.lattice, d.candidates[k].centre, off);
-        if (off > params.extend_reach || off >= best_off || held(node)) continue;
-        bool beside = false;
-        for (int dj = -1; dj <= 1 && !beside; ++dj) {
-          for (int di = -1; di <= 1 && !beside; ++di) beside = (di != 0 || dj != 0) && is_pion(node + cv::Point(di, dj));
+        if (off > params.extend_reach || held(node)) continue;
+        bool bridged = false;
+        cv::Point bridge;
+        if (!beside_pion(node)) {
+          // (`extend_bridge`) One cell from a pion found, across a cell read empty that the
+          // refitted map must show to hold a pion too (the lattice drifted off both).
+          if (!params.extend_bridge) continue;
+          for (int dj = -1; dj <= 1 && !bridged; ++dj) {
+            for (int di = -1; di <= 1 && !bridged; ++di) {
+              const cv::Point m = node + cv::Point(di, dj);
+              bridged = (di != 0 || dj != 0) && !is_pion(m) && !held(m) && beside_pion(m);
+              if (bridged) bridge = m;
+            }
+          }
+          if (!bridged) continue;
         }
-        if (!beside) continue;
+        if (bridged > best_bridged || (bridged == best_bridged && off >= best_off)) continue;
         best = k;
         best_node = node;
+        best_bridge = bridge;
+        best_bridged = bridged;
         best_off = off;
       }
       if (best == d.candidates.size()) break;
@@ -1482,6 +1615,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (!kept) continue;
       Detection::Cell cell;
       if (!examine(refitted, best_node.x, best_node.y, cell) || cell.label == 0) continue;
+      if (best_bridged && (!examine(refitted, best_bridge.x, best_bridge.y, cell) || cell.label == 0)) continue;
       d.lattice.homography = refitted.homography;
       d.lattice.inlier[best] = true;
       d.lattice.cells[best] = best_node;
@@ -1514,6 +1648,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
     recolour_pale(d.cells, params);
     recolour_apart(d.cells, params);
     recolour_hue(d.cells, params);
+    recolour_twins(d.cells, params);
   }
   // A calibration decides the colour of every pion found: the nearest calibrated colour.
   if (params.calibration) {
@@ -1639,6 +1774,20 @@ std::size_t pions_of(const Detection& d) {
   return d.observation.pions.size() - static_cast<std::size_t>(d.off_node_pions);
 }
 
+// How many pions a reading found on its lattice's nodes when they all lie on one colour of its
+// checkerboard (i + j of one parity); 0 when they lie on both.
+int one_parity_pions(const Detection& d) {
+  int pions = 0, parity = -1;
+  for (const Detection::Cell& cell : d.cells) {
+    if (cell.label <= 0 || cell.off_node) continue;
+    const int p = ((cell.lattice.x + cell.lattice.y) % 2 + 2) % 2;
+    if (parity >= 0 && p != parity) return 0;
+    parity = p;
+    ++pions;
+  }
+  return pions;
+}
+
 // How many pieces the pions read make, 8-connected (an Irma board is one: every pion touches an
 // earlier one, diagonals included).
 int pieces_of(const Detection& d) {
@@ -1678,18 +1827,8 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
   // candidates that are no pions (the table seen between four of them) on the other colour,
   // which the candidates' own parity rule (fit_lattice) counts.
   if (params.read_parity_pions > 0 && d.lattice.found && d.lattice.knight == 0 &&
-      d.lattice.hypothesis_pitch > 0) {
-    int pions = 0, parity = -1;
-    bool one_colour = true;
-    for (const Detection::Cell& cell : d.cells) {
-      if (cell.label <= 0 || cell.off_node) continue;
-      const int p = ((cell.lattice.x + cell.lattice.y) % 2 + 2) % 2;
-      one_colour = one_colour && (parity < 0 || p == parity);
-      parity = p;
-      ++pions;
-    }
-    if (one_colour && pions >= params.read_parity_pions) read_other(false);
-  }
+      d.lattice.hypothesis_pitch > 0 && one_parity_pions(d) >= params.read_parity_pions)
+    read_other(false);
   // No pion read though there were candidates: the lattice went through clutter (squares of a
   // pattern that passed for pions beside a lone tile) or took a pitch no pion has (half the
   // board's, through three candidates). The board is read through the lattice of each of the
@@ -1737,6 +1876,18 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
 Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
   const Prepared prepared = prepare(bgr, params);
   Detection d = read(prepared, params, model);
+  if (params.merge_split > 0 && prepared.d.pion_width > 0) {
+    // Candidates that may be one pion in pieces (merge_split): the board read with them merged
+    // too, and that reading kept when it finds more pions. Merged for good, a patterned cloth's
+    // motifs, each split in two, made a lattice of their own.
+    Prepared merged = prepared;
+    merged.d.timing = Timing{};
+    if (merge_split(merged.d.candidates, merged.d.pion_width, params)) {
+      Detection other = read(merged, params, model);
+      const bool better = pions_of(other) > pions_of(d);
+      keep(d, std::move(other), better);
+    }
+  }
   if (params.white_retry <= 0 || params.calibration) return d;
   // The light's white is the brightest pixels' colour; when the brightest greyish pixels say
   // otherwise (orange pions under a warm lamp can be the brightest), the candidates' colour

@@ -52,6 +52,7 @@ struct Params {
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
   double min_spacing = 0.5;        // of a pion's width: candidates closer together are clutter
+  double merge_split = 0.5;         // ... unless split from one blob and all within this share of a width: one pion (0: never)
   double min_pitch_share = 0.85;   // of a pion's width: a finer lattice is refused
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
@@ -81,12 +82,15 @@ struct Params {
   // ... the map refitted through the placed candidates read as pions only, not those examined
   // as empty (a striped cloth's): they neither pull the map nor veto it (false: every one).
   bool extend_through_pions = true;
+  bool extend_bridge = true;       // ... or beside a cell beside a pion found, when that cell holds one through the new map
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
-  double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too, one step, when it
-                            // is this sure (0: never)
+  double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too when it is this
+                            // sure (0: never)
+  int faint_steps = 3;             // ... along a chain of at most this many faint pions (1: one step)
+  double grow_faint_again = 0.9;   // ... each after the first this sure
   // A cell read as a pion this close to the table's colours (x threshold) is a pion only from
   // this presence (0: as any other); see drop_faint.
   double faint_contrast = 0.1;
@@ -100,6 +104,8 @@ struct Params {
   int patch_views = 4;        // the patch network's probability averaged over this many of the
                               // patch's 8 symmetries (1: as it is; 4: its turns; 8: and mirrored)
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
+  double twin_distance = 4;     // Lab a, b: pions this close in colour are read one colour (0: never); see recolour_twins
+  double twin_lightness = 6;    // ... when their lightness is this close too
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
   double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
@@ -124,6 +130,7 @@ struct Candidate {
   cv::Point2d centre;  // working pixels
   double area = 0;     // of the blob it came from, per pion
   bool single = false; // a core of one pion's area (not split from a larger blob)
+  int core = -1;       // the candidates split from one blob share this number
 };
 
 // Features of one cell for the classifier, and their count: 23 of colour and contrast, then
@@ -259,6 +266,14 @@ void drop_faint(std::vector<Detection::Cell>& cells, const Params& params = {});
 // of its likeliest colour when at least `params.bridge_confidence` of the trees see one (less
 // than `params.min_confidence`). The step of detect() before the board's window is chosen.
 void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {});
+
+// Two pions whose colours are all but the same (a, b within `params.twin_distance`, lightness
+// within `params.twin_lightness`) are pions of one colour, whatever each was read alone: two
+// pastel reds under a cool light were read one red, one white. Every group of such pions
+// (chained) read in more than one colour takes the colour whose shares summed over the group
+// are largest. The step of detect() after recolour_hue: the rules that judge a pion against the
+// others of its colour have had their say (0: never).
+void recolour_twins(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // A pale pion (a pastel set, under a lamp's hotspot, a glossy highlight) can look white when
 // judged alone; beside the scene's white pions it does not: the whites under one light share
