@@ -593,6 +593,19 @@ TEST(PionReader, ACandidateAcrossACellTheRefittedMapShowsAPionIsTakenOntoIt) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
+// Touching square tiles on a cloth under a warm hotspot (fresh seed 39, scene 95): a green tile
+// of a greyer shade than the others, with pions on its four sides and far from the table's
+// colours, was examined on its node and read empty (0.38 of the vote for a pion). A cell like
+// that in the middle of a board of touching tiles is a pion (an empty cell there shows the
+// table), and is taken as one of its likeliest colour.
+TEST(PionReader, ACellThatStandsOutAmidTheBoardIsAPion) {
+  const auto r = read_without_and_with("hole", "0095", [](auto& p) { p.hole_neighbours = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_EQ(without.missed, 1);
+  EXPECT_EQ(without.phantoms, 0);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
 // Two pastel red discs under a cool light on a striped cloth (fresh seed 46, scene 33): their
 // colours are all but the same (a, b 3 apart), but one was read red and the other white. Pions
 // that alike take one colour, the one their shares favour together.
@@ -758,6 +771,48 @@ TEST(PionReader, APionReadWhiteApartFromTheOtherWhitesTakesItsOtherColour) {
   std::vector<vp::Detection::Cell> alone{cells()[3], cells()[6]};
   vp::recolour_pale(alone);
   EXPECT_EQ(alone[0].label, 4);
+}
+
+// A cell read empty becomes a pion of its likeliest colour when pions lie on at least three of
+// its four sides, its colour stands at least 2.5 x the threshold from the table's, and at least
+// 0.3 of the vote sees a pion; with two sides, the table's colour, or less of the vote it stays
+// empty.
+TEST(PionReader, AnEmptyCellAmidThePionsThatStandsOutIsFilled) {
+  namespace vp = arbitre::vision::pions;
+  const auto hole = [](int i, int j, double presence, float contrast) {
+    vp::Detection::Cell c = cell_at(i, j, 0, presence, 3);
+    c.features[16] = contrast;
+    return c;
+  };
+  // Pions on a plus shape around (1, 1), and on (4, 0) and (4, 2) around (4, 1).
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{
+        cell_at(1, 0, 1, 0.9, 1), cell_at(0, 1, 2, 0.9, 2), cell_at(2, 1, 3, 0.9, 3),
+        hole(1, 1, 0.38, 4.0),  // three sides, stands out, 0.38: a green pion
+        cell_at(4, 0, 1, 0.9, 1), cell_at(4, 2, 1, 0.9, 1),
+        hole(4, 1, 0.5, 4.0),   // two sides: empty
+        hole(1, 2, 0.5, 1.0),   // no pion on its sides, and the table's colour: empty
+    };
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::fill_holes(c);
+  EXPECT_EQ(c[3].label, 3);
+  EXPECT_EQ(c[6].label, 0);
+  EXPECT_EQ(c[7].label, 0);
+  // Less of the vote, or less contrast, or off: empty.
+  c = cells();
+  c[3].presence = 0.25;
+  vp::fill_holes(c);
+  EXPECT_EQ(c[3].label, 0);
+  c = cells();
+  c[3].features[16] = 2.0f;
+  vp::fill_holes(c);
+  EXPECT_EQ(c[3].label, 0);
+  vp::Params off;
+  off.hole_neighbours = 0;
+  c = cells();
+  vp::fill_holes(c, off);
+  EXPECT_EQ(c[3].label, 0);
 }
 
 // Pions whose a, b lie within 4 of each other and whose lightness is within 6 are read in one

@@ -818,6 +818,28 @@ void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params) {
   }
 }
 
+// fill_holes: see detector.h.
+void fill_holes(std::vector<Detection::Cell>& cells, const Params& params) {
+  if (params.hole_neighbours <= 0) return;
+  std::vector<std::size_t> holes;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Detection::Cell& cell = cells[k];
+    if (cell.label > 0 || cell.likeliest == 0 || cell.presence < params.hole_presence ||
+        cell.features[16] < params.hole_contrast)
+      continue;
+    int beside = 0;
+    for (const Detection::Cell& other : cells) {
+      const cv::Point delta = other.lattice - cell.lattice;
+      if (other.label > 0 && std::abs(delta.x) + std::abs(delta.y) == 1) ++beside;
+    }
+    if (beside >= params.hole_neighbours) holes.push_back(k);
+  }
+  for (const std::size_t k : holes) {
+    cells[k].label = cells[k].likeliest;
+    cells[k].confidence = cells[k].presence;
+  }
+}
+
 namespace {
 
 // The median of `v`: of an even count, the mean of the middle two.
@@ -1644,6 +1666,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   }
   drop_faint(d.cells, params);
   bridge_groups(d.cells, params);
+  fill_holes(d.cells, params);
   if (!params.calibration) {
     recolour_pale(d.cells, params);
     recolour_apart(d.cells, params);

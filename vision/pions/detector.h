@@ -95,6 +95,9 @@ struct Params {
   // this presence (0: as any other); see drop_faint.
   double faint_contrast = 0.1;
   double faint_presence = 0.55;
+  int hole_neighbours = 3;          // see fill_holes (0: never)
+  double hole_contrast = 2.5;
+  double hole_presence = 0.3;
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
   double net_weight = 0.3;  // with a cell network in the model: its share in the mean with the forest's vote shares (0: the forest alone)
   double net_min_confidence = 0.45;  // with the network: the mean's share for any pion, to report one
@@ -266,6 +269,13 @@ void drop_faint(std::vector<Detection::Cell>& cells, const Params& params = {});
 // of its likeliest colour when at least `params.bridge_confidence` of the trees see one (less
 // than `params.min_confidence`). The step of detect() before the board's window is chosen.
 void bridge_groups(std::vector<Detection::Cell>& cells, const Params& params = {});
+
+// A cell examined as empty with pions on at least `params.hole_neighbours` of its four sides,
+// whose colour stands far from the table's (`params.hole_contrast` x the threshold) and where
+// at least `params.hole_presence` of the vote sees a pion, is a pion of its likeliest colour: a
+// tile of an unusual shade in the middle of a board of touching tiles (an empty cell there shows
+// the table). The step of detect() after bridge_groups (0 neighbours: never).
+void fill_holes(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Two pions whose colours are all but the same (a, b within `params.twin_distance`, lightness
 // within `params.twin_lightness`) are pions of one colour, whatever each was read alone: two
