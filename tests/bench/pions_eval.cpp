@@ -63,14 +63,17 @@ int main(int argc, char** argv) {
       params.recentre_accept = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-faint") params.grow_faint = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--merge-split") params.merge_split = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--extend-bridge") params.extend_bridge = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--extend-bridge")
+      params.extend_bridge = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--twin-distance") params.twin_distance = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--twin-lightness") params.twin_lightness = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--hole-neighbours") params.hole_neighbours = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--hole-neighbours")
+      params.hole_neighbours = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--hole-contrast") params.hole_contrast = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hole-presence") params.hole_presence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-steps") params.faint_steps = std::atoi(argv[i + 1]);
-    if (std::string(argv[i]) == "--grow-faint-again") params.grow_faint_again = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--grow-faint-again")
+      params.grow_faint_again = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--patch-low") params.patch_low = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--patch-high") params.patch_high = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--patch-views") params.patch_views = std::atoi(argv[i + 1]);

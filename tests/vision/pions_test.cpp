@@ -519,8 +519,8 @@ TEST(PionReader, NoPionReadGetsTheLikeliestCandidatesReadAlone) {
 // (Crowded pieces are left out as they were: merged, they change the candidates so that this
 // scene is read right without the step.)
 TEST(PionReader, APionTheLatticeDriftedOffIsExaminedAroundItsNode) {
-  const auto r =
-      read_without_and_with("drift", "0017", [](auto& p) { p.recentre = 0; }, crowded_pieces_left_out);
+  const auto r = read_without_and_with(
+      "drift", "0017", [](auto& p) { p.recentre = 0; }, crowded_pieces_left_out);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.observation.pions.size(), r.without.observation.pions.size());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -787,11 +787,14 @@ TEST(PionReader, AnEmptyCellAmidThePionsThatStandsOutIsFilled) {
   // Pions on a plus shape around (1, 1), and on (4, 0) and (4, 2) around (4, 1).
   const auto cells = [&] {
     return std::vector<vp::Detection::Cell>{
-        cell_at(1, 0, 1, 0.9, 1), cell_at(0, 1, 2, 0.9, 2), cell_at(2, 1, 3, 0.9, 3),
+        cell_at(1, 0, 1, 0.9, 1),
+        cell_at(0, 1, 2, 0.9, 2),
+        cell_at(2, 1, 3, 0.9, 3),
         hole(1, 1, 0.38, 4.0),  // three sides, stands out, 0.38: a green pion
-        cell_at(4, 0, 1, 0.9, 1), cell_at(4, 2, 1, 0.9, 1),
-        hole(4, 1, 0.5, 4.0),   // two sides: empty
-        hole(1, 2, 0.5, 1.0),   // no pion on its sides, and the table's colour: empty
+        cell_at(4, 0, 1, 0.9, 1),
+        cell_at(4, 2, 1, 0.9, 1),
+        hole(4, 1, 0.5, 4.0),  // two sides: empty
+        hole(1, 2, 0.5, 1.0),  // no pion on its sides, and the table's colour: empty
     };
   };
   std::vector<vp::Detection::Cell> c = cells();
@@ -822,13 +825,13 @@ TEST(PionReader, PionsOfAllButOneColourTakeTheColourTheirSharesFavour) {
   namespace vp = arbitre::vision::pions;
   const auto cells = [&] {
     std::vector<vp::Detection::Cell> c{
-        pion_at(0, 4, 14, 4, {0, 0.3f, 0.05f, 0, 0.65f}),  // read white...
-        pion_at(1, 1, 16, 6, {0, 0.9f, 0.05f, 0, 0.05f}),  // ... 2.8 from a surer red: both red
-        pion_at(2, 1, 18, 8, {0, 0.8f, 0.1f, 0, 0.1f}),    // chained to the red: red
-        pion_at(3, 2, 30, 40, {0, 0.1f, 0.9f, 0, 0}),      // an orange 34 away: untouched
-        pion_at(4, 4, 30, 44, {0, 0.05f, 0.2f, 0, 0.75f}), // 4.0 from it: not twins, kept white
-        pion_at(5, 3, -30, 20, {0, 0, 0, 0.9f, 0.1f}),     // a green...
-        pion_at(6, 4, -31, 21, {0, 0, 0, 0.2f, 0.8f}),     // ... and a white as alike in a, b
+        pion_at(0, 4, 14, 4, {0, 0.3f, 0.05f, 0, 0.65f}),   // read white...
+        pion_at(1, 1, 16, 6, {0, 0.9f, 0.05f, 0, 0.05f}),   // ... 2.8 from a surer red: both red
+        pion_at(2, 1, 18, 8, {0, 0.8f, 0.1f, 0, 0.1f}),     // chained to the red: red
+        pion_at(3, 2, 30, 40, {0, 0.1f, 0.9f, 0, 0}),       // an orange 34 away: untouched
+        pion_at(4, 4, 30, 44, {0, 0.05f, 0.2f, 0, 0.75f}),  // 4.0 from it: not twins, kept white
+        pion_at(5, 3, -30, 20, {0, 0, 0, 0.9f, 0.1f}),      // a green...
+        pion_at(6, 4, -31, 21, {0, 0, 0, 0.2f, 0.8f}),      // ... and a white as alike in a, b
     };
     c[6].features[0] = 20;  // but 20 lighter: not twins
     return c;

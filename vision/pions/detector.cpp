@@ -885,7 +885,8 @@ void recolour_twins(std::vector<Detection::Cell>& cells, const Params& params) {
     if (cells[k].label > 0) pions.push_back(k);
   }
   const auto twins = [&](const Detection::Cell& a, const Detection::Cell& b) {
-    return std::hypot(a.features[1] - b.features[1], a.features[2] - b.features[2]) < params.twin_distance &&
+    return std::hypot(a.features[1] - b.features[1], a.features[2] - b.features[2]) <
+               params.twin_distance &&
            std::abs(a.features[0] - b.features[0]) < params.twin_lightness;
   };
   std::vector<int> group(pions.size(), -1);
@@ -915,10 +916,12 @@ void recolour_twins(std::vector<Detection::Cell>& cells, const Params& params) {
       const Detection::Cell& cell = cells[pions[k]];
       mixed = mixed || (!members.empty() && cell.label != cells[members.front()].label);
       members.push_back(pions[k]);
-      for (int c = 1; c < kCellClasses; ++c) shares[static_cast<std::size_t>(c)] += cell.shares[static_cast<std::size_t>(c)];
+      for (int c = 1; c < kCellClasses; ++c)
+        shares[static_cast<std::size_t>(c)] += cell.shares[static_cast<std::size_t>(c)];
     }
     if (!mixed) continue;
-    const int best = static_cast<int>(std::max_element(shares.begin() + 1, shares.end()) - shares.begin());
+    const int best =
+        static_cast<int>(std::max_element(shares.begin() + 1, shares.end()) - shares.begin());
     if (shares[static_cast<std::size_t>(best)] <= 0) continue;  // the fixed rule: no shares
     for (const std::size_t k : members) cells[k].label = best;
   }
@@ -1183,7 +1186,8 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
       const std::size_t k = todo.back();
       todo.pop_back();
       for (std::size_t b = 0; b < n; ++b) {
-        if (group[b] < 0 && cv::norm(candidates[k].centre - candidates[b].centre) < params.min_spacing * width) {
+        if (group[b] < 0 &&
+            cv::norm(candidates[k].centre - candidates[b].centre) < params.min_spacing * width) {
           group[b] = groups;
           todo.push_back(b);
         }
@@ -1198,10 +1202,13 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
       if (group[k] == g) members.push_back(k);
     }
     bool tight = members.size() > 1;
-    for (const std::size_t k : members) tight = tight && candidates[k].core >= 0 && candidates[k].core == candidates[members.front()].core;
+    for (const std::size_t k : members)
+      tight = tight && candidates[k].core >= 0 &&
+              candidates[k].core == candidates[members.front()].core;
     for (std::size_t a = 0; a < members.size() && tight; ++a) {
       for (std::size_t b = a + 1; b < members.size() && tight; ++b) {
-        tight = cv::norm(candidates[members[a]].centre - candidates[members[b]].centre) <= params.merge_split * width;
+        tight = cv::norm(candidates[members[a]].centre - candidates[members[b]].centre) <=
+                params.merge_split * width;
       }
     }
     if (!tight) {
@@ -1637,7 +1644,9 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (!kept) continue;
       Detection::Cell cell;
       if (!examine(refitted, best_node.x, best_node.y, cell) || cell.label == 0) continue;
-      if (best_bridged && (!examine(refitted, best_bridge.x, best_bridge.y, cell) || cell.label == 0)) continue;
+      if (best_bridged &&
+          (!examine(refitted, best_bridge.x, best_bridge.y, cell) || cell.label == 0))
+        continue;
       d.lattice.homography = refitted.homography;
       d.lattice.inlier[best] = true;
       d.lattice.cells[best] = best_node;

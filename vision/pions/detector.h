@@ -52,7 +52,8 @@ struct Params {
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
   double min_spacing = 0.5;        // of a pion's width: candidates closer together are clutter
-  double merge_split = 0.5;         // ... unless split from one blob and all within this share of a width: one pion (0: never)
+  double merge_split = 0.5;  // ... unless split from one blob and all within this share of a width:
+                             // one pion (0: never)
   double min_pitch_share = 0.85;   // of a pion's width: a finer lattice is refused
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
@@ -82,20 +83,21 @@ struct Params {
   // ... the map refitted through the placed candidates read as pions only, not those examined
   // as empty (a striped cloth's): they neither pull the map nor veto it (false: every one).
   bool extend_through_pions = true;
-  bool extend_bridge = true;       // ... or beside a cell beside a pion found, when that cell holds one through the new map
+  bool extend_bridge = true;  // ... or beside a cell beside a pion found, when that cell holds one
+                              // through the new map
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too when it is this
                             // sure (0: never)
-  int faint_steps = 3;             // ... along a chain of at most this many faint pions (1: one step)
-  double grow_faint_again = 0.9;   // ... each after the first this sure
+  int faint_steps = 3;      // ... along a chain of at most this many faint pions (1: one step)
+  double grow_faint_again = 0.9;  // ... each after the first this sure
   // A cell read as a pion this close to the table's colours (x threshold) is a pion only from
   // this presence (0: as any other); see drop_faint.
   double faint_contrast = 0.1;
   double faint_presence = 0.55;
-  int hole_neighbours = 3;          // see fill_holes (0: never)
+  int hole_neighbours = 3;  // see fill_holes (0: never)
   double hole_contrast = 2.5;
   double hole_presence = 0.3;
   double bridge_confidence = 0.3;   // a cell between two groups of pions holds one when this share of the trees sees one (0: never)
@@ -107,8 +109,9 @@ struct Params {
   int patch_views = 4;        // the patch network's probability averaged over this many of the
                               // patch's 8 symmetries (1: as it is; 4: its turns; 8: and mirrored)
   bool keep_patches = false;  // every examined cell keeps its network patch (training, diagnostics)
-  double twin_distance = 4;     // Lab a, b: pions this close in colour are read one colour (0: never); see recolour_twins
-  double twin_lightness = 6;    // ... when their lightness is this close too
+  // Lab a, b: pions this close in colour are read one colour (0: never); see recolour_twins.
+  double twin_distance = 4;
+  double twin_lightness = 6;  // ... when their lightness is this close too
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
   double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
