@@ -584,22 +584,21 @@ void edge_orientation(const Working& w, const std::vector<Candidate>& candidates
   angle = std::atan2(s4, c4) / 4;
 }
 
-// The 8-connected groups of lattice points (one per item): `group` per item, numbered from 0 in
-// the order of each group's first item; returns how many.
-int point_groups(const std::vector<cv::Point>& at, std::vector<int>& group) {
-  group.assign(at.size(), -1);
+// Items 0..n-1 split into groups chained by `linked(a, b)` (a symmetric relation): `group` per
+// item, numbered from 0 in the order of each group's first item; returns how many.
+template <typename Linked>
+int chained_groups(std::size_t n, const Linked& linked, std::vector<int>& group) {
+  group.assign(n, -1);
   int groups = 0;
-  for (std::size_t start = 0; start < at.size(); ++start) {
+  for (std::size_t start = 0; start < n; ++start) {
     if (group[start] >= 0) continue;
     std::vector<std::size_t> todo{start};
     group[start] = groups;
     while (!todo.empty()) {
       const std::size_t from = todo.back();
       todo.pop_back();
-      for (std::size_t other = 0; other < at.size(); ++other) {
-        if (group[other] >= 0) continue;
-        const cv::Point delta = at[other] - at[from];
-        if (std::abs(delta.x) <= 1 && std::abs(delta.y) <= 1) {
+      for (std::size_t other = 0; other < n; ++other) {
+        if (group[other] < 0 && linked(from, other)) {
           group[other] = groups;
           todo.push_back(other);
         }
@@ -608,6 +607,18 @@ int point_groups(const std::vector<cv::Point>& at, std::vector<int>& group) {
     ++groups;
   }
   return groups;
+}
+
+// The 8-connected groups of lattice points (one per item): `group` per item, numbered from 0 in
+// the order of each group's first item; returns how many.
+int point_groups(const std::vector<cv::Point>& at, std::vector<int>& group) {
+  return chained_groups(
+      at.size(),
+      [&](std::size_t a, std::size_t b) {
+        const cv::Point delta = at[b] - at[a];
+        return std::abs(delta.x) <= 1 && std::abs(delta.y) <= 1;
+      },
+      group);
 }
 
 // The 8-connected groups of the cells `pions` (indices into `cells`): `group` per cell (-1
@@ -889,24 +900,10 @@ void recolour_twins(std::vector<Detection::Cell>& cells, const Params& params) {
                params.twin_distance &&
            std::abs(a.features[0] - b.features[0]) < params.twin_lightness;
   };
-  std::vector<int> group(pions.size(), -1);
-  int groups = 0;
-  for (std::size_t a = 0; a < pions.size(); ++a) {
-    if (group[a] >= 0) continue;
-    group[a] = groups;
-    std::vector<std::size_t> todo{a};
-    while (!todo.empty()) {
-      const std::size_t k = todo.back();
-      todo.pop_back();
-      for (std::size_t b = 0; b < pions.size(); ++b) {
-        if (group[b] < 0 && twins(cells[pions[k]], cells[pions[b]])) {
-          group[b] = groups;
-          todo.push_back(b);
-        }
-      }
-    }
-    ++groups;
-  }
+  std::vector<int> group;
+  const int groups = chained_groups(
+      pions.size(),
+      [&](std::size_t a, std::size_t b) { return twins(cells[pions[a]], cells[pions[b]]); }, group);
   for (int g = 0; g < groups; ++g) {
     std::array<double, kCellClasses> shares{};
     std::vector<std::size_t> members;
@@ -1176,25 +1173,13 @@ struct Prepared {
 // Crowded candidates from different blobs stay apart. Returns whether any were merged.
 bool merge_split(std::vector<Candidate>& candidates, double width, const Params& params) {
   const std::size_t n = candidates.size();
-  std::vector<int> group(n, -1);
-  int groups = 0;
-  for (std::size_t a = 0; a < n; ++a) {
-    if (group[a] >= 0) continue;
-    group[a] = groups;
-    std::vector<std::size_t> todo{a};
-    while (!todo.empty()) {
-      const std::size_t k = todo.back();
-      todo.pop_back();
-      for (std::size_t b = 0; b < n; ++b) {
-        if (group[b] < 0 &&
-            cv::norm(candidates[k].centre - candidates[b].centre) < params.min_spacing * width) {
-          group[b] = groups;
-          todo.push_back(b);
-        }
-      }
-    }
-    ++groups;
-  }
+  std::vector<int> group;
+  const int groups = chained_groups(
+      n,
+      [&](std::size_t a, std::size_t b) {
+        return cv::norm(candidates[a].centre - candidates[b].centre) < params.min_spacing * width;
+      },
+      group);
   std::vector<Candidate> out;
   for (int g = 0; g < groups; ++g) {
     std::vector<std::size_t> members;

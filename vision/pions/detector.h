@@ -52,8 +52,8 @@ struct Params {
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
   double min_spacing = 0.5;        // of a pion's width: candidates closer together are clutter
-  double merge_split = 0.5;  // ... unless split from one blob and all within this share of a width:
-                             // one pion (0: never)
+  double merge_split = 0.5;  // ... those split from one blob and all within this share of a width
+                             // are merged for a second reading, kept when it finds more (0: never)
   double min_pitch_share = 0.85;   // of a pion's width: a finer lattice is refused
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
@@ -83,9 +83,9 @@ struct Params {
   // ... the map refitted through the placed candidates read as pions only, not those examined
   // as empty (a striped cloth's): they neither pull the map nor veto it (false: every one).
   bool extend_through_pions = true;
-  bool extend_bridge = true;  // ... or beside a cell beside a pion found, when that cell holds one
-                              // through the new map
   double extend_reach = 0.6;       // ... when within this share of a pitch of a node beside a pion found
+  bool extend_bridge = true;  // ... or of a node a cell further, when the new map shows a pion on
+                              // the cell between too
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
@@ -136,7 +136,7 @@ struct Candidate {
   cv::Point2d centre;  // working pixels
   double area = 0;     // of the blob it came from, per pion
   bool single = false; // a core of one pion's area (not split from a larger blob)
-  int core = -1;       // the candidates split from one blob share this number
+  int core = -1;       // the candidates split from one blob share this number (-1: not split)
 };
 
 // Features of one cell for the classifier, and their count: 23 of colour and contrast, then
