@@ -1206,7 +1206,6 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
       merged.area += candidates[k].area;
     }
     merged.centre /= std::max(1e-9, merged.area);
-    merged.core = candidates[members.front()].core;
     out.push_back(merged);
   }
   const bool any = out.size() < n;
@@ -1897,9 +1896,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     // Candidates that may be one pion in pieces (merge_split): the board read with them merged
     // too, and that reading kept when it finds more pions. Merged for good, a patterned cloth's
     // motifs, each split in two, made a lattice of their own.
-    Prepared merged = prepared;
-    merged.d.timing = Timing{};
-    if (merge_split(merged.d.candidates, merged.d.pion_width, params)) {
+    std::vector<Candidate> pieces_merged = prepared.d.candidates;
+    if (merge_split(pieces_merged, prepared.d.pion_width, params)) {
+      Prepared merged = prepared;  // copied only for a frame with pieces to merge
+      merged.d.candidates = std::move(pieces_merged);
+      merged.d.timing = Timing{};
       Detection other = read(merged, params, model);
       const bool better = pions_of(other) > pions_of(d);
       keep(d, std::move(other), better);
