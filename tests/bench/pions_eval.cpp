@@ -112,6 +112,15 @@ int main(int argc, char** argv) {
       params.white_retry_chroma = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--white-retry-pions")
       params.white_retry_pions = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--colour-median") params.colour_median = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--edge-knight") params.edge_knight = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--pitch-range-high") params.pitch_range_high = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--object-retry-share")
+      params.object_retry_share = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--object-retry-distance")
+      params.object_retry_distance = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--object-retry-pions")
+      params.object_retry_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--min-area-share") params.min_area_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--max-core-aspect")

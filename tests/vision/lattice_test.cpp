@@ -176,6 +176,31 @@ TEST(Lattice, AKnightsMoveHasTwoMirrorImages) {
   EXPECT_EQ(recovered, 1) << "one of the two is the board's lattice";
 }
 
+// Two touching square tiles a knight's move apart (the tile between them not seen), 40-pixel
+// pitch, 38 pixels wide: they fit as diagonal neighbours at a pitch of 63 or as two steps along
+// an axis at 45 (both within the 32-68 the width allows), and a knight's move was tried only when
+// no pair fitted nearer. The tiles' own edges say the lattice runs at 10 degrees, 18 and 27
+// degrees from those two: a knight's move along them is proposed too (`edge_knight`), and wins.
+TEST(Lattice, AKnightsMoveAlongTheTilesEdgesIsProposedBesideNearerPairs) {
+  const Scene s = make_scene({{0, 0}, {2, 1}}, similarity(40, 10, {300, 200}), 0.3, 0, 11);
+  v::LatticeParams params;  // as the pion reader sets them
+  params.expected_pitch_share = 1.25;
+  params.hint_range_low = 0.85;
+  params.hint_range_high = 1.8;
+  params.edge_weight = 6;
+  params.edge_angle = 10 * CV_PI / 180;
+  params.edge_strength = 1;
+  const v::LatticeFit before = v::fit_lattice(s.points, 38, params);
+  EXPECT_GT(before.pitch, 44) << "without: diagonal neighbours, or two steps along an axis";
+  params.edge_knight = 0.3;
+  const v::LatticeFit fit = v::fit_lattice(s.points, 38, params);
+  EXPECT_NEAR(fit.pitch, 40, 2);
+  EXPECT_EQ(fit.cells[1] - fit.cells[0], cv::Point(2, 1)) << "the mirror image along the edges";
+  // Edges too faint (discs, or a cloth's pattern) leave the knight's move a last resort.
+  params.edge_strength = 0.2;
+  EXPECT_GT(v::fit_lattice(s.points, 38, params).pitch, 44);
+}
+
 // The likeliest other lattice: with the first one's hypothesis avoided (two pions two steps
 // apart along a row), the fit takes another of a different pitch or angle that holds them both.
 TEST(Lattice, TheLikeliestOtherLatticeAvoidsTheFirst) {

@@ -251,10 +251,14 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
             if (p < params.hint_range_low * pitch_hint || p > params.hint_range_high * pitch_hint)
               continue;
             const int mirror = turn == knight ? 1 : turn == -knight ? -1 : 0;
-            if (mirror != 0 && !none_near) continue;  // a knight's move only as a last resort
+            const double t = std::atan2(d.y, d.x) - turn;
+            // A knight's move only as a last resort, or along the square tiles' own edges.
+            const bool along_edges =
+                params.edge_knight > 0 && params.edge_strength >= params.edge_knight &&
+                std::abs(std::remainder(t - params.edge_angle, CV_PI / 2)) < params.edge_knight_turn;
+            if (mirror != 0 && !none_near && !along_edges) continue;
             if (mirror != 0 && params.knight_mirror != 0 && mirror != params.knight_mirror)
               continue;
-            const double t = std::atan2(d.y, d.x) - turn;
             hypotheses.push_back({score(a, p, t), p, std::remainder(t, CV_PI / 2), a, mirror});
           }
         }

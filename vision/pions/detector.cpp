@@ -88,6 +88,8 @@ Working normalise(const cv::Mat& input, const Params& params) {
 // illumination's white (the brightest pixels), and each pixel's distance from the table.
 struct TableModel {
   std::vector<cv::Vec3f> colours;  // weighted Lab centres
+  std::vector<double> shares;      // of the border band's samples, per colour
+  std::vector<cv::Point2d> border;  // where the border band was sampled
   cv::Vec3f median{0, 0, 0};
   cv::Vec3f white{100, 0, 0};
   cv::Vec3f class_white{100, 0, 0};  // the white the candidates' colour classes are judged against
@@ -133,6 +135,33 @@ cv::Vec3f brightest_white(const Working& w, double chroma) {
           static_cast<float>(sum[2] / n)};
 }
 
+// Every pixel's distance to the nearest of the table's colours (`t.distance`), and the
+// foreground threshold from the border band's own distances.
+void table_distances(const Working& w, const Params& params, TableModel& t) {
+  const float weight = static_cast<float>(params.lightness_weight);
+  t.distance.create(w.lab.size(), CV_32F);
+  for (int y = 0; y < w.lab.rows; ++y) {
+    const float* row = w.lab.ptr<float>(y);
+    float* out = t.distance.ptr<float>(y);
+    std::fill_n(out, w.lab.cols, 1e9f);
+    // Colour by colour over the row, so that the compiler vectorises the pixels (the minimum
+    // taken in the same order of colours: the same result).
+    for (const auto& c : t.colours) {
+      for (int x = 0; x < w.lab.cols; ++x) {
+        const float dl = row[3 * x] * weight - c[0], da = row[3 * x + 1] - c[1],
+                    db = row[3 * x + 2] - c[2];
+        out[x] = std::min(out[x], dl * dl + da * da + db * db);
+      }
+    }
+  }
+  cv::sqrt(t.distance, t.distance);
+  std::vector<double> border_distances;
+  for (const cv::Point2d& at : t.border) {
+    border_distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
+  }
+  t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
+}
+
 TableModel table_model(const Working& w, const Params& params) {
   TableModel t;
   const int band_x = std::max(2, static_cast<int>(w.lab.cols * params.border_band));
@@ -162,32 +191,13 @@ TableModel table_model(const Working& w, const Params& params) {
   // Two attempts, the more compact kept: with one, 2 boards of seeds 26-27 went wrong.
   cv::kmeans(samples, k, labels, cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 10, 0.5), 2,
              cv::KMEANS_PP_CENTERS, centres);
+  t.shares.assign(static_cast<std::size_t>(centres.rows), 0.0);
   for (int c = 0; c < centres.rows; ++c) {
     t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
   }
-  // Every pixel's distance to the nearest of the table's colours.
-  const float weight = static_cast<float>(params.lightness_weight);
-  t.distance.create(w.lab.size(), CV_32F);
-  for (int y = 0; y < w.lab.rows; ++y) {
-    const float* row = w.lab.ptr<float>(y);
-    float* out = t.distance.ptr<float>(y);
-    std::fill_n(out, w.lab.cols, 1e9f);
-    // Colour by colour over the row, so that the compiler vectorises the pixels (the minimum
-    // taken in the same order of colours: the same result).
-    for (const auto& c : t.colours) {
-      for (int x = 0; x < w.lab.cols; ++x) {
-        const float dl = row[3 * x] * weight - c[0], da = row[3 * x + 1] - c[1],
-                    db = row[3 * x + 2] - c[2];
-        out[x] = std::min(out[x], dl * dl + da * da + db * db);
-      }
-    }
-  }
-  cv::sqrt(t.distance, t.distance);
-  std::vector<double> border_distances;
-  for (const cv::Point2d& at : positions) {
-    border_distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
-  }
-  t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
+  for (int r = 0; r < labels.rows; ++r) t.shares[static_cast<std::size_t>(labels.at<int>(r))] += 1.0 / labels.rows;
+  t.border = std::move(positions);
+  table_distances(w, params, t);
   // The illumination's white: the mean colour of the brightest 2% of pixels.
   t.white = brightest_white(w, 0);
   if (params.white_max_a > 0) {
@@ -434,8 +444,11 @@ double measure_pion_width(const Working& w, const TableModel& t,
 }
 
 // The features of the cell centred at `c` with local pitch `p`.
+// Lab a, b: the pixels of a cell's centre this near their medians give its colour.
+constexpr double kColourNear = 12;
+
 CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask, cv::Point2d c, double p,
-                           double pion_lightness, double pion_chroma, cv::Vec2d pale) {
+                           double pion_lightness, double pion_chroma, cv::Vec2d pale, bool colour_median) {
   const double r_inner = 0.22 * p;
   const double r_ring_in = 0.38 * p, r_ring_out = 0.52 * p;
   const int x0 = std::max(0, static_cast<int>(c.x - r_ring_out)), x1 = std::min(w.lab.cols - 1, static_cast<int>(c.x + r_ring_out));
@@ -443,6 +456,8 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   cv::Vec3d sum(0, 0, 0);
   double sum_l2 = 0, inner_grad = 0, ring_grad = 0, covered = 0, distance = 0;
   int inner = 0, ring = 0;
+  // The centre's a and b, for their medians (Params::colour_median).
+  std::vector<double> centre_a, centre_b;
   for (int y = y0; y <= y1; ++y) {
     const auto* lab = w.lab.ptr<cv::Vec3f>(y);
     const auto* grad = w.gradient.ptr<float>(y);
@@ -458,6 +473,10 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
         covered += m[x] ? 1 : 0;
         distance += d[x];
         ++inner;
+        if (colour_median) {
+          centre_a.push_back(lab[x][1]);
+          centre_b.push_back(lab[x][2]);
+        }
       } else if (r2 >= r_ring_in * r_ring_in && r2 <= r_ring_out * r_ring_out) {
         ring_grad += grad[x];
         ++ring;
@@ -466,7 +485,24 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   }
   CellFeatures f{};
   if (inner == 0) return f;
-  const double L = sum[0] / inner, a = sum[1] / inner, b = sum[2] / inner;
+  const double L = sum[0] / inner;
+  double a = sum[1] / inner, b = sum[2] / inner;
+  if (colour_median) {
+    // A pencil over part of a white pion pulled its mean colour to orange. The mean over the
+    // pixels near the medians keeps the colour of most of the centre (the medians alone are
+    // whole numbers in 8-bit Lab: too coarse for a cell near a boundary between colours).
+    const double ma = median(centre_a), mb = median(centre_b);
+    double near_a = 0, near_b = 0;
+    int near = 0;
+    for (std::size_t k = 0; k < centre_a.size(); ++k) {
+      const double ea = centre_a[k] - ma, eb = centre_b[k] - mb;
+      if (ea * ea + eb * eb > kColourNear * kColourNear) continue;
+      near_a += centre_a[k];
+      near_b += centre_b[k];
+      ++near;
+    }
+    if (near > 0) a = near_a / near, b = near_b / near;
+  }
   const double da = a - t.white[1], db = b - t.white[2];
   const double chroma = std::hypot(da, db);
   const double hue = std::atan2(db, da);
@@ -1288,6 +1324,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   LatticeParams lp;
   edge_orientation(w, d.candidates, crowded, pitch_hint, lp.edge_angle, lp.edge_strength);
   lp.edge_weight = params.edge_weight;
+  lp.edge_knight = params.edge_knight;
   lp.hint_range_low = params.pitch_range_low;
   lp.hint_range_high = params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
@@ -1353,7 +1390,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) return false;
       cell.lattice = {i, j};
       cell.centre = c;
-      cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale);
+      cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale, params.colour_median);
       shape_features(w, table, lattice, i, j, cell.features.data() + kColourFeatures);
       if (model.trained() && !model.net.empty() && params.net_weight > 0) {
         // With a network: the mean of its probabilities and the forest's vote shares, read the
@@ -1887,6 +1924,27 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
   return d;
 }
 
+// The table's colours that hold at most `params.object_retry_share` of the border band's samples
+// and lie at least `params.object_retry_distance` from its commonest colour (weighted Lab) are
+// dropped: a thing lying across the band. Returns whether any was (never all of them).
+bool drop_object_colours(TableModel& t, const Params& params) {
+  if (t.colours.empty()) return false;
+  const auto commonest = static_cast<std::size_t>(std::max_element(t.shares.begin(), t.shares.end()) - t.shares.begin());
+  std::vector<cv::Vec3f> kept;
+  std::vector<double> kept_shares;
+  for (std::size_t c = 0; c < t.colours.size(); ++c) {
+    const bool object = t.shares[c] <= params.object_retry_share &&
+                        cv::norm(t.colours[c] - t.colours[commonest]) >= params.object_retry_distance;
+    if (object) continue;
+    kept.push_back(t.colours[c]);
+    kept_shares.push_back(t.shares[c]);
+  }
+  if (kept.size() == t.colours.size()) return false;
+  t.colours = std::move(kept);
+  t.shares = std::move(kept_shares);
+  return true;
+}
+
 }  // namespace
 
 Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
@@ -1902,6 +1960,27 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       merged.d.candidates = std::move(pieces_merged);
       merged.d.timing = Timing{};
       Detection other = read(merged, params, model);
+      const bool better = pions_of(other) > pions_of(d);
+      keep(d, std::move(other), better);
+    }
+  }
+  if (params.object_retry_share > 0 && static_cast<int>(pions_of(d)) <= params.object_retry_pions) {
+    // A thing lying across the border band (a pencil, a cup) gave the table one of its colours,
+    // and a pion of that colour is then table everywhere: a lone yellow tile beside a yellow
+    // pencil was no candidate at all. The board read again without the colours that hold a small
+    // share of the band and lie far from its commonest, that reading kept when it finds more
+    // pions. Only then: taken for good, such a colour turns the thing itself into foreground
+    // inside the image, which misleads the pion's size.
+    Prepared again;
+    again.w = prepared.w;
+    again.table = prepared.table;
+    if (drop_object_colours(again.table, params)) {
+      table_distances(again.w, params, again.table);
+      again.d = prepared.d;
+      again.d.timing = Timing{};
+      again.rejected.clear();
+      add_candidates(again, params);
+      Detection other = read(again, params, model);
       const bool better = pions_of(other) > pions_of(d);
       keep(d, std::move(other), better);
     }

@@ -43,6 +43,13 @@ struct Params {
                             // the light's white, the board is read again with it (0: never)
   double white_retry_chroma = 35;  // ... greyish: within this chroma of grey
   int white_retry_pions = 8;       // ... when the first reading found at most this many pions
+  // When the first reading found at most `object_retry_pions` pions, the board is read again
+  // without the table's colours that hold at most this share of the border band and lie at least
+  // object_retry_distance (weighted Lab) from its commonest: a pencil or a cup across the band
+  // (0: never). That reading is kept when it finds more pions.
+  double object_retry_share = 0.1;
+  double object_retry_distance = 20;
+  int object_retry_pions = 0;
   double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
@@ -88,8 +95,13 @@ struct Params {
                               // the cell between too
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
+  // A cell's a and b are their medians over its centre, not their means: a pencil lying over
+  // part of a pion leaves it the colour of most of it (false: the means).
+  bool colour_median = true;
+  double edge_knight = 0.3;  // the lattice fit's edge_knight: a pair a knight's move apart proposes a
+                             // lattice along tiles' edges this clear (vision/common/lattice.h; 0: never)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
-  double grow_faint = 0.8;  // ... and a fainter pion's neighbours examined too when it is this
+  double grow_faint = 0.7;  // ... and a fainter pion's neighbours examined too when it is this
                             // sure (0: never)
   int faint_steps = 3;      // ... along a chain of at most this many faint pions (1: one step)
   double grow_faint_again = 0.9;  // ... each after the first this sure
