@@ -643,16 +643,6 @@ TEST(PionReader, TwoTilesAKnightsMoveApartAreReadAlongTheirEdges) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
-// A yellow pencil lying over a white tile on warm wood (fresh seed 52, scene 48): the mean colour
-// of the tile's centre took in the pencil, and the tile was read orange. Its colour is now the
-// mean of the centre's pixels near their median (`colour_median`).
-TEST(PionReader, APencilOverAPionLeavesItItsOwnColour) {
-  const auto r = read_without_and_with("median", "0048", [](auto& p) { p.colour_median = false; });
-  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
-  EXPECT_EQ(without.wrong_colour, 1);
-  EXPECT_TRUE(reads_the_board(r.truth, r.with));
-}
-
 // Pale discs on a green and white checker (fresh seed 53, scene 89): a white disc on a white
 // square and a mint one on a green square, no candidates, beside a white and a mint disc read
 // with 0.7-0.8 of the vote. The board grew only beside pions held with 0.8; from 0.7

@@ -444,11 +444,8 @@ double measure_pion_width(const Working& w, const TableModel& t,
 }
 
 // The features of the cell centred at `c` with local pitch `p`.
-// Lab a, b: the pixels of a cell's centre this near their medians give its colour.
-constexpr double kColourNear = 12;
-
 CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask, cv::Point2d c, double p,
-                           double pion_lightness, double pion_chroma, cv::Vec2d pale, bool colour_median) {
+                           double pion_lightness, double pion_chroma, cv::Vec2d pale) {
   const double r_inner = 0.22 * p;
   const double r_ring_in = 0.38 * p, r_ring_out = 0.52 * p;
   const int x0 = std::max(0, static_cast<int>(c.x - r_ring_out)), x1 = std::min(w.lab.cols - 1, static_cast<int>(c.x + r_ring_out));
@@ -456,8 +453,6 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   cv::Vec3d sum(0, 0, 0);
   double sum_l2 = 0, inner_grad = 0, ring_grad = 0, covered = 0, distance = 0;
   int inner = 0, ring = 0;
-  // The centre's a and b, for their medians (Params::colour_median).
-  std::vector<double> centre_a, centre_b;
   for (int y = y0; y <= y1; ++y) {
     const auto* lab = w.lab.ptr<cv::Vec3f>(y);
     const auto* grad = w.gradient.ptr<float>(y);
@@ -473,10 +468,6 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
         covered += m[x] ? 1 : 0;
         distance += d[x];
         ++inner;
-        if (colour_median) {
-          centre_a.push_back(lab[x][1]);
-          centre_b.push_back(lab[x][2]);
-        }
       } else if (r2 >= r_ring_in * r_ring_in && r2 <= r_ring_out * r_ring_out) {
         ring_grad += grad[x];
         ++ring;
@@ -485,24 +476,7 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   }
   CellFeatures f{};
   if (inner == 0) return f;
-  const double L = sum[0] / inner;
-  double a = sum[1] / inner, b = sum[2] / inner;
-  if (colour_median) {
-    // A pencil over part of a white pion pulled its mean colour to orange. The mean over the
-    // pixels near the medians keeps the colour of most of the centre (the medians alone are
-    // whole numbers in 8-bit Lab: too coarse for a cell near a boundary between colours).
-    const double ma = median(centre_a), mb = median(centre_b);
-    double near_a = 0, near_b = 0;
-    int near = 0;
-    for (std::size_t k = 0; k < centre_a.size(); ++k) {
-      const double ea = centre_a[k] - ma, eb = centre_b[k] - mb;
-      if (ea * ea + eb * eb > kColourNear * kColourNear) continue;
-      near_a += centre_a[k];
-      near_b += centre_b[k];
-      ++near;
-    }
-    if (near > 0) a = near_a / near, b = near_b / near;
-  }
+  const double L = sum[0] / inner, a = sum[1] / inner, b = sum[2] / inner;
   const double da = a - t.white[1], db = b - t.white[2];
   const double chroma = std::hypot(da, db);
   const double hue = std::atan2(db, da);
@@ -1390,7 +1364,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) return false;
       cell.lattice = {i, j};
       cell.centre = c;
-      cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale, params.colour_median);
+      cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale);
       shape_features(w, table, lattice, i, j, cell.features.data() + kColourFeatures);
       if (model.trained() && !model.net.empty() && params.net_weight > 0) {
         // With a network: the mean of its probabilities and the forest's vote shares, read the

@@ -95,9 +95,6 @@ struct Params {
                               // the cell between too
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
-  // A cell's a and b are their medians over its centre, not their means: a pencil lying over
-  // part of a pion leaves it the colour of most of it (false: the means).
-  bool colour_median = true;
   double edge_knight = 0.3;  // the lattice fit's edge_knight: a pair a knight's move apart proposes a
                              // lattice along tiles' edges this clear (vision/common/lattice.h; 0: never)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
