@@ -621,9 +621,9 @@ TEST(PionReader, TwoPionsOfAllButOneColourAreReadOneColour) {
 
 // A lone yellow tile on peach wood, a yellow pencil lying across the image's left border (fresh
 // seed 42, scene 81): the pencil gave the table two of its four colours, the tile was "table"
-// and no candidate at all, and no pion was read. With no pion read, the board is read again
-// without the table's colours that hold a small share of the border band and lie far from its
-// commonest (`object_retry_share`).
+// and no candidate at all, and no pion was read. When at most two pions are read, the board is
+// read again without the table's colours that hold a small share of the border band and lie far
+// from its commonest (`object_retry_share`).
 TEST(PionReader, ABoardWithNoPionIsReadAgainWithoutAThingAcrossTheBorder) {
   const auto r = read_without_and_with("border", "0081", [](auto& p) { p.object_retry_share = 0; });
   EXPECT_TRUE(r.without.candidates.empty());

@@ -1949,6 +1949,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     again.w = prepared.w;
     again.table = prepared.table;
     if (drop_object_colours(again.table, params)) {
+      again.table.distance = cv::Mat();  // its own (the copy shares the first reading's pixels)
       table_distances(again.w, params, again.table);
       again.d = prepared.d;
       again.d.timing = Timing{};

@@ -49,7 +49,7 @@ struct Params {
   // (0: never). That reading is kept when it finds more pions.
   double object_retry_share = 0.1;
   double object_retry_distance = 20;
-  int object_retry_pions = 0;
+  int object_retry_pions = 2;
   double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
