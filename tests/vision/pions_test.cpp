@@ -643,6 +643,18 @@ TEST(PionReader, TwoTilesAKnightsMoveApartAreReadAlongTheirEdges) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
+// A yellow pencil lying over a white tile on warm wood (fresh seed 52, scene 48): the mean colour
+// of the tile's centre took in the pencil, and the tile was read orange. The pencil is found
+// where it lies beyond the pions (a long thin piece the foreground loses when opened by a disc
+// of 0.6 of a pion's width), and the pixels of its hue are left out of the cells' colour
+// (`thing_opening`).
+TEST(PionReader, APencilOverAPionIsLeftOutOfItsColour) {
+  const auto r = read_without_and_with("over", "0048", [](auto& p) { p.thing_opening = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_EQ(without.wrong_colour, 1);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
 // Pale discs on a green and white checker (fresh seed 53, scene 89): a white disc on a white
 // square and a mint one on a green square, no candidates, beside a white and a mint disc read
 // with 0.7-0.8 of the vote. The board grew only beside pions held with 0.8; from 0.7

@@ -444,8 +444,16 @@ double measure_pion_width(const Working& w, const TableModel& t,
 }
 
 // The features of the cell centred at `c` with local pitch `p`.
-CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask, cv::Point2d c, double p,
-                           double pion_lightness, double pion_chroma, cv::Vec2d pale) {
+// A pixel is a long thin thing's (Params::thing_opening) when its chroma toward the thing's
+// colour is at least kThingShare of the thing's and its chroma across that at most kThingAcross
+// of that: of its hue, within about 17 degrees. A thing of less chroma than kThingMinChroma
+// (a white pencil) is not told from a white pion so, and is not left out.
+constexpr double kThingShare = 0.3;
+constexpr double kThingAcross = 0.3;
+constexpr double kThingMinChroma = 15;
+CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask,
+                           const std::vector<cv::Vec3f>& things, cv::Point2d c, double p, double pion_lightness,
+                           double pion_chroma, cv::Vec2d pale) {
   const double r_inner = 0.22 * p;
   const double r_ring_in = 0.38 * p, r_ring_out = 0.52 * p;
   const int x0 = std::max(0, static_cast<int>(c.x - r_ring_out)), x1 = std::min(w.lab.cols - 1, static_cast<int>(c.x + r_ring_out));
@@ -453,6 +461,24 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   cv::Vec3d sum(0, 0, 0);
   double sum_l2 = 0, inner_grad = 0, ring_grad = 0, covered = 0, distance = 0;
   int inner = 0, ring = 0;
+  // The centre's pixels of a long thin thing's colour (a pencil lying over the pion) apart: its
+  // colour is the rest's when they are at least a third of the centre.
+  const auto of_a_thing = [&](const cv::Vec3f& lab) {
+    // Of its hue (from the light's white) and at least part of its chroma: a pencil's shading
+    // and its edges, mixed with the pion's colour, vary its chroma more than its hue.
+    const double pa = lab[1] - t.white[1], pb = lab[2] - t.white[2];
+    for (const cv::Vec3f& thing : things) {
+      const double ta = thing[1] - t.white[1], tb = thing[2] - t.white[2];
+      const double thing_chroma = std::hypot(ta, tb);
+      if (thing_chroma < kThingMinChroma) continue;
+      const double along = (pa * ta + pb * tb) / thing_chroma;  // the pixel's chroma toward it
+      const double across = std::abs(pa * tb - pb * ta) / thing_chroma;
+      if (along >= kThingShare * thing_chroma && across <= kThingAcross * along) return true;
+    }
+    return false;
+  };
+  cv::Vec3d clear_sum(0, 0, 0);
+  int clear = 0;
   for (int y = y0; y <= y1; ++y) {
     const auto* lab = w.lab.ptr<cv::Vec3f>(y);
     const auto* grad = w.gradient.ptr<float>(y);
@@ -468,6 +494,10 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
         covered += m[x] ? 1 : 0;
         distance += d[x];
         ++inner;
+        if (!things.empty() && !of_a_thing(lab[x])) {
+          clear_sum += cv::Vec3d(lab[x][0], lab[x][1], lab[x][2]);
+          ++clear;
+        }
       } else if (r2 >= r_ring_in * r_ring_in && r2 <= r_ring_out * r_ring_out) {
         ring_grad += grad[x];
         ++ring;
@@ -476,7 +506,9 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   }
   CellFeatures f{};
   if (inner == 0) return f;
-  const double L = sum[0] / inner, a = sum[1] / inner, b = sum[2] / inner;
+  const bool beside_thing = !things.empty() && clear < inner && 3 * clear >= inner;
+  const cv::Vec3d colour = beside_thing ? clear_sum / clear : sum / inner;
+  const double L = colour[0], a = colour[1], b = colour[2];
   const double da = a - t.white[1], db = b - t.white[2];
   const double chroma = std::hypot(da, db);
   const double hue = std::atan2(db, da);
@@ -1172,6 +1204,7 @@ struct Prepared {
   Working w;
   TableModel table;
   cv::Mat mask;
+  std::vector<cv::Vec3f> things;  // the Lab colours of long thin things (pencils), see thing_colours
   std::vector<Rejected> rejected;
   Detection d;
 };
@@ -1223,6 +1256,49 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
   return any;
 }
 
+// The colours of long thin things on the table (a pencil): the foreground opened by a disc of
+// `params.thing_opening` of a pion's width loses them but keeps the pions; of what it loses, a
+// piece at least `params.thing_length` widths long and at most `params.thing_thickness` thick
+// (its minimum-area rectangle), filling half of that rectangle, is one. Its colour is its
+// pixels' median Lab. None when the width is unknown or things_out is off.
+std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, double width, const Params& params) {
+  std::vector<cv::Vec3f> out;
+  if (params.thing_opening <= 0 || width <= 0 || mask.empty()) return out;
+  const int size = std::max(3, static_cast<int>(std::lround(params.thing_opening * width)) | 1);
+  cv::Mat opened, residue;
+  cv::morphologyEx(mask, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {size, size}));
+  residue = mask & ~opened;
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(residue, labels, stats, centroids, 8, CV_32S);
+  for (int label = 1; label < n; ++label) {
+    const int area = stats.at<int>(label, cv::CC_STAT_AREA);
+    if (area < 0.1 * params.thing_length * width * width) continue;
+    std::vector<cv::Point> pixels;
+    const cv::Rect box(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                       stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+    for (int y = box.y; y < box.y + box.height; ++y) {
+      const int* row = labels.ptr<int>(y);
+      for (int x = box.x; x < box.x + box.width; ++x) {
+        if (row[x] == label) pixels.emplace_back(x, y);
+      }
+    }
+    const cv::RotatedRect rect = cv::minAreaRect(pixels);
+    const double longer = std::max(rect.size.width, rect.size.height);
+    const double thinner = std::min(rect.size.width, rect.size.height);
+    if (longer < params.thing_length * width || thinner > params.thing_thickness * width) continue;
+    if (area < 0.5 * rect.size.area()) continue;
+    std::vector<double> l, a, b;
+    for (const cv::Point& at : pixels) {
+      const cv::Vec3f& lab = w.lab.at<cv::Vec3f>(at);
+      l.push_back(lab[0]);
+      a.push_back(lab[1]);
+      b.push_back(lab[2]);
+    }
+    out.emplace_back(static_cast<float>(median(l)), static_cast<float>(median(a)), static_cast<float>(median(b)));
+  }
+  return out;
+}
+
 // find_candidates and the pion's width, on a prepared image and table.
 void add_candidates(Prepared& prepared, const Params& params) {
   Detection& d = prepared.d;
@@ -1233,6 +1309,7 @@ void add_candidates(Prepared& prepared, const Params& params) {
   d.pion_radius = pion_radius;
   d.pion_width = measure_pion_width(prepared.w, prepared.table, d.candidates,
                                     6.0 * std::max(4.0, pion_radius), params.width_colour_stop);
+  prepared.things = thing_colours(prepared.w, prepared.mask, d.pion_width, params);
   d.timing.candidates_ms = ms_since(start);
 }
 
@@ -1364,7 +1441,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (c.x < p / 2 || c.y < p / 2 || c.x > w.lab.cols - p / 2 || c.y > w.lab.rows - p / 2) return false;
       cell.lattice = {i, j};
       cell.centre = c;
-      cell.features = cell_features(w, table, mask, c, p, pion_l, pion_c, pale);
+      cell.features = cell_features(w, table, mask, prepared.things, c, p, pion_l, pion_c, pale);
       shape_features(w, table, lattice, i, j, cell.features.data() + kColourFeatures);
       if (model.trained() && !model.net.empty() && params.net_weight > 0) {
         // With a network: the mean of its probabilities and the forest's vote shares, read the
