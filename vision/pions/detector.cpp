@@ -1264,15 +1264,21 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
 std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, double width, const Params& params) {
   std::vector<cv::Vec3f> out;
   if (params.thing_opening <= 0 || width <= 0 || mask.empty()) return out;
-  const int size = std::max(3, static_cast<int>(std::lround(params.thing_opening * width)) | 1);
-  cv::Mat opened, residue;
-  cv::morphologyEx(mask, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {size, size}));
-  residue = mask & ~opened;
+  // At half the working size, a pixel there foreground when any of its four is (at full size the
+  // opening and the pieces cost about 3 ms a frame).
+  cv::Mat half;
+  cv::resize(mask, half, {}, 0.5, 0.5, cv::INTER_AREA);
+  half = half > 0;
+  const double half_width = 0.5 * width;
+  const int size = std::max(3, static_cast<int>(std::lround(params.thing_opening * half_width)) | 1);
+  cv::Mat opened;
+  cv::morphologyEx(half, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {size, size}));
+  const cv::Mat residue = half & ~opened;
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(residue, labels, stats, centroids, 8, CV_32S);
   for (int label = 1; label < n; ++label) {
     const int area = stats.at<int>(label, cv::CC_STAT_AREA);
-    if (area < 0.1 * params.thing_length * width * width) continue;
+    if (area < 0.1 * params.thing_length * half_width * half_width) continue;
     std::vector<cv::Point> pixels;
     const cv::Rect box(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
                        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
@@ -1285,11 +1291,11 @@ std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, doub
     const cv::RotatedRect rect = cv::minAreaRect(pixels);
     const double longer = std::max(rect.size.width, rect.size.height);
     const double thinner = std::min(rect.size.width, rect.size.height);
-    if (longer < params.thing_length * width || thinner > params.thing_thickness * width) continue;
+    if (longer < params.thing_length * half_width || thinner > params.thing_thickness * half_width) continue;
     if (area < 0.5 * rect.size.area()) continue;
     std::vector<double> l, a, b;
     for (const cv::Point& at : pixels) {
-      const cv::Vec3f& lab = w.lab.at<cv::Vec3f>(at);
+      const cv::Vec3f& lab = w.lab.at<cv::Vec3f>(std::min(2 * at.y, w.lab.rows - 1), std::min(2 * at.x, w.lab.cols - 1));
       l.push_back(lab[0]);
       a.push_back(lab[1]);
       b.push_back(lab[2]);

@@ -95,10 +95,10 @@ struct Params {
                               // the cell between too
   double single_angle_step = 6;    // degrees: a lone candidate's lattice is turned by this step to find its neighbours (0: never)
   double edge_weight = 6;          // lattice score points lost at 45 degrees from square tiles' edges (0: edges unused)
-  // Long thin things (a pencil) found where the foreground opened by a disc of thing_opening x a
-  // pion's width loses a piece at least thing_length widths long and at most thing_thickness
-  // thick; the pixels of their colours are left out of the colour of the cells they lie over
-  // (0: never).
+  // Long thin things (a pencil) found where the foreground (at half the working size) opened by a
+  // disc of thing_opening x a pion's width loses a piece at least thing_length widths long and at
+  // most thing_thickness thick; the pixels of their hues are left out of the colour of the cells
+  // they lie over (0: never).
   double thing_opening = 0.6;
   double thing_length = 1.5;
   double thing_thickness = 0.6;
