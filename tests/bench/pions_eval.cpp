@@ -114,9 +114,11 @@ int main(int argc, char** argv) {
       params.white_retry_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--thing-opening") params.thing_opening = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--thing-length") params.thing_length = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--thing-thickness") params.thing_thickness = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--thing-thickness")
+      params.thing_thickness = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-knight") params.edge_knight = std::atof(argv[i + 1]);
-    if (std::string(argv[i]) == "--pitch-range-high") params.pitch_range_high = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--pitch-range-high")
+      params.pitch_range_high = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--object-retry-share")
       params.object_retry_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--object-retry-distance")

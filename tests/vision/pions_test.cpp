@@ -571,7 +571,8 @@ TEST(PionReader, CandidatesCrowdedWithinHalfAWidthAreOnePionInPieces) {
   // The board read again without the cloth's rarer colours (object_retry_share) reads this scene
   // by itself too: off in both readings.
   const auto r = read_without_and_with(
-      "split", "0080", [](auto& p) { p.merge_split = 0; }, [](auto& p) { p.object_retry_share = 0; });
+      "split", "0080", [](auto& p) { p.merge_split = 0; },
+      [](auto& p) { p.object_retry_share = 0; });
   const auto crowded = [](const arbitre::vision::pions::Detection& d) {
     return std::count_if(d.observation.rejected.begin(), d.observation.rejected.end(),
                          [](const auto& x) { return x.why == "crowded"; });

@@ -253,9 +253,10 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
             const int mirror = turn == knight ? 1 : turn == -knight ? -1 : 0;
             const double t = std::atan2(d.y, d.x) - turn;
             // A knight's move only as a last resort, or along the square tiles' own edges.
-            const bool along_edges =
-                params.edge_knight > 0 && params.edge_strength >= params.edge_knight &&
-                std::abs(std::remainder(t - params.edge_angle, CV_PI / 2)) < params.edge_knight_turn;
+            const bool along_edges = params.edge_knight > 0 &&
+                                     params.edge_strength >= params.edge_knight &&
+                                     std::abs(std::remainder(t - params.edge_angle, CV_PI / 2)) <
+                                         params.edge_knight_turn;
             if (mirror != 0 && !none_near && !along_edges) continue;
             if (mirror != 0 && params.knight_mirror != 0 && mirror != params.knight_mirror)
               continue;

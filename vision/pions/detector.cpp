@@ -157,7 +157,8 @@ void table_distances(const Working& w, const Params& params, TableModel& t) {
   cv::sqrt(t.distance, t.distance);
   std::vector<double> border_distances;
   for (const cv::Point2d& at : t.border) {
-    border_distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
+    border_distances.push_back(
+        t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
   }
   t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
 }
@@ -195,7 +196,8 @@ TableModel table_model(const Working& w, const Params& params) {
   for (int c = 0; c < centres.rows; ++c) {
     t.colours.emplace_back(centres.at<float>(c, 0), centres.at<float>(c, 1), centres.at<float>(c, 2));
   }
-  for (int r = 0; r < labels.rows; ++r) t.shares[static_cast<std::size_t>(labels.at<int>(r))] += 1.0 / labels.rows;
+  for (int r = 0; r < labels.rows; ++r)
+    t.shares[static_cast<std::size_t>(labels.at<int>(r))] += 1.0 / labels.rows;
   t.border = std::move(positions);
   table_distances(w, params, t);
   // The illumination's white: the mean colour of the brightest 2% of pixels.
@@ -452,8 +454,8 @@ constexpr double kThingShare = 0.3;
 constexpr double kThingAcross = 0.3;
 constexpr double kThingMinChroma = 15;
 CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat& mask,
-                           const std::vector<cv::Vec3f>& things, cv::Point2d c, double p, double pion_lightness,
-                           double pion_chroma, cv::Vec2d pale) {
+                           const std::vector<cv::Vec3f>& things, cv::Point2d c, double p,
+                           double pion_lightness, double pion_chroma, cv::Vec2d pale) {
   const double r_inner = 0.22 * p;
   const double r_ring_in = 0.38 * p, r_ring_out = 0.52 * p;
   const int x0 = std::max(0, static_cast<int>(c.x - r_ring_out)), x1 = std::min(w.lab.cols - 1, static_cast<int>(c.x + r_ring_out));
@@ -1204,7 +1206,8 @@ struct Prepared {
   Working w;
   TableModel table;
   cv::Mat mask;
-  std::vector<cv::Vec3f> things;  // the Lab colours of long thin things (pencils), see thing_colours
+  std::vector<cv::Vec3f>
+      things;  // the Lab colours of long thin things (pencils), see thing_colours
   std::vector<Rejected> rejected;
   Detection d;
 };
@@ -1261,7 +1264,8 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
 // piece at least `params.thing_length` widths long and at most `params.thing_thickness` thick
 // (its minimum-area rectangle), filling half of that rectangle, is one. Its colour is its
 // pixels' median Lab. None when the width is unknown or things_out is off.
-std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, double width, const Params& params) {
+std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, double width,
+                                     const Params& params) {
   std::vector<cv::Vec3f> out;
   if (params.thing_opening <= 0 || width <= 0 || mask.empty()) return out;
   // At half the working size, a pixel there foreground when any of its four is (at full size the
@@ -1270,9 +1274,11 @@ std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, doub
   cv::resize(mask, half, {}, 0.5, 0.5, cv::INTER_AREA);
   half = half > 0;
   const double half_width = 0.5 * width;
-  const int size = std::max(3, static_cast<int>(std::lround(params.thing_opening * half_width)) | 1);
+  const int size =
+      std::max(3, static_cast<int>(std::lround(params.thing_opening * half_width)) | 1);
   cv::Mat opened;
-  cv::morphologyEx(half, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {size, size}));
+  cv::morphologyEx(half, opened, cv::MORPH_OPEN,
+                   cv::getStructuringElement(cv::MORPH_ELLIPSE, {size, size}));
   const cv::Mat residue = half & ~opened;
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(residue, labels, stats, centroids, 8, CV_32S);
@@ -1280,8 +1286,9 @@ std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, doub
     const int area = stats.at<int>(label, cv::CC_STAT_AREA);
     if (area < 0.1 * params.thing_length * half_width * half_width) continue;
     std::vector<cv::Point> pixels;
-    const cv::Rect box(stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
-                       stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
+    const cv::Rect box(
+        stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+        stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT));
     for (int y = box.y; y < box.y + box.height; ++y) {
       const int* row = labels.ptr<int>(y);
       for (int x = box.x; x < box.x + box.width; ++x) {
@@ -1291,16 +1298,19 @@ std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, doub
     const cv::RotatedRect rect = cv::minAreaRect(pixels);
     const double longer = std::max(rect.size.width, rect.size.height);
     const double thinner = std::min(rect.size.width, rect.size.height);
-    if (longer < params.thing_length * half_width || thinner > params.thing_thickness * half_width) continue;
+    if (longer < params.thing_length * half_width || thinner > params.thing_thickness * half_width)
+      continue;
     if (area < 0.5 * rect.size.area()) continue;
     std::vector<double> l, a, b;
     for (const cv::Point& at : pixels) {
-      const cv::Vec3f& lab = w.lab.at<cv::Vec3f>(std::min(2 * at.y, w.lab.rows - 1), std::min(2 * at.x, w.lab.cols - 1));
+      const cv::Vec3f& lab = w.lab.at<cv::Vec3f>(std::min(2 * at.y, w.lab.rows - 1),
+                                                 std::min(2 * at.x, w.lab.cols - 1));
       l.push_back(lab[0]);
       a.push_back(lab[1]);
       b.push_back(lab[2]);
     }
-    out.emplace_back(static_cast<float>(median(l)), static_cast<float>(median(a)), static_cast<float>(median(b)));
+    out.emplace_back(static_cast<float>(median(l)), static_cast<float>(median(a)),
+                     static_cast<float>(median(b)));
   }
   return out;
 }
@@ -1986,12 +1996,14 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
 // dropped: a thing lying across the band. Returns whether any was (never all of them).
 bool drop_object_colours(TableModel& t, const Params& params) {
   if (t.colours.empty()) return false;
-  const auto commonest = static_cast<std::size_t>(std::max_element(t.shares.begin(), t.shares.end()) - t.shares.begin());
+  const auto commonest = static_cast<std::size_t>(
+      std::max_element(t.shares.begin(), t.shares.end()) - t.shares.begin());
   std::vector<cv::Vec3f> kept;
   std::vector<double> kept_shares;
   for (std::size_t c = 0; c < t.colours.size(); ++c) {
-    const bool object = t.shares[c] <= params.object_retry_share &&
-                        cv::norm(t.colours[c] - t.colours[commonest]) >= params.object_retry_distance;
+    const bool object =
+        t.shares[c] <= params.object_retry_share &&
+        cv::norm(t.colours[c] - t.colours[commonest]) >= params.object_retry_distance;
     if (object) continue;
     kept.push_back(t.colours[c]);
     kept_shares.push_back(t.shares[c]);

@@ -102,8 +102,9 @@ struct Params {
   double thing_opening = 0.6;
   double thing_length = 1.5;
   double thing_thickness = 0.6;
-  double edge_knight = 0.3;  // the lattice fit's edge_knight: a pair a knight's move apart proposes a
-                             // lattice along tiles' edges this clear (vision/common/lattice.h; 0: never)
+  double edge_knight =
+      0.3;  // the lattice fit's edge_knight: a pair a knight's move apart proposes a
+            // lattice along tiles' edges this clear (vision/common/lattice.h; 0: never)
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double grow_faint = 0.7;  // ... and a fainter pion's neighbours examined too when it is this
                             // sure (0: never)
