@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
       params.object_retry_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--object-retry-distance")
       params.object_retry_distance = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--object-retry-grow")
+      params.object_retry_grow = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--object-retry-pions")
       params.object_retry_pions = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--any-single") params.any_single = std::atoi(argv[i + 1]) != 0;

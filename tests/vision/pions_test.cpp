@@ -632,7 +632,7 @@ TEST(PionReader, ABoardWithNoPionIsReadAgainWithoutAThingAcrossTheBorder) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
-// Touching square tiles on a pink checker (fresh seed 36, scene 27): a red and an orange tile a
+// Square tiles on a grey and cream checker (fresh seed 36, scene 27): a red and an orange tile a
 // knight's move apart, the white tile between them no candidate. They fitted as diagonal
 // neighbours at 1.6 times the tiles' width, and the white tile fell between cells. The tiles'
 // edges propose the knight's move along them too (`edge_knight`), on which the white is found.
@@ -644,7 +644,7 @@ TEST(PionReader, TwoTilesAKnightsMoveApartAreReadAlongTheirEdges) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
-// A yellow pencil lying over a white tile on warm wood (fresh seed 52, scene 48): the mean colour
+// A yellow pencil lying over a white tile on wood (fresh seed 52, scene 48): the mean colour
 // of the tile's centre took in the pencil, and the tile was read orange. The pencil is found
 // where it lies beyond the pions (a long thin piece the foreground loses when opened by a disc
 // of 0.6 of a pion's width), and the pixels of its hue are left out of the cells' colour

@@ -1206,8 +1206,8 @@ struct Prepared {
   Working w;
   TableModel table;
   cv::Mat mask;
-  std::vector<cv::Vec3f>
-      things;  // the Lab colours of long thin things (pencils), see thing_colours
+  // The Lab colours of long thin things (pencils), see thing_colours.
+  std::vector<cv::Vec3f> things;
   std::vector<Rejected> rejected;
   Detection d;
 };
@@ -1263,7 +1263,7 @@ bool merge_split(std::vector<Candidate>& candidates, double width, const Params&
 // `params.thing_opening` of a pion's width loses them but keeps the pions; of what it loses, a
 // piece at least `params.thing_length` widths long and at most `params.thing_thickness` thick
 // (its minimum-area rectangle), filling half of that rectangle, is one. Its colour is its
-// pixels' median Lab. None when the width is unknown or things_out is off.
+// pixels' median Lab. None when the width is unknown or thing_opening is 0.
 std::vector<cv::Vec3f> thing_colours(const Working& w, const cv::Mat& mask, double width,
                                      const Params& params) {
   std::vector<cv::Vec3f> out;
@@ -2040,19 +2040,27 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     // share of the band and lie far from its commonest, that reading kept when it finds more
     // pions. Only then: taken for good, such a colour turns the thing itself into foreground
     // inside the image, which misleads the pion's size.
+    // Not when the thing becomes a large foreground (a player's arm across the border: reading
+    // its many candidates cost 25-50 ms on such frames of the demo recording).
+    const auto foreground = [](const TableModel& t) {
+      return static_cast<double>(cv::countNonZero(t.distance > t.threshold)) /
+             static_cast<double>(std::max<std::size_t>(1, t.distance.total()));
+    };
     Prepared again;
     again.w = prepared.w;
     again.table = prepared.table;
     if (drop_object_colours(again.table, params)) {
       again.table.distance = cv::Mat();  // its own (the copy shares the first reading's pixels)
       table_distances(again.w, params, again.table);
-      again.d = prepared.d;
-      again.d.timing = Timing{};
-      again.rejected.clear();
-      add_candidates(again, params);
-      Detection other = read(again, params, model);
-      const bool better = pions_of(other) > pions_of(d);
-      keep(d, std::move(other), better);
+      if (foreground(again.table) - foreground(prepared.table) <= params.object_retry_grow) {
+        again.d = prepared.d;
+        again.d.timing = Timing{};
+        again.rejected.clear();
+        add_candidates(again, params);
+        Detection other = read(again, params, model);
+        const bool better = pions_of(other) > pions_of(d);
+        keep(d, std::move(other), better);
+      }
     }
   }
   if (params.white_retry <= 0 || params.calibration) return d;

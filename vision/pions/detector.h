@@ -50,6 +50,7 @@ struct Params {
   double object_retry_share = 0.1;
   double object_retry_distance = 20;
   int object_retry_pions = 2;
+  double object_retry_grow = 0.1;  // ... unless the foreground grows by more than this share of the frame
   double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
@@ -102,9 +103,9 @@ struct Params {
   double thing_opening = 0.6;
   double thing_length = 1.5;
   double thing_thickness = 0.6;
-  double edge_knight =
-      0.3;  // the lattice fit's edge_knight: a pair a knight's move apart proposes a
-            // lattice along tiles' edges this clear (vision/common/lattice.h; 0: never)
+  // The lattice fit's edge_knight: a pair a knight's move apart proposes a lattice along square
+  // tiles' edges this clear (vision/common/lattice.h; 0: never).
+  double edge_knight = 0.3;
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double grow_faint = 0.7;  // ... and a fainter pion's neighbours examined too when it is this
                             // sure (0: never)
