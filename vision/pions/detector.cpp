@@ -464,18 +464,24 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   double sum_l2 = 0, inner_grad = 0, ring_grad = 0, covered = 0, distance = 0;
   int inner = 0, ring = 0;
   // The centre's pixels of a long thin thing's colour (a pencil lying over the pion) apart: its
-  // colour is the rest's when they are at least a third of the centre.
+  // colour is the rest's when they are at least a third of the centre. Each thing's a, b from
+  // the light's white and its chroma, once per cell (the pixel loop is the classify stage's).
+  struct Hue {
+    double a, b, chroma;
+  };
+  std::vector<Hue> hues;
+  for (const cv::Vec3f& thing : things) {
+    const double ta = thing[1] - t.white[1], tb = thing[2] - t.white[2];
+    if (std::hypot(ta, tb) >= kThingMinChroma) hues.push_back({ta, tb, std::hypot(ta, tb)});
+  }
   const auto of_a_thing = [&](const cv::Vec3f& lab) {
     // Of its hue (from the light's white) and at least part of its chroma: a pencil's shading
     // and its edges, mixed with the pion's colour, vary its chroma more than its hue.
     const double pa = lab[1] - t.white[1], pb = lab[2] - t.white[2];
-    for (const cv::Vec3f& thing : things) {
-      const double ta = thing[1] - t.white[1], tb = thing[2] - t.white[2];
-      const double thing_chroma = std::hypot(ta, tb);
-      if (thing_chroma < kThingMinChroma) continue;
-      const double along = (pa * ta + pb * tb) / thing_chroma;  // the pixel's chroma toward it
-      const double across = std::abs(pa * tb - pb * ta) / thing_chroma;
-      if (along >= kThingShare * thing_chroma && across <= kThingAcross * along) return true;
+    for (const Hue& h : hues) {
+      const double along = (pa * h.a + pb * h.b) / h.chroma;  // the pixel's chroma toward it
+      const double across = std::abs(pa * h.b - pb * h.a) / h.chroma;
+      if (along >= kThingShare * h.chroma && across <= kThingAcross * along) return true;
     }
     return false;
   };
@@ -496,7 +502,7 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
         covered += m[x] ? 1 : 0;
         distance += d[x];
         ++inner;
-        if (!things.empty() && !of_a_thing(lab[x])) {
+        if (!hues.empty() && !of_a_thing(lab[x])) {
           clear_sum += cv::Vec3d(lab[x][0], lab[x][1], lab[x][2]);
           ++clear;
         }
@@ -508,7 +514,7 @@ CellFeatures cell_features(const Working& w, const TableModel& t, const cv::Mat&
   }
   CellFeatures f{};
   if (inner == 0) return f;
-  const bool beside_thing = !things.empty() && clear < inner && 3 * clear >= inner;
+  const bool beside_thing = !hues.empty() && clear < inner && 3 * clear >= inner;
   const cv::Vec3d colour = beside_thing ? clear_sum / clear : sum / inner;
   const double L = colour[0], a = colour[1], b = colour[2];
   const double da = a - t.white[1], db = b - t.white[2];
