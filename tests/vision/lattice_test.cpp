@@ -289,6 +289,30 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
   EXPECT_NEAR(diagonal.pitch, 40, 1.5);
 }
 
+// Square tiles touching only at their corners (a checkerboard of pions, 40-pixel pitch and
+// tiles as wide, turned 12 degrees): every pion is on one parity of the true lattice, and the
+// parity rule took the lattice sqrt(2) coarser and turned 45 degrees. When the tiles' edges show
+// plainly along the finer lattice (`parity_edges`), it is the board's.
+TEST(Lattice, TilesTouchingAtTheirCornersKeepTheLatticeAlongTheirEdges) {
+  const Scene s = make_scene({{1, 0}, {3, 0}, {0, 1}, {2, 1}, {1, 2}, {3, 2}, {0, 3}, {2, 3}},
+                             similarity(40, 12, {300, 200}), 0.3, 0, 8);
+  v::LatticeParams params;  // as the pion reader sets them
+  params.expected_pitch_share = 1.25;
+  params.hint_range_low = 0.85;
+  params.hint_range_high = 1.8;
+  params.edge_weight = 6;
+  params.edge_angle = 12 * CV_PI / 180;
+  params.edge_strength = 1;
+  EXPECT_NEAR(v::fit_lattice(s.points, 40, params).pitch, 56.6, 2.5) << "without: the coarser lattice";
+  params.parity_edges = 0.7;
+  const v::LatticeFit fit = v::fit_lattice(s.points, 40, params);
+  EXPECT_NEAR(fit.pitch, 40, 1.5);
+  expect_recovered(s, fit);
+  // Edges fainter than that (discs, a cloth's pattern) leave the parity rule as it was.
+  params.edge_strength = 0.5;
+  EXPECT_NEAR(v::fit_lattice(s.points, 40, params).pitch, 56.6, 2.5);
+}
+
 // A sparse board seen 34 degrees from vertical (seed 30's scene 51 of the rendered sets: four
 // pions, the candidates' centres as the pion reader found them at half size; pitch 38 across,
 // 31.5 down the image, pions 28 wide). The hypothesis has the right pitch, but the cells were

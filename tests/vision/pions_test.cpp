@@ -644,6 +644,18 @@ TEST(PionReader, TwoTilesAKnightsMoveApartAreReadAlongTheirEdges) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
+// Six square tiles touching only at their corners, a checkerboard of pions on wood under a warm
+// hotspot (fresh seed 57, scene 97): every pion on one parity of the lattice, so the parity rule
+// took the lattice sqrt(2) coarser and turned 45 degrees, and all but one pion got the wrong
+// cell. The tiles' edges say the finer lattice is the board's (`parity_edges`).
+TEST(PionReader, SquareTilesTouchingAtTheirCornersKeepTheLatticeAlongTheirEdges) {
+  const auto r = read_without_and_with("corners", "0097", [](auto& p) { p.parity_edges = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_GE(without.wrong_cell, 4);
+  EXPECT_GT(r.without.lattice.pitch, 1.3 * r.with.lattice.pitch);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
 // A yellow pencil lying over a white tile on wood (fresh seed 52, scene 48): the mean colour
 // of the tile's centre took in the pencil, and the tile was read orange. The pencil is found
 // where it lies beyond the pions (a long thin piece the foreground loses when opened by a disc

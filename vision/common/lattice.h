@@ -44,6 +44,10 @@ struct LatticeParams {
   // larger, 18 degrees off their edges (0: only as a last resort).
   double edge_knight = 0;
   double edge_knight_turn = 0.1;
+  // Square tiles touching at their corners (a checkerboard of pions) also have every point on
+  // one parity: the finer lattice is kept when the tiles' edges show at least this strength and
+  // it lies within edge_knight_turn of their angle (0: the parity rule regardless of edges).
+  double parity_edges = 0;
 };
 
 struct LatticeFit {

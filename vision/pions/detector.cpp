@@ -1398,6 +1398,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   edge_orientation(w, d.candidates, crowded, pitch_hint, lp.edge_angle, lp.edge_strength);
   lp.edge_weight = params.edge_weight;
   lp.edge_knight = params.edge_knight;
+  lp.parity_edges = params.parity_edges;
   lp.hint_range_low = params.pitch_range_low;
   lp.hint_range_high = params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;

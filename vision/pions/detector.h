@@ -106,6 +106,8 @@ struct Params {
   // The lattice fit's edge_knight: a pair a knight's move apart proposes a lattice along square
   // tiles' edges this clear (vision/common/lattice.h; 0: never).
   double edge_knight = 0.3;
+  // The lattice fit's parity_edges (vision/common/lattice.h; 0: the parity rule regardless).
+  double parity_edges = 0.7;
   double grow_contrast = 1.0;      // a found pion's distance from the table (x threshold) to grow from
   double grow_faint = 0.7;  // ... and a fainter pion's neighbours examined too when it is this
                             // sure (0: never)
