@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
       params.thing_thickness = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--edge-knight") params.edge_knight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--parity-edges") params.parity_edges = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--max-split") params.max_split = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--pitch-range-high")
       params.pitch_range_high = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--object-retry-share")

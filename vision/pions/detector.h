@@ -56,7 +56,7 @@ struct Params {
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
   double min_area_share = 0.2;     // of a single pion's core, to keep a core
   double max_core_aspect = 3;      // a thin core this much longer than wide: no pion (0: never)
-  int max_split = 35;              // pions a merged core may hold
+  int max_split = 15;              // pions a merged core may hold (more: a cup, no pions)
   double min_confidence = 0.4;     // share of the trees seeing a pion, to report one
   int max_cells = 150;             // cells examined at most
   double min_spacing = 0.5;        // of a pion's width: candidates closer together are clutter
