@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces vision/models/pion_cells.tar.xz: renders the training scenes (seed 1000, distinct
 # from the test and benchmark sets) and trains the pion cell classifier on them.
-#   tools/train_pions.sh [BUILD_DIR [SCENES_DIR]]   (about 2 hours on 2 cores)
+#   tools/train_pions.sh [BUILD_DIR [SCENES_DIR]]   (about 3.5 hours on 2 cores)
 # With SCENES_DIR, the scenes are rendered there (parts a to h) and kept, and parts
 # already rendered there in full are not rendered again: the training alone takes about
 # 30 minutes. Then re-run `cmake --preset release` so that the build embeds the new model.
@@ -48,6 +48,25 @@ mv "$out/with_net.yml" "$out/model/pion_cells.yml"
 "$build/tools/train_pions" --base "$out/model/pion_cells.yml" --augment --patch-net --patch-epochs 6 --threads 2 \
   --out "$out/with_patch.yml" "$scenes"/[a-h]
 mv "$out/with_patch.yml" "$out/model/pion_cells.yml"
+# The colour-context forest beside them (the whole model kept, only that forest trained), on the
+# pions that reader reports in 2,700 scenes of other seeds (36-62, 100 each: the fresh sets the
+# reader was measured on until 2026-12-02), each labelled with its true colour.
+for seed in $(seq 36 62); do
+  if [ "$(find "$scenes/context/s$seed" -name '*.json' 2>/dev/null | wc -l)" -ne 100 ]; then
+    "$build/tools/scenegen" --out "$scenes/context/s$seed" --seed "$seed" --first 0 --count 100 --jpeg --threads 1 &
+  fi
+  if [ $((seed % 2)) -eq 1 ]; then wait; fi
+done
+wait
+for seed in $(seq 36 62); do
+  if [ "$(find "$scenes/context/s$seed" -name '*.json' 2>/dev/null | wc -l)" -ne 100 ]; then
+    echo "train_pions.sh: the scenes of seed $seed in $scenes/context are incomplete (a render failed); run again" >&2
+    exit 1
+  fi
+done
+"$build/tools/train_pions" --base "$out/model/pion_cells.yml" --context --out "$out/with_context.yml" \
+  $(for seed in $(seq 36 62); do echo "$scenes/context/s$seed"; done)
+mv "$out/with_context.yml" "$out/model/pion_cells.yml"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - pion_cells.yml |
   xz -9 -c > vision/models/pion_cells.tar.xz

@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--edge-knight") params.edge_knight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--parity-edges") params.parity_edges = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--max-split") params.max_split = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--context-share") params.context_share = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--pitch-range-high")
       params.pitch_range_high = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--object-retry-share")

@@ -99,6 +99,12 @@ void cores_split_up_to_35(arbitre::vision::pions::Params& p) {
   p.max_split = 35;
 }
 
+// Greyish pixels for the second white are those within a chroma of 35, as before 15 (2026-12-02):
+// for tests of a step whose scene the second white at 15 reads by itself.
+void greyish_within_35(arbitre::vision::pions::Params& p) {
+  p.white_retry_chroma = 35;
+}
+
 // Candidates taken onto the lattice only beside a pion found, as before a candidate across one
 // more cell was taken too (2026-12-02): for tests of a step that this extension changes.
 void not_across_a_cell(arbitre::vision::pions::Params& p) {
@@ -178,6 +184,7 @@ TEST(PionReader, TheLatticeIsRefittedThroughThePionsNotTheClothsCandidates) {
   };
   vp::Params with;
   grown_with_neighbour_steps(with);
+  greyish_within_35(with);
   const auto right = score(with);
   EXPECT_TRUE(right.board_right())
       << right.right << " of " << right.truth << ", " << right.phantoms << " phantoms";
@@ -348,10 +355,13 @@ TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
 // thin cores are no longer candidates, `max_core_aspect`, that alone reads this board too: it is
 // off here, so that the test still sees the radius.)
 TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
-  const auto r = read_without_and_with("stripes", "0115", [](auto& p) {
-    p.region_radius = false;
-    p.max_core_aspect = 0;
-  });
+  const auto r = read_without_and_with(
+      "stripes", "0115",
+      [](auto& p) {
+        p.region_radius = false;
+        p.max_core_aspect = 0;
+      },
+      greyish_within_35);
   const double pitch = r.truth["scene"]["pitch_px"].get<double>();
   EXPECT_LT(2 * r.without.pion_radius / (pitch * r.without.scale), 0.4);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
@@ -394,7 +404,7 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 // and they were missed. The board is now read through both, and the one that finds more pions
 // is kept.
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
-  const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; });
+  const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; }, greyish_within_35);
   ASSERT_NE(r.without.lattice.knight, 0);
   EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2)
       << "the white pions are missed";
@@ -444,7 +454,11 @@ TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagr
 // the green-magenta axis, the white is the light's again and the four pions read right.
 TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
   const auto r = read_without_and_with(
-      "tinted", "0020", [](auto& p) { p.white_max_a = 0; }, [](auto& p) { p.white_max_b = 0; });
+      "tinted", "0020", [](auto& p) { p.white_max_a = 0; },
+      [](auto& p) {
+        p.white_max_b = 0;
+        greyish_within_35(p);
+      });
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GE(without.wrong_colour, 2) << "the pale pions judged against a pink white";
   EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
@@ -670,10 +684,22 @@ TEST(PionReader, SquareTilesTouchingAtTheirCornersKeepTheLatticeAlongTheirEdges)
 // pions leave seams or necks between their cores: a core of more than 15 pions' area and none
 // is a thing (`max_split`; it was 35).
 TEST(PionReader, ACupsInsideIsNoBlockOfPions) {
-  const auto r = read_without_and_with("cup", "0088", cores_split_up_to_35);
+  const auto r = read_without_and_with("cup", "0088", cores_split_up_to_35, greyish_within_35);
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GT(without.phantoms, 0);
   EXPECT_LT(r.without.lattice.pitch, 0.8 * r.with.lattice.pitch);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// A lone white disc on light peach wood (fresh seed 63, scene 6): the disc is less than 2% of the
+// frame, the brightest pixels were the wood's, and against that white the disc's pixels were no
+// colour at all: no candidate, no pion. The wood passed for greyish too (chroma 21, under 35),
+// so the second white was the first; greyish now means a chroma under 15, and the second white
+// is the disc's (`white_retry_chroma`).
+TEST(PionReader, ALoneWhiteDiscOnLightWoodIsJudgedAgainstItsOwnWhite) {
+  const auto r = read_without_and_with("whitest", "0006", [](auto& p) { p.white_retry_chroma = 35; });
+  EXPECT_TRUE(r.without.candidates.empty());
+  EXPECT_TRUE(r.without.observation.pions.empty());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
@@ -705,6 +731,7 @@ TEST(PionReader, ALoneCandidatesLatticeIsTurnedToFindItsNeighbour) {
   namespace vp = arbitre::vision::pions;
   vp::Params params;
   params.white_max_b = 0;  // which makes the white tile a candidate by itself
+  greyish_within_35(params);  // (the second white within 15 finds the white tile by itself)
   for (const double degrees : {30.0, -25.0}) {
     const cv::Mat image = red_beside_white(degrees);
     const vp::Detection d = vp::detect(image, params);
@@ -901,6 +928,51 @@ TEST(PionReader, AnEmptyCellAmidThePionsThatStandsOutIsFilled) {
   c = cells();
   vp::fill_holes(c, off);
   EXPECT_EQ(c[3].label, 0);
+}
+
+// The colour-context features of a pion: its own colour, then per colour the other pions read
+// that colour (how many, the nearest in a, b from the light's white and how far, their median).
+TEST(PionReader, APionsContextIsPerColourTheNearestAndTheMedianOfTheOtherPions) {
+  namespace vp = arbitre::vision::pions;
+  const auto at = [](int i, int label, float da, float db) {
+    vp::Detection::Cell c = pion_at(i, label, 0, 0, {});
+    c.features[10] = da;
+    c.features[11] = db;
+    c.features[12] = 0.9f;
+    return c;
+  };
+  const std::vector<vp::Detection::Cell> cells{
+      at(0, 4, 2, 10),    // the pion: read white, a pale orange
+      at(1, 4, 0, 0),     // two whites
+      at(2, 4, 1, -1),
+      at(3, 2, 4, 16),    // three oranges
+      at(4, 2, 10, 30),
+      at(5, 2, 12, 34),
+      at(6, 0, 2, 11),    // empty: no part of the context
+  };
+  const auto x = vp::context_features(cells, 0);
+  EXPECT_FLOAT_EQ(x[0], 2);
+  EXPECT_FLOAT_EQ(x[1], 10);
+  const auto colour = [&](int c, int i) { return x[7 + 7 * (c - 1) + i]; };
+  EXPECT_FLOAT_EQ(colour(1, 0), 0);  // no red
+  EXPECT_FLOAT_EQ(colour(1, 1), -999);
+  EXPECT_FLOAT_EQ(colour(2, 0), 3);  // three oranges, the nearest 2, 6 away
+  EXPECT_FLOAT_EQ(colour(2, 1), 2);
+  EXPECT_FLOAT_EQ(colour(2, 2), 6);
+  EXPECT_NEAR(colour(2, 4), std::hypot(2.0, 6.0), 1e-5);
+  EXPECT_FLOAT_EQ(colour(2, 5), 8);   // their median a, b less the pion's
+  EXPECT_FLOAT_EQ(colour(2, 6), 20);
+  EXPECT_FLOAT_EQ(colour(4, 0), 2);  // the two other whites (not itself)
+  EXPECT_FLOAT_EQ(colour(4, 1), -2);
+  EXPECT_FLOAT_EQ(colour(4, 2), -10);
+  // Without a colour-context forest, or with the step off, no colour changes.
+  std::vector<vp::Detection::Cell> c = cells;
+  vp::recolour_context(c, vp::CellModel{});
+  EXPECT_EQ(c[0].label, 4);
+  vp::Params off;
+  off.context_share = 0;
+  vp::recolour_context(c, vp::default_cell_model(), off);
+  EXPECT_EQ(c[0].label, 4);
 }
 
 // Pions whose a, b lie within 4 of each other and whose lightness is within 6 are read in one

@@ -3,7 +3,7 @@
 //   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment]
 //               [--net H[,H...] [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //               [--patch-net [--patch-epochs 8] [--patch-rate 0.02] [--patch-decay 1e-4] [--patch-maps 8 16]
-//                            [--patch-hidden 32] [--threads 1]] [--base MODEL.yml]
+//                            [--patch-hidden 32] [--threads 1]] [--base MODEL.yml [--context]]
 //               DIR [DIR...]
 //
 // Every scene is read by the detector with its fixed rule (or with a first model, so that the
@@ -17,10 +17,16 @@
 // --base takes the forest and the network of an existing model and trains only what --net and
 // --patch-net ask for; the cells are then examined with that model (without a patch network)
 // unless --examine-with says otherwise.
+// --context (with --base, and nothing else to train) keeps the whole model, patch network
+// included, and trains only the colour-context forest (vp::recolour_context): every scene is read
+// by the reader with that model (the step itself off), and every pion it reports within 0.4 pitch
+// of a true pion is one sample, its context features (vp::context_features) labelled with the
+// true pion's colour. Stored as "colour_context".
 #include <opencv2/core.hpp>
 #include <opencv2/ml.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -38,6 +44,73 @@ namespace fs = std::filesystem;
 namespace vp = arbitre::vision::pions;
 namespace ri = arbitre::referee::irma;
 
+namespace {
+
+// --context: see the header comment.
+int train_context(const std::string& base_file, const std::string& out, const std::vector<std::string>& dirs) {
+  vp::CellModel model = vp::load_cell_model(base_file);
+  if (!model.trained()) {
+    std::fprintf(stderr, "%s: no forest\n", base_file.c_str());
+    return 1;
+  }
+  model.context = nullptr;
+  vp::Params params;
+  params.context_share = 0;
+  cv::Mat samples(0, vp::kContextFeatures, CV_32F);
+  cv::Mat labels(0, 1, CV_32S);
+  std::array<int, 5> per_class{};
+  int scenes = 0, misread = 0;
+  for (const std::string& dir : dirs) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() == ".json") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
+      const cv::Mat image = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
+      const double reach = 0.4 * truth["scene"]["pitch_px"].get<double>();
+      const vp::Detection d = vp::detect(image, params, model);
+      for (std::size_t k = 0; k < d.cells.size(); ++k) {
+        if (d.cells[k].label < 1) continue;
+        const cv::Point2d at = d.cells[k].centre / d.scale;
+        int label = 0;
+        for (const auto& p : truth["pions"]) {
+          if (cv::norm(cv::Point2d(p["x"].get<double>(), p["y"].get<double>()) - at) < reach)
+            label = 1 + static_cast<int>(*ri::colour_from_string(p["colour"].get<std::string>()));
+        }
+        if (label == 0) continue;  // a phantom: no colour to learn
+        const auto x = vp::context_features(d.cells, k);
+        samples.push_back(cv::Mat(1, vp::kContextFeatures, CV_32F, const_cast<float*>(x.data())).clone());
+        labels.push_back(label);
+        ++per_class[static_cast<std::size_t>(label)];
+        misread += label != d.cells[k].label;
+      }
+      ++scenes;
+    }
+  }
+  std::fprintf(stderr, "%d scenes, %d pions (%d misread): red %d, orange %d, green %d, white %d\n", scenes, samples.rows,
+               misread, per_class[1], per_class[2], per_class[3], per_class[4]);
+  cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
+  trees->setMaxDepth(12);
+  trees->setMinSampleCount(5);
+  trees->setCalculateVarImportance(false);
+  trees->setActiveVarCount(0);
+  trees->setTermCriteria(cv::TermCriteria(cv::TermCriteria::MAX_ITER, 100, 0));
+  cv::theRNG().state = 20261202;
+  trees->train(cv::ml::TrainData::create(samples, cv::ml::ROW_SAMPLE, labels));
+  cv::Mat predicted;
+  trees->predict(samples, predicted);
+  int right = 0;
+  for (int r = 0; r < samples.rows; ++r) right += static_cast<int>(predicted.at<float>(r)) == labels.at<int>(r);
+  std::fprintf(stderr, "colour-context forest: training accuracy %.2f%%\n", 100.0 * right / std::max(1, samples.rows));
+  model.context = trees;
+  vp::save_cell_model(out, model);
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::string out;
   std::vector<std::string> dirs;
@@ -52,6 +125,7 @@ int main(int argc, char** argv) {
   net.rate = 0.01;
   net.decay = 0.01;
   bool patch_net = false;
+  bool context = false;
   arbitre::vision::CnnTraining patch_training;
   patch_training.epochs = 8;
   patch_training.shape.side = vp::kNetPatchPixels;
@@ -96,6 +170,8 @@ int main(int argc, char** argv) {
       net.batch = std::atoi(argv[++i]);
     } else if (arg == "--patch-net") {
       patch_net = true;
+    } else if (arg == "--context") {
+      context = true;
     } else if (arg == "--patch-epochs" && i + 1 < argc) {
       patch_training.epochs = std::atoi(argv[++i]);
     } else if (arg == "--patch-rate" && i + 1 < argc) {
@@ -113,17 +189,20 @@ int main(int argc, char** argv) {
       dirs.push_back(arg);
     }
   }
-  if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty() && !patch_net) ||
+  if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty() && !patch_net && !context) ||
+      (context && (base_file.empty() || !net.hidden.empty() || patch_net)) ||
       patch_training.epochs < 1 || patch_training.rate <= 0 || patch_training.decay < 0 || !patch_training.shape.valid() || threads < 1) {
     std::fprintf(stderr,
                  "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment]\n"
                  "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]]\n"
                  "                   [--patch-net [--patch-epochs E] [--patch-rate R] [--patch-decay D] [--patch-maps M1 M2]\n"
-                 "                                [--patch-hidden H] [--threads T]] [--base MODEL.yml]\n"
-                 "                   DIR [DIR...]   (--base needs --net or --patch-net: only those are trained)\n");
+                 "                                [--patch-hidden H] [--threads T]] [--base MODEL.yml [--context]]\n"
+                 "                   DIR [DIR...]   (--base needs --net, --patch-net or --context: only those are trained;\n"
+                 "                                   --context alone)\n");
     return 2;
   }
   vp::CellModel model;
+  if (context) return train_context(base_file, out, dirs);
   if (!base_file.empty()) {
     model = vp::load_cell_model(base_file);
     model.patch_net = {};

@@ -1106,6 +1106,70 @@ void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params) {
   }
 }
 
+std::array<float, kContextFeatures> context_features(const std::vector<Detection::Cell>& cells, std::size_t k) {
+  std::array<float, kContextFeatures> x{};
+  const CellFeatures& f = cells[k].features;
+  std::size_t n = 0;
+  for (const int i : {10, 11, 12, 13, 14, 15, 0}) x[n++] = f[static_cast<std::size_t>(i)];
+  std::vector<float> as, bs;
+  for (int colour = 1; colour <= 4; ++colour) {
+    as.clear();
+    bs.clear();
+    double nearest = -1;
+    float near_a = 0, near_b = 0, near_l = 0;
+    for (std::size_t j = 0; j < cells.size(); ++j) {
+      if (j == k || cells[j].label != colour) continue;
+      const float da = cells[j].features[10] - f[10], db = cells[j].features[11] - f[11];
+      const double d = std::hypot(da, db);
+      if (nearest < 0 || d < nearest) {
+        nearest = d;
+        near_a = da;
+        near_b = db;
+        near_l = cells[j].features[12] - f[12];
+      }
+      as.push_back(da);
+      bs.push_back(db);
+    }
+    x[n++] = static_cast<float>(std::min<std::size_t>(as.size(), 10));
+    if (as.empty()) {
+      for (int i = 0; i < 6; ++i) x[n++] = -999;
+      continue;
+    }
+    // The upper median (of an even count, the higher of the middle two).
+    std::nth_element(as.begin(), as.begin() + static_cast<std::ptrdiff_t>(as.size() / 2), as.end());
+    std::nth_element(bs.begin(), bs.begin() + static_cast<std::ptrdiff_t>(bs.size() / 2), bs.end());
+    for (const float v : {near_a, near_b, near_l, static_cast<float>(nearest), as[as.size() / 2], bs[bs.size() / 2]})
+      x[n++] = v;
+  }
+  return x;
+}
+
+void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model, const Params& params) {
+  if (params.context_share <= 0 || !model.context || !model.context->isTrained()) return;
+  std::vector<std::size_t> pions;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].label >= 1 && cells[k].label <= 4) pions.push_back(k);
+  }
+  if (pions.empty()) return;
+  cv::Mat samples(static_cast<int>(pions.size()), kContextFeatures, CV_32F);
+  for (std::size_t r = 0; r < pions.size(); ++r) {
+    const auto x = context_features(cells, pions[r]);
+    std::copy(x.begin(), x.end(), samples.ptr<float>(static_cast<int>(r)));
+  }
+  const cv::Mat votes = forest_votes(model.context, samples);  // labels 1-4, as the cells'
+  for (std::size_t r = 0; r < pions.size(); ++r) {
+    const int* row = votes.ptr<int>(static_cast<int>(r) + 1);
+    int total = 0, best = -1;
+    for (int c = 0; c < votes.cols; ++c) {
+      total += row[c];
+      if (best < 0 || row[c] > row[best]) best = c;
+    }
+    const int label = votes.at<int>(0, best);
+    if (total > 0 && label >= 1 && label <= 4 && row[best] >= params.context_share * total)
+      cells[pions[r]].label = label;
+  }
+}
+
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
@@ -1127,6 +1191,11 @@ CellModel read_cell_model(const cv::FileStorage& storage) {
       m.patch_net.classes() != 2) {
     m.patch_net = Cnn{};
   }
+  if (const cv::FileNode context = storage["colour_context"]; !context.empty()) {
+    cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
+    trees->read(context);
+    if (trees->isTrained() && trees->getVarCount() == kContextFeatures) m.context = trees;
+  }
   return m;
 }
 
@@ -1147,6 +1216,11 @@ void save_cell_model(const std::string& path, const CellModel& model) {
   }
   if (!model.net.empty()) write_mlp(storage, "cell_net", model.net);
   if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
+  if (model.context && model.context->isTrained()) {
+    storage << "colour_context" << "{";
+    model.context->write(storage);
+    storage << "}";
+  }
 }
 
 void patch_view(const unsigned char* patch, int view, unsigned char* out) {
@@ -1776,6 +1850,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
     recolour_apart(d.cells, params);
     recolour_hue(d.cells, params);
     recolour_twins(d.cells, params);
+    recolour_context(d.cells, model, params);
   }
   // A calibration decides the colour of every pion found: the nearest calibrated colour.
   if (params.calibration) {

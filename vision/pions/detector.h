@@ -41,7 +41,7 @@ struct Params {
   double white_max_b = 20;
   double white_retry = 5;   // Lab a, b: when the brightest greyish pixels' colour is this far from
                             // the light's white, the board is read again with it (0: never)
-  double white_retry_chroma = 35;  // ... greyish: within this chroma of grey
+  double white_retry_chroma = 15;  // ... greyish: within this chroma of grey
   int white_retry_pions = 8;       // ... when the first reading found at most this many pions
   // When the first reading found at most `object_retry_pions` pions, the board is read again
   // without the table's colours that hold at most this share of the border band and lie at least
@@ -132,6 +132,9 @@ struct Params {
   // Lab a, b: pions this close in colour are read one colour (0: never); see recolour_twins.
   double twin_distance = 4;
   double twin_lightness = 6;  // ... when their lightness is this close too
+  // With a colour-context forest in the model: a pion takes the colour it gives when at least this
+  // share of its trees agree (0: never); see recolour_context.
+  double context_share = 0.5;
   double pale_distance = 10;  // Lab a, b: a pion read white this far from the other whites' median may be pale (0: never)
   double pale_share = 0.3;     // ... and takes its likeliest other colour when that holds this share of white's (at pale_distance; x (pale_distance / distance)^2 farther)
   double apart_distance = 10;  // Lab a, b: a pion read red, orange or green this far from the others of its colour may be misread (0: never)
@@ -230,6 +233,9 @@ struct CellModel {
   cv::Ptr<cv::ml::RTrees> forest;
   Mlp net;
   Cnn patch_net;
+  // The colour-context forest (recolour_context): a pion's colour from its colour features and
+  // those of the other pions of the board; none in older models.
+  cv::Ptr<cv::ml::RTrees> context;
   CellModel() = default;
   CellModel(cv::Ptr<cv::ml::RTrees> trees) : forest(std::move(trees)) {}  // NOLINT: implicit
   bool trained() const { return forest && forest->isTrained(); }
@@ -237,13 +243,14 @@ struct CellModel {
 
 // A cell model from a storage: the forest (its first top-level node, as RTrees::save writes it),
 // the network under "cell_net" when there is one of the right shape (kCellFeatures inputs,
-// kCellClasses classes; otherwise none) and the patch network under "cell_patch_net" when there
-// is one of the right shape (kNetPatchPixels side, kPatchPlanes channels, 2 classes). From a file: an empty model when it
-// cannot be read.
+// kCellClasses classes; otherwise none), the patch network under "cell_patch_net" when there
+// is one of the right shape (kNetPatchPixels side, kPatchPlanes channels, 2 classes) and the
+// colour-context forest under "colour_context" when there is one of kContextFeatures variables.
+// From a file: an empty model when it cannot be read.
 CellModel read_cell_model(const cv::FileStorage& storage);
 CellModel load_cell_model(const std::string& path);
-// Writes the forest (as RTrees::save does), the network, if any, as "cell_net", and the patch
-// network, if any, as "cell_patch_net".
+// Writes the forest (as RTrees::save does), the network, if any, as "cell_net", the patch
+// network, if any, as "cell_patch_net", and the colour-context forest, if any, as "colour_context".
 void save_cell_model(const std::string& path, const CellModel& model);
 
 // Class shares (one row of kCellClasses per row of `samples`, each summing to 1): the forest's
@@ -339,6 +346,24 @@ void recolour_apart(std::vector<Detection::Cell>& cells, const Params& params = 
 // right ones). With hue_margin and hue_alone both 0 the step does nothing, pale cells included.
 // The step of detect() after recolour_apart.
 void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params = {});
+
+// The colour-context features of pion `k` of `cells` (a cell read as a pion, label 1-4): its own
+// colour from the light's white (a, b, lightness share, chroma, hue as sine and cosine) and its
+// lightness, then for each colour the other pions read that colour: how many (at most 10), the
+// nearest one in a, b (its a, b and lightness share less this pion's, and how far), and their
+// median a, b less this pion's (-999 when there are none). kContextFeatures numbers.
+inline constexpr int kContextFeatures = 7 + 4 * 7;
+std::array<float, kContextFeatures> context_features(const std::vector<Detection::Cell>& cells, std::size_t k);
+
+// The pions of one board under one light: a pale orange beside the board's whites, a red washed
+// out by a hotspot beside the other reds, look like the colour they are, where alone they can
+// look like another. With a colour-context forest in `model` (trained by `train_pions --context`
+// on the pions the reader reports, labelled by the ground truth), every pion takes the colour the
+// forest gives from its context features when at least `params.context_share` of the trees
+// agree. The features are all taken from the colours as read before the step (no pion's new
+// colour moves another's). The step of detect() after recolour_twins (0: never; not with a
+// calibration).
+void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
