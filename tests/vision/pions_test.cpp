@@ -105,6 +105,12 @@ void greyish_within_35(arbitre::vision::pions::Params& p) {
   p.white_retry_chroma = 35;
 }
 
+// No colour-context step, as before the model had its forest (2026-12-02): for tests of a colour
+// step whose scene the context reads right by itself, or of a setting it was not trained under.
+void no_context(arbitre::vision::pions::Params& p) {
+  p.context_share = 0;
+}
+
 // Candidates taken onto the lattice only beside a pion found, as before a candidate across one
 // more cell was taken too (2026-12-02): for tests of a step that this extension changes.
 void not_across_a_cell(arbitre::vision::pions::Params& p) {
@@ -343,7 +349,11 @@ cv::Mat red_beside_white(double degrees) {
 // is off here.)
 TEST(PionReader, ALonePionWhoseCoreIsNotRoundIsStillACandidate) {
   const auto r = read_without_and_with(
-      "lone", "0118", [](auto& p) { p.any_single = false; }, no_white_clamp);
+      "lone", "0118", [](auto& p) { p.any_single = false; },
+      [](auto& p) {
+        no_white_clamp(p);
+        no_context(p);
+      });
   EXPECT_TRUE(r.without.candidates.empty());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
@@ -458,6 +468,7 @@ TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
       [](auto& p) {
         p.white_max_b = 0;
         greyish_within_35(p);
+        no_context(p);
       });
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GE(without.wrong_colour, 2) << "the pale pions judged against a pink white";
@@ -470,7 +481,7 @@ TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
 // the white pions are +2). Judged against it, a white disc beside pale pink ones read red. The
 // white is now kept no yellower than a warm lamp's (b +20).
 TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
-  const auto r = read_without_and_with("yellow", "0102", [](auto& p) { p.white_max_b = 0; });
+  const auto r = read_without_and_with("yellow", "0102", [](auto& p) { p.white_max_b = 0; }, no_context);
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GE(without.wrong_colour, 1) << "the white disc judged against the wood's yellow";
   EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
@@ -636,7 +647,7 @@ TEST(PionReader, ACellThatStandsOutAmidTheBoardIsAPion) {
 // colours are all but the same (a, b 3 apart), but one was read red and the other white. Pions
 // that alike take one colour, the one their shares favour together.
 TEST(PionReader, TwoPionsOfAllButOneColourAreReadOneColour) {
-  const auto r = read_without_and_with("twins", "0033", [](auto& p) { p.twin_distance = 0; });
+  const auto r = read_without_and_with("twins", "0033", [](auto& p) { p.twin_distance = 0; }, no_context);
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_EQ(without.wrong_colour, 1);
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -700,6 +711,18 @@ TEST(PionReader, ALoneWhiteDiscOnLightWoodIsJudgedAgainstItsOwnWhite) {
   const auto r = read_without_and_with("whitest", "0006", [](auto& p) { p.white_retry_chroma = 35; });
   EXPECT_TRUE(r.without.candidates.empty());
   EXPECT_TRUE(r.without.observation.pions.empty());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// Pastel discs on a wine felt under a cool light (fresh seed 64, scene 8, not among the colour-
+// context forest's training scenes): a pale pink red disc read white (0.93), beside two peach
+// oranges and two mint greens. The pions of a board under one light read together: the colour-
+// context forest gives it red from its colour against the others' (`context_share`).
+TEST(PionReader, APalePinkRedBesidePeachOrangesIsReadRedInItsBoardsContext) {
+  const auto r = read_without_and_with("context", "0008", no_context);
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_EQ(without.wrong_colour, 1);
+  EXPECT_EQ(without.missed + without.phantoms, 0);
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
