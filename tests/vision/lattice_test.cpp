@@ -311,6 +311,18 @@ TEST(Lattice, TilesTouchingAtTheirCornersKeepTheLatticeAlongTheirEdges) {
   // Edges fainter than that (discs, a cloth's pattern) leave the parity rule as it was.
   params.edge_strength = 0.5;
   EXPECT_NEAR(v::fit_lattice(s.points, 40, params).pitch, 56.6, 2.5);
+  // More points on one parity than a 5 x 7 board holds (18) are a checkered cloth's squares,
+  // whose edges are as straight: the parity rule stands (seed 64's scene 32, 35 phantoms).
+  params.edge_strength = 1;
+  std::vector<cv::Point> squares;
+  for (int j = 0; j < 5; ++j) {
+    for (int i = 0; i < 8; ++i) {
+      if ((i + j) % 2 == 0) squares.emplace_back(i, j);
+    }
+  }
+  const Scene cloth = make_scene(squares, similarity(40, 12, {300, 200}), 0.3, 0, 8);
+  ASSERT_EQ(cloth.points.size(), 20u);
+  EXPECT_NEAR(v::fit_lattice(cloth.points, 40, params).pitch, 56.6, 2.5);
 }
 
 // A sparse board seen 34 degrees from vertical (seed 30's scene 51 of the rendered sets: four

@@ -46,8 +46,11 @@ struct LatticeParams {
   double edge_knight_turn = 0.1;
   // Square tiles touching at their corners (a checkerboard of pions) also have every point on
   // one parity: the finer lattice is kept when the tiles' edges show at least this strength and
-  // it lies within edge_knight_turn of their angle (0: the parity rule regardless of edges).
+  // it lies within edge_knight_turn of their angle (0: the parity rule regardless of edges), and
+  // it holds at most parity_edges_points points (a board's cells of one parity: 18 of a 5 x 7
+  // board; more, and they are a checkered cloth's squares, whose edges are as straight).
   double parity_edges = 0;
+  int parity_edges_points = 18;
 };
 
 struct LatticeFit {
