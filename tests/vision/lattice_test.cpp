@@ -303,7 +303,8 @@ TEST(Lattice, TilesTouchingAtTheirCornersKeepTheLatticeAlongTheirEdges) {
   params.edge_weight = 6;
   params.edge_angle = 12 * CV_PI / 180;
   params.edge_strength = 1;
-  EXPECT_NEAR(v::fit_lattice(s.points, 40, params).pitch, 56.6, 2.5) << "without: the coarser lattice";
+  EXPECT_NEAR(v::fit_lattice(s.points, 40, params).pitch, 56.6, 2.5)
+      << "without: the coarser lattice";
   params.parity_edges = 0.7;
   const v::LatticeFit fit = v::fit_lattice(s.points, 40, params);
   EXPECT_NEAR(fit.pitch, 40, 1.5);

@@ -414,7 +414,8 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 // and they were missed. The board is now read through both, and the one that finds more pions
 // is kept.
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
-  const auto r = read_without_and_with("knight", "0186", [](auto& p) { p.knight_retry = false; }, greyish_within_35);
+  const auto r = read_without_and_with(
+      "knight", "0186", [](auto& p) { p.knight_retry = false; }, greyish_within_35);
   ASSERT_NE(r.without.lattice.knight, 0);
   EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2)
       << "the white pions are missed";
@@ -481,7 +482,8 @@ TEST(PionReader, TheLightsWhiteStaysNearTheBlackbodyLocus) {
 // the white pions are +2). Judged against it, a white disc beside pale pink ones read red. The
 // white is now kept no yellower than a warm lamp's (b +20).
 TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
-  const auto r = read_without_and_with("yellow", "0102", [](auto& p) { p.white_max_b = 0; }, no_context);
+  const auto r = read_without_and_with(
+      "yellow", "0102", [](auto& p) { p.white_max_b = 0; }, no_context);
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GE(without.wrong_colour, 1) << "the white disc judged against the wood's yellow";
   EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
@@ -550,10 +552,12 @@ TEST(PionReader, NoPionReadGetsTheLikeliestCandidatesReadAlone) {
 // (Crowded pieces are left out as they were, and cores split into as many as 35 pions: merged,
 // or with a checker square's core no candidate, this scene is read right without the step.)
 TEST(PionReader, APionTheLatticeDriftedOffIsExaminedAroundItsNode) {
-  const auto r = read_without_and_with("drift", "0017", [](auto& p) { p.recentre = 0; }, [](auto& p) {
-    crowded_pieces_left_out(p);
-    cores_split_up_to_35(p);
-  });
+  const auto r = read_without_and_with(
+      "drift", "0017", [](auto& p) { p.recentre = 0; },
+      [](auto& p) {
+        crowded_pieces_left_out(p);
+        cores_split_up_to_35(p);
+      });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.observation.pions.size(), r.without.observation.pions.size());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -647,7 +651,8 @@ TEST(PionReader, ACellThatStandsOutAmidTheBoardIsAPion) {
 // colours are all but the same (a, b 3 apart), but one was read red and the other white. Pions
 // that alike take one colour, the one their shares favour together.
 TEST(PionReader, TwoPionsOfAllButOneColourAreReadOneColour) {
-  const auto r = read_without_and_with("twins", "0033", [](auto& p) { p.twin_distance = 0; }, no_context);
+  const auto r = read_without_and_with(
+      "twins", "0033", [](auto& p) { p.twin_distance = 0; }, no_context);
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_EQ(without.wrong_colour, 1);
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -708,7 +713,8 @@ TEST(PionReader, ACupsInsideIsNoBlockOfPions) {
 // so the second white was the first; greyish now means a chroma under 15, and the second white
 // is the disc's (`white_retry_chroma`).
 TEST(PionReader, ALoneWhiteDiscOnLightWoodIsJudgedAgainstItsOwnWhite) {
-  const auto r = read_without_and_with("whitest", "0006", [](auto& p) { p.white_retry_chroma = 35; });
+  const auto r =
+      read_without_and_with("whitest", "0006", [](auto& p) { p.white_retry_chroma = 35; });
   EXPECT_TRUE(r.without.candidates.empty());
   EXPECT_TRUE(r.without.observation.pions.empty());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -965,13 +971,10 @@ TEST(PionReader, APionsContextIsPerColourTheNearestAndTheMedianOfTheOtherPions) 
     return c;
   };
   const std::vector<vp::Detection::Cell> cells{
-      at(0, 4, 2, 10),    // the pion: read white, a pale orange
-      at(1, 4, 0, 0),     // two whites
-      at(2, 4, 1, -1),
-      at(3, 2, 4, 16),    // three oranges
-      at(4, 2, 10, 30),
-      at(5, 2, 12, 34),
-      at(6, 0, 2, 11),    // empty: no part of the context
+      at(0, 4, 2, 10),                                      // the pion: read white, a pale orange
+      at(1, 4, 0, 0),                                       // two whites
+      at(2, 4, 1, -1),  at(3, 2, 4, 16),                    // three oranges
+      at(4, 2, 10, 30), at(5, 2, 12, 34), at(6, 0, 2, 11),  // empty: no part of the context
   };
   const auto x = vp::context_features(cells, 0);
   EXPECT_FLOAT_EQ(x[0], 2);
@@ -983,7 +986,7 @@ TEST(PionReader, APionsContextIsPerColourTheNearestAndTheMedianOfTheOtherPions) 
   EXPECT_FLOAT_EQ(colour(2, 1), 2);
   EXPECT_FLOAT_EQ(colour(2, 2), 6);
   EXPECT_NEAR(colour(2, 4), std::hypot(2.0, 6.0), 1e-5);
-  EXPECT_FLOAT_EQ(colour(2, 5), 8);   // their median a, b less the pion's
+  EXPECT_FLOAT_EQ(colour(2, 5), 8);  // their median a, b less the pion's
   EXPECT_FLOAT_EQ(colour(2, 6), 20);
   EXPECT_FLOAT_EQ(colour(4, 0), 2);  // the two other whites (not itself)
   EXPECT_FLOAT_EQ(colour(4, 1), -2);

@@ -2,7 +2,8 @@
 //
 //   train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees 60] [--depth 12] [--augment]
 //               [--net H[,H...] [--epochs 15] [--rate 0.01] [--decay 0.01]]
-//               [--patch-net [--patch-epochs 8] [--patch-rate 0.02] [--patch-decay 1e-4] [--patch-maps 8 16]
+//               [--patch-net [--patch-epochs 8] [--patch-rate 0.02] [--patch-decay 1e-4]
+//               [--patch-maps 8 16]
 //                            [--patch-hidden 32] [--threads 1]] [--base MODEL.yml [--context]]
 //               DIR [DIR...]
 //
@@ -22,9 +23,6 @@
 // by the reader with that model (the step itself off), and every pion it reports within 0.4 pitch
 // of a true pion is one sample, its context features (vp::context_features) labelled with the
 // true pion's colour. Stored as "colour_context".
-#include <opencv2/core.hpp>
-#include <opencv2/ml.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -32,6 +30,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/ml.hpp>
 #include <string>
 #include <vector>
 
@@ -47,7 +47,8 @@ namespace ri = arbitre::referee::irma;
 namespace {
 
 // --context: see the header comment.
-int train_context(const std::string& base_file, const std::string& out, const std::vector<std::string>& dirs) {
+int train_context(const std::string& base_file, const std::string& out,
+                  const std::vector<std::string>& dirs) {
   vp::CellModel model = vp::load_cell_model(base_file);
   if (!model.trained()) {
     std::fprintf(stderr, "%s: no forest\n", base_file.c_str());
@@ -68,7 +69,8 @@ int train_context(const std::string& base_file, const std::string& out, const st
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
       const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
-      const cv::Mat image = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
+      const cv::Mat image =
+          arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
       const double reach = 0.4 * truth["scene"]["pitch_px"].get<double>();
       const vp::Detection d = vp::detect(image, params, model);
       for (std::size_t k = 0; k < d.cells.size(); ++k) {
@@ -81,7 +83,8 @@ int train_context(const std::string& base_file, const std::string& out, const st
         }
         if (label == 0) continue;  // a phantom: no colour to learn
         const auto x = vp::context_features(d.cells, k);
-        samples.push_back(cv::Mat(1, vp::kContextFeatures, CV_32F, const_cast<float*>(x.data())).clone());
+        samples.push_back(
+            cv::Mat(1, vp::kContextFeatures, CV_32F, const_cast<float*>(x.data())).clone());
         labels.push_back(label);
         ++per_class[static_cast<std::size_t>(label)];
         misread += label != d.cells[k].label;
@@ -89,8 +92,9 @@ int train_context(const std::string& base_file, const std::string& out, const st
       ++scenes;
     }
   }
-  std::fprintf(stderr, "%d scenes, %d pions (%d misread): red %d, orange %d, green %d, white %d\n", scenes, samples.rows,
-               misread, per_class[1], per_class[2], per_class[3], per_class[4]);
+  std::fprintf(stderr, "%d scenes, %d pions (%d misread): red %d, orange %d, green %d, white %d\n",
+               scenes, samples.rows, misread, per_class[1], per_class[2], per_class[3],
+               per_class[4]);
   cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
   trees->setMaxDepth(12);
   trees->setMinSampleCount(5);
@@ -102,8 +106,10 @@ int train_context(const std::string& base_file, const std::string& out, const st
   cv::Mat predicted;
   trees->predict(samples, predicted);
   int right = 0;
-  for (int r = 0; r < samples.rows; ++r) right += static_cast<int>(predicted.at<float>(r)) == labels.at<int>(r);
-  std::fprintf(stderr, "colour-context forest: training accuracy %.2f%%\n", 100.0 * right / std::max(1, samples.rows));
+  for (int r = 0; r < samples.rows; ++r)
+    right += static_cast<int>(predicted.at<float>(r)) == labels.at<int>(r);
+  std::fprintf(stderr, "colour-context forest: training accuracy %.2f%%\n",
+               100.0 * right / std::max(1, samples.rows));
   model.context = trees;
   vp::save_cell_model(out, model);
   return 0;
@@ -189,16 +195,23 @@ int main(int argc, char** argv) {
       dirs.push_back(arg);
     }
   }
-  if (out.empty() || dirs.empty() || (!base_file.empty() && net.hidden.empty() && !patch_net && !context) ||
+  if (out.empty() || dirs.empty() ||
+      (!base_file.empty() && net.hidden.empty() && !patch_net && !context) ||
       (context && (base_file.empty() || !net.hidden.empty() || patch_net)) ||
-      patch_training.epochs < 1 || patch_training.rate <= 0 || patch_training.decay < 0 || !patch_training.shape.valid() || threads < 1) {
-    std::fprintf(stderr,
-                 "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] [--augment]\n"
-                 "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]]\n"
-                 "                   [--patch-net [--patch-epochs E] [--patch-rate R] [--patch-decay D] [--patch-maps M1 M2]\n"
-                 "                                [--patch-hidden H] [--threads T]] [--base MODEL.yml [--context]]\n"
-                 "                   DIR [DIR...]   (--base needs --net, --patch-net or --context: only those are trained;\n"
-                 "                                   --context alone)\n");
+      patch_training.epochs < 1 || patch_training.rate <= 0 || patch_training.decay < 0 ||
+      !patch_training.shape.valid() || threads < 1) {
+    std::fprintf(
+        stderr,
+        "usage: train_pions --out MODEL.yml [--examine-with MODEL.yml] [--trees N] [--depth N] "
+        "[--augment]\n"
+        "                   [--net H[,H...] [--epochs E] [--rate R] [--decay D] [--batch B]]\n"
+        "                   [--patch-net [--patch-epochs E] [--patch-rate R] [--patch-decay D] "
+        "[--patch-maps M1 M2]\n"
+        "                                [--patch-hidden H] [--threads T]] [--base MODEL.yml "
+        "[--context]]\n"
+        "                   DIR [DIR...]   (--base needs --net, --patch-net or --context: only "
+        "those are trained;\n"
+        "                                   --context alone)\n");
     return 2;
   }
   vp::CellModel model;

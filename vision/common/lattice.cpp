@@ -327,9 +327,10 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
       one_colour = parity < 0 || p == parity;
       parity = p;
     }
-    const bool along_edges = params.parity_edges > 0 && best.inliers <= params.parity_edges_points &&
-                             params.edge_strength >= params.parity_edges &&
-                             std::abs(std::remainder(h.angle - params.edge_angle, CV_PI / 2)) < params.edge_knight_turn;
+    const bool along_edges =
+        params.parity_edges > 0 && best.inliers <= params.parity_edges_points &&
+        params.edge_strength >= params.parity_edges &&
+        std::abs(std::remainder(h.angle - params.edge_angle, CV_PI / 2)) < params.edge_knight_turn;
     if (one_colour && !along_edges) {
       const double coarse_angle = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
       LatticeFit coarse = complete_fit(points, h.pitch * std::sqrt(2.0), coarse_angle, h.point, params);

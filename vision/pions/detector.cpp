@@ -1106,7 +1106,8 @@ void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params) {
   }
 }
 
-std::array<float, kContextFeatures> context_features(const std::vector<Detection::Cell>& cells, std::size_t k) {
+std::array<float, kContextFeatures> context_features(const std::vector<Detection::Cell>& cells,
+                                                     std::size_t k) {
   std::array<float, kContextFeatures> x{};
   const CellFeatures& f = cells[k].features;
   std::size_t n = 0;
@@ -1138,13 +1139,15 @@ std::array<float, kContextFeatures> context_features(const std::vector<Detection
     // The upper median (of an even count, the higher of the middle two).
     std::nth_element(as.begin(), as.begin() + static_cast<std::ptrdiff_t>(as.size() / 2), as.end());
     std::nth_element(bs.begin(), bs.begin() + static_cast<std::ptrdiff_t>(bs.size() / 2), bs.end());
-    for (const float v : {near_a, near_b, near_l, static_cast<float>(nearest), as[as.size() / 2], bs[bs.size() / 2]})
+    for (const float v : {near_a, near_b, near_l, static_cast<float>(nearest), as[as.size() / 2],
+                          bs[bs.size() / 2]})
       x[n++] = v;
   }
   return x;
 }
 
-void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model, const Params& params) {
+void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model,
+                      const Params& params) {
   if (params.context_share <= 0 || !model.context || !model.context->isTrained()) return;
   std::vector<std::size_t> pions;
   for (std::size_t k = 0; k < cells.size(); ++k) {
@@ -1217,7 +1220,8 @@ void save_cell_model(const std::string& path, const CellModel& model) {
   if (!model.net.empty()) write_mlp(storage, "cell_net", model.net);
   if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
   if (model.context && model.context->isTrained()) {
-    storage << "colour_context" << "{";
+    storage << "colour_context"
+            << "{";
     model.context->write(storage);
     storage << "}";
   }

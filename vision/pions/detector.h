@@ -353,7 +353,8 @@ void recolour_hue(std::vector<Detection::Cell>& cells, const Params& params = {}
 // nearest one in a, b (its a, b and lightness share less this pion's, and how far), and their
 // median a, b less this pion's (-999 when there are none). kContextFeatures numbers.
 inline constexpr int kContextFeatures = 7 + 4 * 7;
-std::array<float, kContextFeatures> context_features(const std::vector<Detection::Cell>& cells, std::size_t k);
+std::array<float, kContextFeatures> context_features(const std::vector<Detection::Cell>& cells,
+                                                     std::size_t k);
 
 // The pions of one board under one light: a pale orange beside the board's whites, a red washed
 // out by a hotspot beside the other reds, look like the colour they are, where alone they can
@@ -363,7 +364,8 @@ std::array<float, kContextFeatures> context_features(const std::vector<Detection
 // agree. The features are all taken from the colours as read before the step (no pion's new
 // colour moves another's). The step of detect() after recolour_twins (0: never; not with a
 // calibration).
-void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model, const Params& params = {});
+void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model,
+                      const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
