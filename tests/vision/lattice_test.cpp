@@ -176,6 +176,23 @@ TEST(Lattice, AKnightsMoveHasTwoMirrorImages) {
   EXPECT_EQ(recovered, 1) << "one of the two is the board's lattice";
 }
 
+namespace {
+
+// The lattice fit's settings as the pion reader sets them, with square tiles' edges showing
+// plainly at `degrees`.
+v::LatticeParams square_tiles(double degrees) {
+  v::LatticeParams params;
+  params.expected_pitch_share = 1.25;
+  params.hint_range_low = 0.85;
+  params.hint_range_high = 1.8;
+  params.edge_weight = 6;
+  params.edge_angle = degrees * CV_PI / 180;
+  params.edge_strength = 1;
+  return params;
+}
+
+}  // namespace
+
 // Two touching square tiles a knight's move apart (the tile between them not seen), 40-pixel
 // pitch, 38 pixels wide: they fit as diagonal neighbours at a pitch of 63 or as two steps along
 // an axis at 45 (both within the 32-68 the width allows), and a knight's move was tried only when
@@ -183,13 +200,7 @@ TEST(Lattice, AKnightsMoveHasTwoMirrorImages) {
 // degrees from those two: a knight's move along them is proposed too (`edge_knight`), and wins.
 TEST(Lattice, AKnightsMoveAlongTheTilesEdgesIsProposedBesideNearerPairs) {
   const Scene s = make_scene({{0, 0}, {2, 1}}, similarity(40, 10, {300, 200}), 0.3, 0, 11);
-  v::LatticeParams params;  // as the pion reader sets them
-  params.expected_pitch_share = 1.25;
-  params.hint_range_low = 0.85;
-  params.hint_range_high = 1.8;
-  params.edge_weight = 6;
-  params.edge_angle = 10 * CV_PI / 180;
-  params.edge_strength = 1;
+  v::LatticeParams params = square_tiles(10);
   const v::LatticeFit before = v::fit_lattice(s.points, 38, params);
   EXPECT_GT(before.pitch, 44) << "without: diagonal neighbours, or two steps along an axis";
   params.edge_knight = 0.3;
@@ -296,13 +307,7 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
 TEST(Lattice, TilesTouchingAtTheirCornersKeepTheLatticeAlongTheirEdges) {
   const Scene s = make_scene({{1, 0}, {3, 0}, {0, 1}, {2, 1}, {1, 2}, {3, 2}, {0, 3}, {2, 3}},
                              similarity(40, 12, {300, 200}), 0.3, 0, 8);
-  v::LatticeParams params;  // as the pion reader sets them
-  params.expected_pitch_share = 1.25;
-  params.hint_range_low = 0.85;
-  params.hint_range_high = 1.8;
-  params.edge_weight = 6;
-  params.edge_angle = 12 * CV_PI / 180;
-  params.edge_strength = 1;
+  v::LatticeParams params = square_tiles(12);
   EXPECT_NEAR(v::fit_lattice(s.points, 40, params).pitch, 56.6, 2.5)
       << "without: the coarser lattice";
   params.parity_edges = 0.7;

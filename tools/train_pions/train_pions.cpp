@@ -46,6 +46,16 @@ namespace ri = arbitre::referee::irma;
 
 namespace {
 
+// The ground-truth files of a directory of scenes, in order.
+std::vector<fs::path> scene_files(const std::string& dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 // --context: see the header comment.
 int train_context(const std::string& base_file, const std::string& out,
                   const std::vector<std::string>& dirs) {
@@ -62,12 +72,7 @@ int train_context(const std::string& base_file, const std::string& out,
   std::array<int, 5> per_class{};
   int scenes = 0, misread = 0;
   for (const std::string& dir : dirs) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      if (entry.path().extension() == ".json") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
+    for (const fs::path& file : scene_files(dir)) {
       const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
       const cv::Mat image =
           arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
@@ -233,12 +238,7 @@ int main(int argc, char** argv) {
   std::array<int, vp::kCellClasses> per_class{};
   int scenes = 0;
   for (const std::string& dir : dirs) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir)) {
-      if (entry.path().extension() == ".json") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
+    for (const fs::path& file : scene_files(dir)) {
       const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
       const cv::Mat original = arbitre::vision::load_image((fs::path(dir) / truth["image"].get<std::string>()).string());
       const double radius = 0.35 * truth["scene"]["pitch_px"].get<double>();
