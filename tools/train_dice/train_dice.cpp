@@ -49,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/common/forest.h"
 #include "vision/common/image_io.h"
 #include "vision/dice/detector.h"
 
@@ -916,9 +917,7 @@ int main(int argc, char** argv) {
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
   storage << "window_weights" << model.window_weights;
   const auto put = [&](const char* name, const cv::Ptr<cv::ml::RTrees>& forest) {
-    storage << name << "{";
-    forest->write(storage);
-    storage << "}";
+    arbitre::vision::write_forest(storage, name, *forest);
   };
   put("reader", model.reader);
   put("face_x", model.face_x);

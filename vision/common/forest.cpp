@@ -131,4 +131,18 @@ cv::Mat forest_votes(const cv::Ptr<cv::ml::RTrees>& forest, const cv::Mat& sampl
   return votes;
 }
 
+cv::Ptr<cv::ml::RTrees> read_forest(const cv::FileNode& node) {
+  if (node.empty()) return nullptr;
+  cv::Ptr<cv::ml::RTrees> forest = cv::ml::RTrees::create();
+  forest->read(node);
+  if (!forest->isTrained()) return nullptr;
+  return forest;
+}
+
+void write_forest(cv::FileStorage& storage, const std::string& name, const cv::ml::RTrees& forest) {
+  storage << name << "{";
+  forest.write(storage);
+  storage << "}";
+}
+
 }  // namespace arbitre::vision

@@ -8,6 +8,7 @@
 #include <memory>
 #include <opencv2/core.hpp>
 #include <opencv2/ml.hpp>
+#include <string>
 #include <vector>
 
 namespace arbitre::vision {
@@ -41,5 +42,11 @@ class FlatForest {
 // getVotes(samples, votes, 0) of `forest`, through a FlatForest kept for it (built on first
 // use; rebuilt for another forest object) when it is usable.
 cv::Mat forest_votes(const cv::Ptr<cv::ml::RTrees>& forest, const cv::Mat& samples);
+
+// A forest stored under one node of a model file (as `write_forest` writes it): none (null) when
+// the node is empty or holds no trained forest.
+cv::Ptr<cv::ml::RTrees> read_forest(const cv::FileNode& node);
+// Writes `forest` under the node `name` of `storage`.
+void write_forest(cv::FileStorage& storage, const std::string& name, const cv::ml::RTrees& forest);
 
 }  // namespace arbitre::vision

@@ -120,14 +120,7 @@ Model read_model(const cv::FileStorage& storage) {
   Model m;
   if (!storage.isOpened()) return m;
   storage["window_weights"] >> m.window_weights;
-  const auto forest = [&](const char* name) {
-    cv::Ptr<cv::ml::RTrees> f;
-    if (storage[name].empty()) return f;
-    f = cv::ml::RTrees::create();
-    f->read(storage[name]);
-    if (!f->isTrained()) f.release();
-    return f;
-  };
+  const auto forest = [&](const char* name) { return read_forest(storage[name]); };
   m.reader = forest("reader");
   m.cocked = forest("cocked");
   m.texture = forest("texture");

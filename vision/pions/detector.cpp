@@ -1180,13 +1180,9 @@ std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
 CellModel read_cell_model(const cv::FileStorage& storage) {
   CellModel m;
   if (!storage.isOpened()) return m;
-  cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
-  const cv::FileNode forest = storage["opencv_ml_rtrees"].empty() ? storage.getFirstTopLevelNode()
-                                                                   : storage["opencv_ml_rtrees"];
-  if (forest.empty()) return m;
-  trees->read(forest);
-  if (!trees->isTrained()) return m;
-  m.forest = trees;
+  m.forest = read_forest(storage["opencv_ml_rtrees"].empty() ? storage.getFirstTopLevelNode()
+                                                             : storage["opencv_ml_rtrees"]);
+  if (!m.forest) return m;
   m.net = read_mlp(storage["cell_net"]);
   if (m.net.inputs() != kCellFeatures || m.net.classes() != kCellClasses) m.net = Mlp{};
   m.patch_net = read_cnn(storage["cell_patch_net"]);
@@ -1194,11 +1190,8 @@ CellModel read_cell_model(const cv::FileStorage& storage) {
       m.patch_net.classes() != 2) {
     m.patch_net = Cnn{};
   }
-  if (const cv::FileNode context = storage["colour_context"]; !context.empty()) {
-    cv::Ptr<cv::ml::RTrees> trees = cv::ml::RTrees::create();
-    trees->read(context);
-    if (trees->isTrained() && trees->getVarCount() == kContextFeatures) m.context = trees;
-  }
+  m.context = read_forest(storage["colour_context"]);
+  if (m.context && m.context->getVarCount() != kContextFeatures) m.context = nullptr;
   return m;
 }
 
@@ -1212,19 +1205,11 @@ CellModel load_cell_model(const std::string& path) {
 
 void save_cell_model(const std::string& path, const CellModel& model) {
   cv::FileStorage storage(path, cv::FileStorage::WRITE);
-  if (model.forest) {
-    storage << model.forest->getDefaultName() << "{";
-    model.forest->write(storage);
-    storage << "}";
-  }
+  if (model.forest) write_forest(storage, model.forest->getDefaultName(), *model.forest);
   if (!model.net.empty()) write_mlp(storage, "cell_net", model.net);
   if (!model.patch_net.empty()) write_cnn(storage, "cell_patch_net", model.patch_net);
-  if (model.context && model.context->isTrained()) {
-    storage << "colour_context"
-            << "{";
-    model.context->write(storage);
-    storage << "}";
-  }
+  if (model.context && model.context->isTrained())
+    write_forest(storage, "colour_context", *model.context);
 }
 
 void patch_view(const unsigned char* patch, int view, unsigned char* out) {
