@@ -20,20 +20,15 @@ PionObservation detect_pions_file(const std::string& path, const DetectOptions& 
 
 ColourCalibration calibrate_pions_file(const std::string& path) {
   const pions::Detection detection = pions::detect(load_image(path));
+  if (const auto calibration = pions::calibration_of(detection)) return *calibration;
   std::array<int, 4> seen{};
-  ColourCalibration calibration;
   for (const pions::Detection::Cell& cell : detection.cells) {
-    if (cell.label == 0 || cell.confidence < pions::Params{}.min_confidence) continue;
-    const auto c = static_cast<std::size_t>(cell.label - 1);
-    ++seen[c];
-    calibration.colour[c] = pions::calibration_descriptor(cell.features);
+    if (cell.label > 0 && cell.confidence >= pions::Params{}.min_confidence)
+      ++seen[static_cast<std::size_t>(cell.label - 1)];
   }
-  if (seen != std::array<int, 4>{1, 1, 1, 1}) {
-    throw ImageFileError(path + ": a calibration image shows exactly one pion of each colour; read " +
-                         std::to_string(seen[0]) + " red, " + std::to_string(seen[1]) + " orange, " +
-                         std::to_string(seen[2]) + " green, " + std::to_string(seen[3]) + " white");
-  }
-  return calibration;
+  throw ImageFileError(path + ": a calibration image shows exactly one pion of each colour; read " +
+                       std::to_string(seen[0]) + " red, " + std::to_string(seen[1]) + " orange, " +
+                       std::to_string(seen[2]) + " green, " + std::to_string(seen[3]) + " white");
 }
 
 PionObservation detect_pions_bytes(const std::vector<unsigned char>& bytes, const std::string& name) {

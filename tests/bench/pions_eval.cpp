@@ -1,9 +1,12 @@
 // Accuracy and speed of the pion reader on a labelled set made by tools/scenegen.
 //
 //   pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W]
-//   [--patch-weight W] [--net-min-confidence C]
+//   [--patch-weight W] [--net-min-confidence C] [--calibration-dir CALDIR]
 //
 // --model: a model written by train_pions (a forest, and its networks when it has them).
+// --calibration-dir: each scene is read with the colour calibration measured on CALDIR's image
+// of the same name (scenegen --calibration: its calibration picture), as `arbitre calibrate
+// pions` measures it; a scene whose picture gives none is read without, and listed.
 //
 // For each NNNN.json + image: detect, match the reported pions to the true ones by position
 // (within 0.4 pitch), then count pions read right (matched, right colour, right cell up to the
@@ -40,15 +43,19 @@ namespace vp = arbitre::vision::pions;
 int main(int argc, char** argv) {
   arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   if (argc < 2) {
-    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C]\n");
+    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C] [--calibration-dir CALDIR]\n");
     return 2;
   }
   const fs::path dir = argv[1];
   std::string overlays;
+  fs::path calibration_dir;
   vp::CellModel model = vp::default_cell_model();
   vp::Params params;
   for (int i = 2; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--overlays") overlays = argv[i + 1];
+    if (std::string(argv[i]) == "--calibration-dir") calibration_dir = argv[i + 1];
+    if (std::string(argv[i]) == "--calibration-sigma")
+      params.calibration_sigma = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--model") model = vp::load_cell_model(argv[i + 1]);
     if (std::string(argv[i]) == "--net-weight") params.net_weight = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--extend-rounds") params.extend_rounds = std::atoi(argv[i + 1]);
@@ -159,6 +166,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::pair<int, int>> by_kind;  // kind -> (boards, right)
   std::vector<double> frame_ms, stage_ms[5];
   std::vector<std::string> failures;
+  std::vector<std::string> refused;  // scenes whose calibration picture gave no calibration
   // The patch network's pion probability for a cell that kept its patch (--keep-patches 1), else
   // -1.
   const auto patch_pion = [&](const vp::Detection::Cell& c) -> double {
@@ -169,7 +177,16 @@ int main(int argc, char** argv) {
     const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
     const cv::Mat image = arbitre::vision::load_image((dir / truth["image"].get<std::string>()).string());
     const auto start = std::chrono::steady_clock::now();
-    const vp::Detection d = vp::detect(image, params, model);
+    vp::Params read_params = params;
+    if (!calibration_dir.empty()) {
+      // The scene's calibration picture, read with the same model (time not counted).
+      const vp::Detection shown = vp::detect(
+          arbitre::vision::load_image((calibration_dir / truth["image"].get<std::string>()).string()),
+          params, model);
+      read_params.calibration = vp::calibration_of(shown, params);
+      if (!read_params.calibration) refused.push_back(file.stem().string());
+    }
+    const vp::Detection d = vp::detect(image, read_params, model);
     frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     stage_ms[0].push_back(d.timing.normalise_ms);
     stage_ms[1].push_back(d.timing.table_ms);
@@ -342,6 +359,11 @@ int main(int argc, char** argv) {
               "candidates %.2f, lattice %.2f, classify %.2f\n",
               percentile(frame_ms, 0.5), percentile(frame_ms, 0.95), mean(stage_ms[0]), mean(stage_ms[1]),
               mean(stage_ms[2]), mean(stage_ms[3]), mean(stage_ms[4]));
+  if (!calibration_dir.empty()) {
+    std::printf("calibration refused (read without): %zu", refused.size());
+    for (const auto& r : refused) std::printf(" %s", r.c_str());
+    std::printf("\n");
+  }
   std::printf("failures:\n");
   for (const auto& f : failures) std::printf("  %s\n", f.c_str());
   return 0;

@@ -1001,6 +1001,55 @@ TEST(PionReader, APionsContextIsPerColourTheNearestAndTheMedianOfTheOtherPions) 
   EXPECT_EQ(c[0].label, 4);
 }
 
+// A calibration picture shows one pion of each colour: its four pions take the four colours
+// together, by the permutation their shares favour most. A pale red read orange beside the true
+// orange is the red; two reds shown (the second's share of orange all but 0) give none, and so
+// do five pions, or three.
+TEST(PionReader, ACalibrationsFourPionsTakeTheFourColoursTheirSharesFavourTogether) {
+  namespace vp = arbitre::vision::pions;
+  const auto pion = [](int i, int label, std::array<float, 5> shares, float lightness) {
+    vp::Detection::Cell c = pion_at(i, label, 0, 0, shares);
+    c.features[10] = static_cast<float>(10 * i);  // a, b from the light's white
+    c.features[11] = static_cast<float>(-i);
+    c.features[12] = lightness;
+    return c;
+  };
+  vp::Detection d;
+  d.cells = {
+      pion(0, 3, {0, 0, 0, 0.95f, 0.05f}, 0.6f),     // green
+      pion(1, 2, {0, 0.35f, 0.6f, 0, 0.05f}, 0.7f),  // a pale red, read orange
+      cell_at(2, 0, 0, 0.1, 4),                      // an empty cell: no part of it
+      pion(3, 2, {0, 0.05f, 0.9f, 0, 0.05f}, 0.8f),  // the orange
+      pion(4, 4, {0, 0, 0, 0.05f, 0.95f}, 0.9f),     // white
+  };
+  const auto chosen = vp::calibration_pions(d.cells);
+  ASSERT_TRUE(chosen);
+  EXPECT_EQ((*chosen)[0], 1u);  // red: the pale one
+  EXPECT_EQ((*chosen)[1], 3u);  // orange
+  EXPECT_EQ((*chosen)[2], 0u);  // green
+  EXPECT_EQ((*chosen)[3], 4u);  // white
+  const auto calibration = vp::calibration_of(d);
+  ASSERT_TRUE(calibration);
+  EXPECT_FLOAT_EQ(static_cast<float>(calibration->colour[0][0]), 70);  // lightness x100, a, b
+  EXPECT_FLOAT_EQ(static_cast<float>(calibration->colour[0][1]), 10);
+  EXPECT_FLOAT_EQ(static_cast<float>(calibration->colour[0][2]), -1);
+  EXPECT_FLOAT_EQ(static_cast<float>(calibration->colour[1][1]), 30);
+  // Two reds: the second red would have to be the orange, a share of 0.03.
+  d.cells[1] = pion(1, 1, {0, 0.95f, 0.03f, 0, 0.02f}, 0.7f);
+  d.cells[3] = pion(3, 1, {0, 0.9f, 0.05f, 0, 0.05f}, 0.8f);
+  EXPECT_FALSE(vp::calibration_pions(d.cells));
+  EXPECT_FALSE(vp::calibration_of(d));
+  // Five pions, or three (a pion under the reporting threshold is none).
+  d.cells[1] = pion(1, 1, {0, 0.9f, 0.1f, 0, 0}, 0.7f);
+  d.cells[3] = pion(3, 2, {0, 0.05f, 0.9f, 0, 0.05f}, 0.8f);
+  ASSERT_TRUE(vp::calibration_pions(d.cells));
+  d.cells[2] = pion(2, 4, {0, 0, 0, 0.1f, 0.9f}, 0.9f);
+  EXPECT_FALSE(vp::calibration_pions(d.cells));
+  d.cells[2] = cell_at(2, 0, 0, 0.1, 4);
+  d.cells[4].confidence = 0.3;
+  EXPECT_FALSE(vp::calibration_pions(d.cells));
+}
+
 // Pions whose a, b lie within 4 of each other and whose lightness is within 6 are read in one
 // colour: a group (chained) read in two takes the colour of the largest summed share. Pions
 // further apart, or as alike in a, b but far apart in lightness, keep their own.

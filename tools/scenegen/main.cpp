@@ -2,7 +2,7 @@
 //
 //   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
 //            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25]
-//            [--threads T] [--debug-overlay]
+//            [--threads T] [--debug-overlay] [--calibration]
 //   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
 //            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
 //            [--max-pictures N]
@@ -15,6 +15,9 @@
 // dice_scene.cpp). --sequence renders scripted Yams turns instead: sequence k goes to
 // DIR/NNNN/FFFF.png|jpg + .json, one frame per event (roll, keep, roll, ...).
 // --debug-overlay also writes NNNN_gt.png: the ground truth drawn over the image.
+// --calibration renders each pion scene's calibration picture instead (pion_scene.h: one pion of
+// each colour at the board's centre, the same table, light, camera and pion set), as NNNN: a set
+// rendered with it into another DIR is the calibration of the set rendered without it.
 // --textured-share and --cocked-share set the share of d10 scenes (or roll frames) whose dice are
 // frosted/transparent, and that have one or two cocked dice (defaults 0.2 and 0.25).
 // --threads passes +WT to POV-Ray (default 1). POV-Ray gives slightly different pixels from run
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   RenderSettings settings;
   settings.threads = -1;  // not given
-  bool dice = false, sequence = false, overlay = false;
+  bool dice = false, sequence = false, overlay = false, calibration = false;
   DiceOptions options;
   std::string irma_record;
   IrmaSequenceOptions irma;
@@ -104,6 +107,8 @@ int main(int argc, char** argv) {
       irma.max_shots = std::atoi(value().c_str());
     else if (flag == "--debug-overlay")
       overlay = true;
+    else if (flag == "--calibration")
+      calibration = true;
     else if (flag == "--selftest") {
       std::string report, layouts, yams;
       const bool ok = d10_self_test(report) & dice_self_test(400, layouts) & yams_sequence_self_test(yams);
@@ -160,7 +165,11 @@ int main(int argc, char** argv) {
     std::snprintf(name, sizeof name, "%04d", k);
     if (!dice) {
       Random random(seed * 7919 + static_cast<std::uint64_t>(k));
-      const Scene scene = make_pion_scene(random, settings.width, settings.height);
+      const std::optional<std::uint64_t> calibration_seed =
+          calibration ? std::optional<std::uint64_t>((seed * 7919 + static_cast<std::uint64_t>(k)) ^
+                                                     0x5ca1ab1eULL)
+                      : std::nullopt;
+      const Scene scene = make_pion_scene(random, settings.width, settings.height, calibration_seed);
       nlohmann::json truth;
       const cv::Mat image = render(scene, random, seed * 7919 + static_cast<std::uint64_t>(k) + 1,
                                    fs::path(out) / name, settings, truth);

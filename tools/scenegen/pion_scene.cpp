@@ -44,7 +44,8 @@ std::string pion_colour(ri::Colour colour, const Vec3& hue_shift, Random& random
   return rgb(1, 0, 1);
 }
 
-Scene make_pion_scene(Random& random, int width, int height) {
+Scene make_pion_scene(Random& random, int width, int height,
+                      std::optional<std::uint64_t> calibration_seed) {
   Scene scene;
   const ri::Board board = random_board(random);
   const double pitch = random.uniform(0.022, 0.032);
@@ -89,15 +90,21 @@ Scene make_pion_scene(Random& random, int width, int height) {
   const std::string finish =
       glossy ? "finish { diffuse 0.7 specular 0.6 roughness 0.01 reflection 0.05 }"
              : "finish { diffuse 0.9 specular 0.05 roughness 0.1 }";
-  for (const auto& [cell, colour] : pions) {
+  // A pion at (row, col) of the board's window (fractional: the calibration block), its
+  // variation drawn from `draw`; written to the scene (and to the truth, as in the cell
+  // (truth_row, truth_col)) when `shown`.
+  const auto place = [&](double row, double col, ri::Colour colour, Random& draw, bool shown,
+                         int truth_row, int truth_col) {
     // Table frame: columns along +x, rows toward the camera (-z), so row 0 is the far row.
-    const double lx = (cell.col - tl.col - cc) * pitch + random.normal(jitter * pitch);
-    const double lz = -(cell.row - tl.row - cr) * pitch + random.normal(jitter * pitch);
+    const double lx = (col - cc) * pitch + draw.normal(jitter * pitch);
+    const double lz = -(row - cr) * pitch + draw.normal(jitter * pitch);
     const Vec3 centre{lx * ca - lz * sa, 0, lx * sa + lz * ca};
-    const std::string pigment = "pigment { color " + pion_colour(colour, hue, random) + " }";
+    const std::string pigment = "pigment { color " + pion_colour(colour, hue, draw) + " }";
+    const double spin =
+        squares ? board_angle * 180 / M_PI + draw.normal(touching ? 0.5 : 3.0) : 0;
+    if (!shown) return;
     if (squares) {
       const double h = size / 2;
-      const double spin = board_angle * 180 / M_PI + random.normal(touching ? 0.5 : 3.0);
       s << "superellipsoid { <0.12, 0.12> scale <" << h << ", " << thickness / 2 << ", " << h
         << "> rotate <0, " << -spin << ", 0> translate " << pov(centre + Vec3{0, thickness / 2, 0})
         << " " << pigment << " " << finish << " }\n";
@@ -106,11 +113,28 @@ Scene make_pion_scene(Random& random, int width, int height) {
         << size / 2 << " " << pigment << " " << finish << " }\n";
     }
     const cv::Point2d at = camera.project(centre + Vec3{0, thickness, 0});
-    truth.push_back({{"row", cell.row - tl.row},
-                     {"col", cell.col - tl.col},
+    truth.push_back({{"row", truth_row},
+                     {"col", truth_col},
                      {"colour", std::string(ri::to_string(colour))},
                      {"x", std::round(at.x * 10) / 10},
                      {"y", std::round(at.y * 10) / 10}});
+  };
+  for (const auto& [cell, colour] : pions) {
+    place(cell.row - tl.row, cell.col - tl.col, colour, random, !calibration_seed,
+          cell.row - tl.row, cell.col - tl.col);
+  }
+  if (calibration_seed) {
+    // The block centred where the board's pions are, on average.
+    double mean_row = 0, mean_col = 0;
+    for (const auto& [cell, colour] : pions) {
+      mean_row += static_cast<double>(cell.row - tl.row) / static_cast<double>(pions.size());
+      mean_col += static_cast<double>(cell.col - tl.col) / static_cast<double>(pions.size());
+    }
+    Random own(*calibration_seed);
+    for (int k = 0; k < 4; ++k) {
+      place(mean_row - 0.5 + k / 2, mean_col - 0.5 + k % 2, static_cast<ri::Colour>(k), own, true,
+            k / 2, k % 2);
+    }
   }
 
   // Distractors away from the board.

@@ -6,6 +6,9 @@
 // pion's cell, colour and image position (projected with the camera POV-Ray used).
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "common.h"
 #include "referee/irma/irma.h"
 
@@ -13,7 +16,14 @@ namespace arbitre::tools::scenegen {
 
 // Scene k of a seed is make_pion_scene(Random(seed * 7919 + k), ...): keep its draws as they are,
 // the committed test set and the benchmarks depend on them.
-Scene make_pion_scene(Random& random, int width, int height);
+//
+// With `calibration_seed`, the scene's calibration picture instead: the same table, light,
+// camera, pion set (shape, size, material, hues) and distractors, every draw of `random` made as
+// for the scene, but in place of the board one pion of each colour in a 2x2 block at the board's
+// centre (red, orange; green, white; each pion's own variation and jitter drawn from a Random of
+// that seed): what a player shows `arbitre calibrate pions` before the game, under the same lamp.
+Scene make_pion_scene(Random& random, int width, int height,
+                      std::optional<std::uint64_t> calibration_seed = std::nullopt);
 
 // The colour of a pion, with hue variation between sets (`hue_shift` in [-1, 1]^3) and a little
 // between pions; draws from `random`.

@@ -1173,6 +1173,42 @@ void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& mode
   }
 }
 
+std::optional<std::array<std::size_t, 4>> calibration_pions(const std::vector<Detection::Cell>& cells,
+                                                            double min_share, const Params& params) {
+  std::vector<std::size_t> pions;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].label > 0 && cells[k].confidence >= params.min_confidence) pions.push_back(k);
+  }
+  if (pions.size() != 4) return std::nullopt;
+  std::array<std::size_t, 4> colour_of{0, 1, 2, 3};  // pion i takes colour colour_of[i]
+  std::optional<std::array<std::size_t, 4>> best;
+  double best_score = -1e18;
+  do {
+    double score = 0;
+    bool likely = true;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const float share = cells[pions[i]].shares[1 + colour_of[i]];
+      likely &= share >= min_share;
+      score += std::log(std::max(1e-6f, share));
+    }
+    if (likely && score > best_score) {
+      best_score = score;
+      best.emplace();
+      for (std::size_t i = 0; i < 4; ++i) (*best)[colour_of[i]] = pions[i];
+    }
+  } while (std::next_permutation(colour_of.begin(), colour_of.end()));
+  return best;
+}
+
+std::optional<ColourCalibration> calibration_of(const Detection& d, const Params& params) {
+  const auto chosen = calibration_pions(d.cells, 0.1, params);
+  if (!chosen) return std::nullopt;
+  ColourCalibration calibration;
+  for (std::size_t c = 0; c < 4; ++c)
+    calibration.colour[c] = calibration_descriptor(d.cells[(*chosen)[c]].features);
+  return calibration;
+}
+
 std::array<double, 3> calibration_descriptor(const CellFeatures& f) {
   return {100.0 * f[12], f[10], f[11]};
 }
@@ -1834,24 +1870,35 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   drop_faint(d.cells, params);
   bridge_groups(d.cells, params);
   fill_holes(d.cells, params);
-  if (!params.calibration) {
+  if (!params.calibration || params.calibration_sigma > 0) {
     recolour_pale(d.cells, params);
     recolour_apart(d.cells, params);
     recolour_hue(d.cells, params);
     recolour_twins(d.cells, params);
     recolour_context(d.cells, model, params);
   }
-  // A calibration decides the colour of every pion found: the nearest calibrated colour.
+  // A calibration decides the colour of every pion found: the nearest calibrated colour, or
+  // with calibration_sigma the colour of least d^2 / (2 sigma^2) - log(prior), where d is the
+  // distance from the colour's calibrated look and the prior the mean of the classifier's share
+  // and 1 for the colour read (by the steps above), 0 for the others.
   if (params.calibration) {
     for (Detection::Cell& cell : d.cells) {
       if (cell.label == 0) continue;
       const auto seen = calibration_descriptor(cell.features);
+      const int read = cell.label;
       double best = 1e18;
       for (int c = 0; c < 4; ++c) {
         const auto& ref = params.calibration->colour[static_cast<std::size_t>(c)];
         const double dist = std::hypot(seen[0] - ref[0], seen[1] - ref[1], seen[2] - ref[2]);
-        if (dist < best) {
-          best = dist;
+        double cost = dist;
+        if (params.calibration_sigma > 0) {
+          const double prior =
+              0.5 * cell.shares[static_cast<std::size_t>(1 + c)] + (read == 1 + c ? 0.5 : 0.0);
+          cost = dist * dist / (2 * params.calibration_sigma * params.calibration_sigma) -
+                 std::log(std::max(1e-3, prior));
+        }
+        if (cost < best) {
+          best = cost;
           cell.label = 1 + c;
         }
       }

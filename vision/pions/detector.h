@@ -152,7 +152,12 @@ struct Params {
   double hue_pale_chroma = 8;
   double hue_pale_margin = 45;
   int join_group = 1;  // a group of pions apart from the board joins it, inside its 5x7 window, from this size (0: never)
-  std::optional<ColourCalibration> calibration;  // when given, a pion's colour is the nearest calibrated one
+  // When given, a calibration decides each pion's colour: with calibration_sigma (Lab), its
+  // distance from each colour's calibrated look weighed against the reader's own reading (the
+  // classifier's share and the colour the scene's steps gave); 0: the nearest calibrated colour
+  // alone, the scene's colour steps skipped (see detect()).
+  std::optional<ColourCalibration> calibration;
+  double calibration_sigma = 20;
 };
 
 struct Candidate {
@@ -366,6 +371,21 @@ std::array<float, kContextFeatures> context_features(const std::vector<Detection
 // calibration).
 void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model,
                       const Params& params = {});
+
+// The pions of a calibration image (one of each colour shown): the cells read as pions at least
+// `params.min_confidence` sure must be exactly four; each takes a colour by the permutation of
+// the four colours over them that the classifier's shares favour most (the largest product of
+// each pion's share of the colour it takes), so that a pale red read orange beside the true
+// orange is still the red — when every pion holds at least `min_share` of the colour it takes.
+// Per colour (red, orange, green, white), the index in `cells` of its pion; none when there are
+// not four pions or no permutation is that likely (two reds shown: the second red's share of
+// orange is all but 0).
+std::optional<std::array<std::size_t, 4>> calibration_pions(const std::vector<Detection::Cell>& cells,
+                                                            double min_share = 0.1,
+                                                            const Params& params = {});
+// The calibration a detection of a calibration image gives: each colour's descriptor
+// (calibration_descriptor) measured on its pion of calibration_pions; none when it has none.
+std::optional<ColourCalibration> calibration_of(const Detection& d, const Params& params = {});
 
 // Runs every stage on a BGR image. With an untrained `model`, cells are labelled by a fixed rule
 // (used to bootstrap training data).
