@@ -43,7 +43,10 @@ namespace vp = arbitre::vision::pions;
 int main(int argc, char** argv) {
   arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   if (argc < 2) {
-    std::fprintf(stderr, "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence C] [--net-weight W] [--patch-weight W] [--net-min-confidence C] [--calibration-dir CALDIR]\n");
+    std::fprintf(stderr,
+                 "usage: pions_eval DIR [--overlays OUTDIR] [--model MODEL.yml] [--min-confidence "
+                 "C] [--net-weight W] [--patch-weight W] [--net-min-confidence C] "
+                 "[--calibration-dir CALDIR]\n");
     return 2;
   }
   const fs::path dir = argv[1];
@@ -180,9 +183,10 @@ int main(int argc, char** argv) {
     vp::Params read_params = params;
     if (!calibration_dir.empty()) {
       // The scene's calibration picture, read with the same model (time not counted).
-      const vp::Detection shown = vp::detect(
-          arbitre::vision::load_image((calibration_dir / truth["image"].get<std::string>()).string()),
-          params, model);
+      const vp::Detection shown =
+          vp::detect(arbitre::vision::load_image(
+                         (calibration_dir / truth["image"].get<std::string>()).string()),
+                     params, model);
       read_params.calibration = vp::calibration_of(shown, params);
       if (!read_params.calibration) refused.push_back(file.stem().string());
     }

@@ -169,7 +169,8 @@ int main(int argc, char** argv) {
           calibration ? std::optional<std::uint64_t>((seed * 7919 + static_cast<std::uint64_t>(k)) ^
                                                      0x5ca1ab1eULL)
                       : std::nullopt;
-      const Scene scene = make_pion_scene(random, settings.width, settings.height, calibration_seed);
+      const Scene scene =
+          make_pion_scene(random, settings.width, settings.height, calibration_seed);
       nlohmann::json truth;
       const cv::Mat image = render(scene, random, seed * 7919 + static_cast<std::uint64_t>(k) + 1,
                                    fs::path(out) / name, settings, truth);

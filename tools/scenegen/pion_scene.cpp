@@ -100,8 +100,7 @@ Scene make_pion_scene(Random& random, int width, int height,
     const double lz = -(row - cr) * pitch + draw.normal(jitter * pitch);
     const Vec3 centre{lx * ca - lz * sa, 0, lx * sa + lz * ca};
     const std::string pigment = "pigment { color " + pion_colour(colour, hue, draw) + " }";
-    const double spin =
-        squares ? board_angle * 180 / M_PI + draw.normal(touching ? 0.5 : 3.0) : 0;
+    const double spin = squares ? board_angle * 180 / M_PI + draw.normal(touching ? 0.5 : 3.0) : 0;
     if (!shown) return;
     if (squares) {
       const double h = size / 2;

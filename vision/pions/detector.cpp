@@ -1173,8 +1173,8 @@ void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& mode
   }
 }
 
-std::optional<std::array<std::size_t, 4>> calibration_pions(const std::vector<Detection::Cell>& cells,
-                                                            double min_share, const Params& params) {
+std::optional<std::array<std::size_t, 4>> calibration_pions(
+    const std::vector<Detection::Cell>& cells, double min_share, const Params& params) {
   std::vector<std::size_t> pions;
   for (std::size_t k = 0; k < cells.size(); ++k) {
     if (cells[k].label > 0 && cells[k].confidence >= params.min_confidence) pions.push_back(k);

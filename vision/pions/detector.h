@@ -380,9 +380,8 @@ void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& mode
 // Per colour (red, orange, green, white), the index in `cells` of its pion; none when there are
 // not four pions or no permutation is that likely (two reds shown: the second red's share of
 // orange is all but 0).
-std::optional<std::array<std::size_t, 4>> calibration_pions(const std::vector<Detection::Cell>& cells,
-                                                            double min_share = 0.1,
-                                                            const Params& params = {});
+std::optional<std::array<std::size_t, 4>> calibration_pions(
+    const std::vector<Detection::Cell>& cells, double min_share = 0.1, const Params& params = {});
 // The calibration a detection of a calibration image gives: each colour's descriptor
 // (calibration_descriptor) measured on its pion of calibration_pions; none when it has none.
 std::optional<ColourCalibration> calibration_of(const Detection& d, const Params& params = {});
