@@ -1050,6 +1050,26 @@ TEST(PionReader, ACalibrationsFourPionsTakeTheFourColoursTheirSharesFavourTogeth
   EXPECT_FALSE(vp::calibration_pions(d.cells));
 }
 
+// A pastel set on wine felt under a mixed light (fresh seed 69, scene 89) and its calibration
+// picture (scenegen --calibration: one pion of each colour, the same table, light and set).
+// Decided by the nearest calibrated colour alone (the rule of before, calibration_sigma 0), 11 of
+// the 14 pions took a wrong colour: four pions do not describe the board's spread of light.
+// Weighed against the reader's own reading (calibration_sigma 20), the board is read right.
+TEST(PionReader, ACalibrationWeighsInAgainstTheReadersOwnColours) {
+  namespace vp = arbitre::vision::pions;
+  const auto [picture_truth, picture] = committed_scene("calibration/picture", "0089");
+  ASSERT_FALSE(picture.empty());
+  const auto calibration = vp::calibration_of(vp::detect(picture));
+  ASSERT_TRUE(calibration);
+  const auto r = read_without_and_with(
+      "calibration", "0089", [](auto& p) { p.calibration_sigma = 0; },
+      [&](auto& p) { p.calibration = calibration; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_GE(without.wrong_colour, 5);
+  EXPECT_EQ(without.missed + without.phantoms, 0);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
 // Pions whose a, b lie within 4 of each other and whose lightness is within 6 are read in one
 // colour: a group (chained) read in two takes the colour of the largest summed share. Pions
 // further apart, or as alike in a, b but far apart in lightness, keep their own.
