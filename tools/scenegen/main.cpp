@@ -16,8 +16,8 @@
 // DIR/NNNN/FFFF.png|jpg + .json, one frame per event (roll, keep, roll, ...).
 // --debug-overlay also writes NNNN_gt.png: the ground truth drawn over the image.
 // --calibration renders each pion scene's calibration picture instead (pion_scene.h: one pion of
-// each colour where the board's pions lie, the same table, light, camera and pion set), as NNNN: a set
-// rendered with it into another DIR is the calibration of the set rendered without it.
+// each colour where the board's pions lie, the same table, light, camera and pion set), as NNNN: a
+// set rendered with it into another DIR is the calibration of the set rendered without it.
 // --textured-share and --cocked-share set the share of d10 scenes (or roll frames) whose dice are
 // frosted/transparent, and that have one or two cocked dice (defaults 0.2 and 0.25).
 // --threads passes +WT to POV-Ray (default 1). POV-Ray gives slightly different pixels from run

@@ -20,8 +20,9 @@ namespace arbitre::tools::scenegen {
 // With `calibration_seed`, the scene's calibration picture instead: the same table, light,
 // camera, pion set (shape, size, material, hues) and distractors, every draw of `random` made as
 // for the scene, but in place of the board one pion of each colour in a 2x2 block centred on the
-// board's pions (red, orange; green, white; each pion's own variation and jitter drawn from a Random of
-// that seed): what a player shows `arbitre calibrate pions` before the game, under the same lamp.
+// board's pions (red, orange; green, white; each pion's own variation and jitter drawn from a
+// Random of that seed): what a player shows `arbitre calibrate pions` before the game, under the
+// same lamp.
 Scene make_pion_scene(Random& random, int width, int height,
                       std::optional<std::uint64_t> calibration_seed = std::nullopt);
 
