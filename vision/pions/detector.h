@@ -326,7 +326,8 @@ void recolour_twins(std::vector<Detection::Cell>& cells, const Params& params = 
 // of the other cells read white, and whose likeliest other colour holds at least
 // `params.pale_share` x (pale_distance / distance)^2 of white's share (the farther from the
 // whites, the less of the vote the colour needs), takes that colour. The step of detect() after
-// bridge_groups (not with a calibration, which decides every colour itself).
+// bridge_groups (not with a calibration of calibration_sigma 0, which decides every colour
+// itself).
 void recolour_pale(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // Likewise for the colours: the pions of one colour under one light look alike. A cell read red,
@@ -368,7 +369,7 @@ std::array<float, kContextFeatures> context_features(const std::vector<Detection
 // forest gives from its context features when at least `params.context_share` of the trees
 // agree. The features are all taken from the colours as read before the step (no pion's new
 // colour moves another's). The step of detect() after recolour_twins (0: never; not with a
-// calibration).
+// calibration of calibration_sigma 0).
 void recolour_context(std::vector<Detection::Cell>& cells, const CellModel& model,
                       const Params& params = {});
 
