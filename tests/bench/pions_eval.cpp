@@ -14,9 +14,12 @@
 // Prints per-colour confusion, per-scene-kind rates, failures, and the time per frame.
 // Every other --flag VALUE sets the Params member of that name (--recentre 0, --grow-faint 0...).
 // PIONS_EVAL_VERBOSE=1: each scene's lattice; 2: each pion missed, with the nearest cell examined,
-// its presence and (with --keep-patches 1) the patch network's verdict; 3: the colour features of
+// its presence and (with --keep-patches 1) the patch network's verdict, and each phantom, with its
+// presence, contrast and colour against the others read its colour; 3: the colour features of
 // the pions read; 4: every cell examined, whether a pion lies there (with --keep-patches 1); 5:
-// every cell not reported of presence 0.2 or more, with its reported neighbours (U lines).
+// every cell not reported of presence 0.2 or more, with its reported neighbours (U lines); 7:
+// every pion read off its node (OFF lines: real, label, presence, contrast, and the pions read
+// of its colour and of others in the three cells on the side it was shifted to).
 #include <opencv2/imgcodecs.hpp>
 
 #include <algorithm>
@@ -153,6 +156,12 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--hue-margin") params.hue_margin = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-alone") params.hue_alone = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--hue-min-chroma") params.hue_min_chroma = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--recentre-beside")
+      params.recentre_beside = std::atoi(argv[i + 1]);
+    if (std::string(argv[i]) == "--finer-retry") params.finer_retry = std::atoi(argv[i + 1]) != 0;
+    if (std::string(argv[i]) == "--faint-lighter") params.faint_lighter = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--faint-lighter-contrast")
+      params.faint_lighter_contrast = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--join-group") params.join_group = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--bridge-confidence") params.bridge_confidence = std::atof(argv[i + 1]);
   }
@@ -233,6 +242,65 @@ int main(int argc, char** argv) {
                      near ? near->confidence : 0.0, near ? near->presence : 0.0,
                      near ? patch_pion(*near) : -1.0, near ? near->features[16] : 0.0f,
                      why.c_str());
+      }
+    }
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "2") {
+      // Every pion reported where no true pion lies: what the reader made of its cell.
+      const double pitch = truth["scene"]["pitch_px"].get<double>();
+      for (const auto& p : d.observation.pions) {
+        bool real = false;
+        for (const auto& t : truth["pions"])
+          real |= std::hypot(p.x - t["x"].get<double>(), p.y - t["y"].get<double>()) < 0.4 * pitch;
+        if (real) continue;
+        const vp::Detection::Cell* near = nullptr;
+        double best = 1e9;
+        for (const auto& c : d.cells) {
+          const double dist = std::hypot(c.centre.x / d.scale - p.x, c.centre.y / d.scale - p.y);
+          if (dist < best) best = dist, near = &c;
+        }
+        // The other pions read its colour: their median lightness, a and b.
+        std::vector<double> ls, as, bs;
+        for (const auto& c : d.cells) {
+          if (&c == near || !near || c.label != near->label) continue;
+          ls.push_back(c.features[0]);
+          as.push_back(c.features[1]);
+          bs.push_back(c.features[2]);
+        }
+        const auto mid = [](std::vector<double> v) {
+          if (v.empty()) return -99.0;
+          std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+          return v[v.size() / 2];
+        };
+        std::fprintf(stderr,
+                     "  phantom %s %s at %.0f,%.0f: presence %.2f contrast %.2f%s; Lab %.1f %.1f "
+                     "%.1f, its colour's others %.1f %.1f %.1f (%zu)\n",
+                     file.stem().c_str(), std::string(ri::to_string(p.colour)).c_str(), p.x, p.y,
+                     near ? near->presence : 0.0, near ? near->features[16] : 0.0f,
+                     near && near->off_node ? ", off its node" : "",
+                     near ? near->features[0] : 0.0f, near ? near->features[1] : 0.0f,
+                     near ? near->features[2] : 0.0f, mid(ls), mid(as), mid(bs), ls.size());
+      }
+    }
+    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "7") {
+      // Every pion read off its node: real or not, its colour, presence, and the pions read in
+      // the three cells it was shifted toward (same colour / other).
+      const double pitch = truth["scene"]["pitch_px"].get<double>();
+      for (const auto& c : d.cells) {
+        if (!c.off_node || c.label == 0) continue;
+        bool real = false;
+        for (const auto& t : truth["pions"])
+          real |= std::hypot(c.centre.x / d.scale - t["x"].get<double>(),
+                             c.centre.y / d.scale - t["y"].get<double>()) < 0.4 * pitch;
+        const cv::Point2d l = d.lattice.to_lattice(c.centre);
+        const int sx = l.x > c.lattice.x ? 1 : -1, sy = l.y > c.lattice.y ? 1 : -1;
+        int same = 0, other = 0;
+        for (const cv::Point n : {cv::Point(sx, 0), cv::Point(0, sy), cv::Point(sx, sy)}) {
+          for (const auto& o : d.cells) {
+            if (o.lattice == c.lattice + n && o.label > 0) (o.label == c.label ? same : other)++;
+          }
+        }
+        std::fprintf(stderr, "OFF %s %d %d %.2f %.2f %d %d\n", file.stem().c_str(), real ? 1 : 0,
+                     c.label, c.presence, c.features[16], same, other);
       }
     }
     if (const char* v = std::getenv("PIONS_EVAL_VERBOSE");

@@ -279,6 +279,7 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
   const v::LatticeFit fine = v::fit_lattice(s.points, hint, params);
   ASSERT_TRUE(fine.found);
   EXPECT_NEAR(fine.pitch, 28.3, 1.5) << "without the rule the finer lattice wins";
+  EXPECT_FALSE(fine.coarsened);
   std::set<int> parities;
   for (std::size_t k = 0; k < s.points.size(); ++k) {
     if (fine.inlier[k]) parities.insert(((fine.cells[k].x + fine.cells[k].y) % 2 + 2) % 2);
@@ -288,6 +289,7 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
   params.parity_points = 6;
   const v::LatticeFit fit = v::fit_lattice(s.points, hint, params);
   EXPECT_NEAR(fit.pitch, 40, 1.5);
+  EXPECT_TRUE(fit.coarsened) << "the fit says the parity rule made it coarser";
   expect_recovered(s, fit);
   const cv::Point2d down = fit.to_image(0, 1) - fit.to_image(0, 0);
   EXPECT_GT(down.y, std::abs(down.x)) << "rows still run down the image";
@@ -298,6 +300,7 @@ TEST(Lattice, AllPointsOnOneParityMeanTheCoarserLatticeTurned) {
   const v::LatticeFit diagonal = v::fit_lattice(chain.points, 32, params);
   expect_recovered(chain, diagonal);
   EXPECT_NEAR(diagonal.pitch, 40, 1.5);
+  EXPECT_FALSE(diagonal.coarsened);
 }
 
 // Square tiles touching only at their corners (a checkerboard of pions, 40-pixel pitch and

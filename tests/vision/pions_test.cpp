@@ -574,6 +574,37 @@ TEST(PionReader, ALatticeGainsNothingByThePionsReadAroundItsNodes) {
   EXPECT_EQ(r.with.off_node_pions, 0);
 }
 
+// Touching square tiles on a blue and white checkered cloth (fresh scene 84 of seed 67): a gap in
+// the board shows the cloth's white square below a white tile. Read empty on its node, it was
+// examined again a fifth of a pitch off it (`recentre`), toward that tile and two more, and the
+// shifted point, in the corner between them, saw a white pion (presence 0.85). A pion read off
+// its node toward two or three pions read on that side is dropped. (Toward one, it stays: the
+// lattice drifted off a board's far rows, APionTheLatticeDriftedOffIsExaminedAroundItsNode.)
+TEST(PionReader, APionReadOffItsNodeBetweenPionsIsDropped) {
+  const auto r = read_without_and_with("beside", "0084", [](auto& p) { p.recentre_beside = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_EQ(without.phantoms, 1);
+  EXPECT_EQ(r.without.off_node_pions, 1);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+  EXPECT_EQ(r.with.off_node_pions, 0);
+}
+
+// Eight discs on a checkered cloth, the board turned 45 degrees in the image (fresh scene 50 of
+// seed 70): the white between four pions gave no candidate, and the six candidates all lay on one
+// colour of the board's checkerboard, so the lattice fit took the lattice sqrt(2) coarser and
+// turned 45 degrees (the parity rule), on which the white falls between nodes. That lattice had
+// no second reading: the board is now read through the finer one too, which finds the white.
+TEST(PionReader, ALatticeTheParityRuleMadeCoarserIsTriedFinerToo) {
+  const auto r = read_without_and_with("finer", "0050", [](auto& p) { p.finer_retry = false; });
+  EXPECT_TRUE(r.without.lattice.coarsened);
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_EQ(r.without.observation.pions.size(), 7u);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+  EXPECT_FALSE(r.with.lattice.coarsened);
+  const double pitch = r.truth["scene"]["pitch_px"].get<double>();
+  EXPECT_NEAR(r.with.observation.pitch, pitch, 0.1 * pitch);
+}
+
 // Square tiles on orange wood under a warm lamp (development scene 132 of seed 3): a white tile
 // gave no candidate, and its one neighbour on the board is an orange tile that hardly stands out
 // from the wood, from which the board did not grow (a felt the colour of the pions must not
@@ -1162,6 +1193,47 @@ TEST(PionReader, APionTheTablesColourMustBeSurer) {
   c = cells();
   vp::drop_faint(c, off);
   EXPECT_EQ(c[0].label, 4);
+}
+
+// Touching white tiles on a light checkered cloth (fresh scenes 63 and 74 of seed 68): the cloth's
+// white square in a gap of the board was read as a white tile at presences of 0.47-0.49, a little
+// further from the table's colours than `faint_contrast` (0.11-0.15) and 7-8 lighter than the
+// board's white tiles. A white under `faint_lighter_contrast` that much lighter than the other
+// whites must be surer too; one as light as they are, or sure, stays.
+TEST(PionReader, AFaintWhiteLighterThanTheBoardsWhitesMustBeSurer) {
+  namespace vp = arbitre::vision::pions;
+  const auto white = [](int i, double presence, double contrast, double lightness) {
+    vp::Detection::Cell c = cell_at(i, 0, 4, presence, 4);
+    c.features[16] = static_cast<float>(contrast);
+    c.features[0] = static_cast<float>(lightness);
+    return c;
+  };
+  const auto cells = [&] {
+    return std::vector<vp::Detection::Cell>{white(0, 0.9, 0.5, 90),   white(1, 0.9, 0.6, 91),
+                                            white(2, 0.48, 0.15, 98), white(3, 0.48, 0.15, 93),
+                                            white(4, 0.6, 0.15, 98),  white(5, 0.48, 0.3, 98),
+                                            white(6, 0.9, 0.5, 90),   white(7, 0.9, 0.5, 92)};
+  };
+  std::vector<vp::Detection::Cell> c = cells();
+  vp::drop_faint(c);
+  EXPECT_EQ(c[0].label, 4);
+  EXPECT_EQ(c[1].label, 4);
+  EXPECT_EQ(c[2].label, 0) << "faint, 7 lighter than the others' median, unsure";
+  EXPECT_NEAR(c[2].confidence, 0.52, 1e-9);
+  EXPECT_EQ(c[3].label, 4) << "as light as the others";
+  EXPECT_EQ(c[4].label, 4) << "sure";
+  EXPECT_EQ(c[5].label, 4) << "stands out from the table";
+  // A red as faint and light is no white: the rule is the whites'.
+  c = cells();
+  c[2].label = 1;
+  vp::drop_faint(c);
+  EXPECT_EQ(c[2].label, 1);
+  // Off: nothing changes.
+  vp::Params off;
+  off.faint_lighter = 0;
+  c = cells();
+  vp::drop_faint(c, off);
+  EXPECT_EQ(c[2].label, 4);
 }
 
 // A lamp's hotspot adds white to a pion: a red disc turns coral, far from the other reds in a, b

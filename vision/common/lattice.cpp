@@ -334,7 +334,10 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     if (one_colour && !along_edges) {
       const double coarse_angle = std::remainder(h.angle + CV_PI / 4, CV_PI / 2);  // (the axes nearest the image's)
       LatticeFit coarse = complete_fit(points, h.pitch * std::sqrt(2.0), coarse_angle, h.point, params);
-      if (coarse.inliers >= best.inliers) return coarse;
+      if (coarse.inliers >= best.inliers) {
+        coarse.coarsened = true;
+        return coarse;
+      }
     }
   }
   return best;

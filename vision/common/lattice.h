@@ -62,6 +62,9 @@ struct LatticeFit {
   int inliers = 0;
   // The hypothesis it grew from (pitch and angle before the refit).
   double hypothesis_pitch = 0, hypothesis_angle = 0;
+  // Whether the fit took the lattice sqrt(2) coarser and turned 45 degrees because every point
+  // lay on one colour of the finer one's checkerboard (LatticeParams::parity_points).
+  bool coarsened = false;
   // It came from a pair a knight's move apart: which mirror image (+1 or -1; 0: not so).
   int knight = 0;
 

@@ -929,12 +929,27 @@ std::optional<cv::Vec2d> colour_median(const std::vector<Detection::Cell>& cells
 // drop_faint: see detector.h.
 void drop_faint(std::vector<Detection::Cell>& cells, const Params& params) {
   if (params.faint_presence <= 0) return;
-  for (Detection::Cell& cell : cells) {
-    if (cell.label > 0 && cell.features[16] < params.faint_contrast &&
-        cell.presence < params.faint_presence) {
-      cell.label = 0;
-      cell.confidence = 1.0 - cell.presence;
+  constexpr int kWhite = 1 + static_cast<int>(ri::Colour::White);
+  std::vector<std::size_t> dropped;
+  for (std::size_t k = 0; k < cells.size(); ++k) {
+    const Detection::Cell& cell = cells[k];
+    if (cell.label == 0 || cell.presence >= params.faint_presence) continue;
+    bool faint = cell.features[16] < params.faint_contrast;
+    if (!faint && cell.label == kWhite && params.faint_lighter > 0 &&
+        cell.features[16] < params.faint_lighter_contrast) {
+      // A white a little further from the table's colours, and lighter than the board's other
+      // whites: the cloth's white seen between tiles, not a tile.
+      std::vector<double> lightness;
+      for (std::size_t o = 0; o < cells.size(); ++o) {
+        if (o != k && cells[o].label == kWhite) lightness.push_back(cells[o].features[0]);
+      }
+      faint = !lightness.empty() && cell.features[0] - middle(lightness) > params.faint_lighter;
     }
+    if (faint) dropped.push_back(k);
+  }
+  for (const std::size_t k : dropped) {
+    cells[k].label = 0;
+    cells[k].confidence = 1.0 - cells[k].presence;
   }
 }
 
@@ -1458,6 +1473,7 @@ struct LatticeChoice {
   double avoid_pitch = 0, avoid_angle = 0;
   int knight_mirror = 0;
   int alone = -1;  // the lattice fitted to this candidate alone (an index into the candidates)
+  bool finer = false;  // the finer lattice kept, not the coarser one of the parity rule
 };
 
 // The stages from the lattice on (fit_lattice, classify_cells, constrain).
@@ -1505,6 +1521,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   lp.far_pairs = params.far_pairs;
   lp.hypothesis_steps = params.hypothesis_steps;
   lp.knight_mirror = choice.knight_mirror;
+  if (choice.finer) lp.parity_points = 0;
   lp.avoid_pitch = choice.avoid_pitch;
   lp.avoid_angle = choice.avoid_angle;
   d.lattice = fit_lattice(centres, pitch_hint, lp);
@@ -1867,6 +1884,29 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       rejected.push_back({d.candidates[k].centre.x, d.candidates[k].centre.y, crowded[k] ? "crowded" : "off the lattice"});
     }
   }
+  if (params.recentre_beside > 0) {
+    // A pion read off its node toward pions read (`recentre_beside` of the three cells on the
+    // side it was shifted to): the shifted point, in the corner between them, saw their edges
+    // and the cloth between (a light square in a gap between tiles read as a white tile), not a
+    // pion of its own. A board the lattice drifted off is shifted toward one pion at most there.
+    std::vector<std::size_t> beside;
+    for (std::size_t k = 0; k < d.cells.size(); ++k) {
+      const Detection::Cell& cell = d.cells[k];
+      if (!cell.off_node || cell.label == 0) continue;
+      const cv::Point2d l = d.lattice.to_lattice(cell.centre);
+      const int sx = l.x > cell.lattice.x ? 1 : -1, sy = l.y > cell.lattice.y ? 1 : -1;
+      const auto toward = std::count_if(d.cells.begin(), d.cells.end(), [&](const Detection::Cell& o) {
+        const cv::Point n = o.lattice - cell.lattice;
+        return o.label > 0 && (n == cv::Point(sx, 0) || n == cv::Point(0, sy) || n == cv::Point(sx, sy));
+      });
+      if (toward >= params.recentre_beside) beside.push_back(k);
+    }
+    for (const std::size_t k : beside) {
+      d.cells[k].label = 0;
+      d.cells[k].confidence = 1 - d.cells[k].presence;
+      d.cells[k].off_node = false;
+    }
+  }
   drop_faint(d.cells, params);
   bridge_groups(d.cells, params);
   fill_holes(d.cells, params);
@@ -2060,6 +2100,17 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
       (d.lattice.inliers <= params.alternative_inliers ||
        (params.alternative_pieces && pieces_of(d) > 1)))
     read_other(params.alternative_pieces);
+  // The lattice was taken sqrt(2) coarser and turned 45 degrees because the candidates all lay
+  // on one colour of the finer one's checkerboard: the board may be the finer one, its pions on
+  // the other colour not candidates (white on a light cloth). It is read through the finer one
+  // too and that kept when it finds more pions.
+  if (params.finer_retry && d.lattice.found && d.lattice.coarsened) {
+    LatticeChoice finer;
+    finer.finer = true;
+    Detection other = finish_again(prepared, params, model, finer);
+    const bool better = other.lattice.found && pions_of(other) > pions_of(d);
+    keep(d, std::move(other), better);
+  }
   // The pions read all on one colour of the lattice's checkerboard (i + j of one parity): the
   // lattice may be the one turned 45 degrees at 1/sqrt(2) of the board's pitch, kept by a few
   // candidates that are no pions (the table seen between four of them) on the other colour,

@@ -76,6 +76,7 @@ struct Params {
   bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
                              // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
+  bool finer_retry = true;  // a lattice the parity rule made coarser: the board read through the finer one too
   int read_parity_pions = 6;  // from this many pions read all on one parity of the lattice, the
                               // board is read through the likeliest other lattice too, the
                               // better reading kept (0: never)
@@ -86,6 +87,8 @@ struct Params {
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
   double recentre_accept = 0.7;    // ... a pion taken at the surest point with this presence
+  int recentre_beside = 2;  // ... and dropped when this many of the 3 cells on the side it was
+                            // shifted to hold pions read (0: never)
   // Candidates off the lattice tried on a node by a refitted map, at most (0: never) ...
   int extend_rounds = 8;
   // ... the map refitted through the placed candidates read as pions only, not those examined
@@ -117,6 +120,10 @@ struct Params {
   // this presence (0: as any other); see drop_faint.
   double faint_contrast = 0.1;
   double faint_presence = 0.55;
+  // ... and a white under this contrast (0: never) too when it is `faint_lighter` (L) lighter
+  // than the median of the board's other whites.
+  double faint_lighter_contrast = 0.2;
+  double faint_lighter = 5;
   int hole_neighbours = 3;  // see fill_holes (0: never)
   double hole_contrast = 2.5;
   double hole_presence = 0.3;
