@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--faint-lighter") params.faint_lighter = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-lighter-contrast")
       params.faint_lighter_contrast = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--lone-crowded") params.lone_crowded = std::atoi(argv[i + 1]) != 0;
     if (std::string(argv[i]) == "--join-group") params.join_group = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--bridge-confidence") params.bridge_confidence = std::atof(argv[i + 1]);
   }

@@ -589,6 +589,17 @@ TEST(PionReader, APionReadOffItsNodeBetweenPionsIsDropped) {
   EXPECT_EQ(r.with.off_node_pions, 0);
 }
 
+// One orange disc on a grey and white checkered cloth (fresh scene 95 of seed 69): the cloth's
+// edges under it cut its blob in two candidates closer than half a pion's width, crowded, and
+// crowded candidates stay out of the lattice fit: no lattice, no pion. With no pion read, the board
+// is read through each likeliest candidate alone (`lone_readings`), crowded ones too.
+TEST(PionReader, ALonePionSplitInTwoIsReadThroughEitherHalf) {
+  const auto r = read_without_and_with("split", "0095", [](auto& p) { p.lone_crowded = false; });
+  EXPECT_EQ(r.without.candidates.size(), 2u);
+  EXPECT_TRUE(r.without.observation.pions.empty());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
 // Eight discs on a checkered cloth, the board turned 45 degrees in the image (fresh scene 50 of
 // seed 70): the white between four pions gave no candidate, and the six candidates all lay on one
 // colour of the board's checkerboard, so the lattice fit took the lattice sqrt(2) coarser and

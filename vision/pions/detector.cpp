@@ -1501,7 +1501,11 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   }
   std::vector<std::size_t> fitted;  // the candidates the lattice is fitted to
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
-    if (crowded[k] || (choice.alone >= 0 && k != static_cast<std::size_t>(choice.alone))) continue;
+    // (A lone reading takes its candidate crowded or not: a lone pion split in two by a cloth's
+    // edges is two crowded candidates and nothing else.)
+    if (choice.alone >= 0 ? k != static_cast<std::size_t>(choice.alone) || (crowded[k] && !params.lone_crowded)
+                          : crowded[k])
+      continue;
     centres.push_back(d.candidates[k].centre);
     fitted.push_back(k);
   }

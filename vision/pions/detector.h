@@ -83,6 +83,7 @@ struct Params {
   int lone_readings = 4;      // no pion read though there were candidates: the board read through
                               // the lattice of each of this many candidates alone (the likeliest
                               // pions first), the reading with the most pions kept (0: never)
+  bool lone_crowded = true;   // ... a crowded candidate too (a pion split in two by a cloth's edges)
   double recentre = 0.2;  // an empty cell is examined again at 4 points this far (pitch) from its
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
