@@ -839,6 +839,19 @@ std::string die_pov(const Setup& setup, const Die& d, const Camera& camera) {
   return s.str();
 }
 
+// The room around the table, as glass and glossy dice see it: a pale grey dome, lighter overhead,
+// tinted like the scene's light. Without it a ray leaving a see-through die toward the walls found
+// POV-Ray's black background, and clear dice rendered nearly black (2026-12-03).
+std::string room_pov(const Lighting& lighting) {
+  const Vec3 tint = lighting.kind == 0   ? Vec3{1.0, 0.92, 0.8}
+                    : lighting.kind == 1 ? Vec3{0.88, 0.94, 1.0}
+                                         : Vec3{0.95, 0.95, 0.93};
+  std::ostringstream s;
+  s << "sky_sphere { pigment { gradient y color_map { [0 color " << rgb(0.6 * tint.x, 0.6 * tint.y, 0.6 * tint.z)
+    << "] [1 color " << rgb(0.9 * tint.x, 0.9 * tint.y, 0.9 * tint.z) << "] } } }\n";
+  return s.str();
+}
+
 nlohmann::json point_json(cv::Point2d p) {
   return {std::round(p.x * 10) / 10, std::round(p.y * 10) / 10};
 }
@@ -857,7 +870,7 @@ Scene emit(const Setup& setup, const Stage& stage, const std::vector<Die>& unord
   // Glass needs deep rays (total internal reflection shows black at the limit), cut short once
   // they carry little.
   write_header(s, camera, setup.textured ? 12 : 6, setup.textured ? "adc_bailout 0.02" : "");
-  s << stage.environment << dice_declarations(setup) << tray_pov(setup.tray);
+  s << stage.environment << room_pov(stage.lighting) << dice_declarations(setup) << tray_pov(setup.tray);
   for (const Die& d : dice) s << die_pov(setup, d, camera);
 
   std::vector<ConvexBody> occluders;
@@ -1206,10 +1219,13 @@ bool dice_self_test(int layouts, std::string& report) {
   for (const auto& [name, n] : layout_kinds) out << "  layout " << name << ": " << n << "\n";
   for (const auto& [name, n] : zones) out << "  zone " << name << ": " << n << " die-frames\n";
   // The truth of rendered scenes: values, colours, every labelled point in the frame.
-  int truth_failures = 0;
+  int truth_failures = 0, without_room = 0;
   for (int k = 0; k < layouts / 4; ++k) {
     Random random(dice_seed(4243, k));
     const Scene scene = make_dice_scene(random, 1280, 720, DiceOptions{});
+    // One room around the table (see-through dice show it, not POV-Ray's black background).
+    const std::size_t sky = scene.pov.find("sky_sphere");
+    without_room += sky == std::string::npos || scene.pov.find("sky_sphere", sky + 1) != std::string::npos;
     int red = 0;
     for (const auto& d : scene.truth["dice"]) {
       red += d["colour"] == "red";
@@ -1227,6 +1243,7 @@ bool dice_self_test(int layouts, std::string& report) {
   check(truth_failures == 0,
         "rendered truth: 5 red + 5 white, values 1-10 (null when cocked), "
         "every up-face corner inside the image");
+  check(without_room == 0, "every scene has one room around the table (a sky_sphere)");
   report = out.str();
   return all;
 }
