@@ -847,8 +847,9 @@ std::string room_pov(const Lighting& lighting) {
                     : lighting.kind == 1 ? Vec3{0.88, 0.94, 1.0}
                                          : Vec3{0.95, 0.95, 0.93};
   std::ostringstream s;
-  s << "sky_sphere { pigment { gradient y color_map { [0 color " << rgb(0.6 * tint.x, 0.6 * tint.y, 0.6 * tint.z)
-    << "] [1 color " << rgb(0.9 * tint.x, 0.9 * tint.y, 0.9 * tint.z) << "] } } }\n";
+  s << "sky_sphere { pigment { gradient y color_map { [0 color "
+    << rgb(0.6 * tint.x, 0.6 * tint.y, 0.6 * tint.z) << "] [1 color "
+    << rgb(0.9 * tint.x, 0.9 * tint.y, 0.9 * tint.z) << "] } } }\n";
   return s.str();
 }
 
@@ -870,7 +871,8 @@ Scene emit(const Setup& setup, const Stage& stage, const std::vector<Die>& unord
   // Glass needs deep rays (total internal reflection shows black at the limit), cut short once
   // they carry little.
   write_header(s, camera, setup.textured ? 12 : 6, setup.textured ? "adc_bailout 0.02" : "");
-  s << stage.environment << room_pov(stage.lighting) << dice_declarations(setup) << tray_pov(setup.tray);
+  s << stage.environment << room_pov(stage.lighting) << dice_declarations(setup)
+    << tray_pov(setup.tray);
   for (const Die& d : dice) s << die_pov(setup, d, camera);
 
   std::vector<ConvexBody> occluders;
@@ -1225,7 +1227,8 @@ bool dice_self_test(int layouts, std::string& report) {
     const Scene scene = make_dice_scene(random, 1280, 720, DiceOptions{});
     // One room around the table (see-through dice show it, not POV-Ray's black background).
     const std::size_t sky = scene.pov.find("sky_sphere");
-    without_room += sky == std::string::npos || scene.pov.find("sky_sphere", sky + 1) != std::string::npos;
+    without_room +=
+        sky == std::string::npos || scene.pov.find("sky_sphere", sky + 1) != std::string::npos;
     int red = 0;
     for (const auto& d : scene.truth["dice"]) {
       red += d["colour"] == "red";

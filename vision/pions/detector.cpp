@@ -1503,8 +1503,9 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   for (std::size_t k = 0; k < d.candidates.size(); ++k) {
     // (A lone reading takes its candidate crowded or not: a lone pion split in two by a cloth's
     // edges is two crowded candidates and nothing else.)
-    if (choice.alone >= 0 ? k != static_cast<std::size_t>(choice.alone) || (crowded[k] && !params.lone_crowded)
-                          : crowded[k])
+    if (choice.alone >= 0
+            ? k != static_cast<std::size_t>(choice.alone) || (crowded[k] && !params.lone_crowded)
+            : crowded[k])
       continue;
     centres.push_back(d.candidates[k].centre);
     fitted.push_back(k);
@@ -1899,10 +1900,12 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
       if (!cell.off_node || cell.label == 0) continue;
       const cv::Point2d l = d.lattice.to_lattice(cell.centre);
       const int sx = l.x > cell.lattice.x ? 1 : -1, sy = l.y > cell.lattice.y ? 1 : -1;
-      const auto toward = std::count_if(d.cells.begin(), d.cells.end(), [&](const Detection::Cell& o) {
-        const cv::Point n = o.lattice - cell.lattice;
-        return o.label > 0 && (n == cv::Point(sx, 0) || n == cv::Point(0, sy) || n == cv::Point(sx, sy));
-      });
+      const auto toward =
+          std::count_if(d.cells.begin(), d.cells.end(), [&](const Detection::Cell& o) {
+            const cv::Point n = o.lattice - cell.lattice;
+            return o.label > 0 &&
+                   (n == cv::Point(sx, 0) || n == cv::Point(0, sy) || n == cv::Point(sx, sy));
+          });
       if (toward >= params.recentre_beside) beside.push_back(k);
     }
     for (const std::size_t k : beside) {

@@ -76,14 +76,15 @@ struct Params {
   bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
                              // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
-  bool finer_retry = true;  // a lattice the parity rule made coarser: the board read through the finer one too
+  bool finer_retry =
+      true;  // a lattice the parity rule made coarser: the board read through the finer one too
   int read_parity_pions = 6;  // from this many pions read all on one parity of the lattice, the
                               // board is read through the likeliest other lattice too, the
                               // better reading kept (0: never)
   int lone_readings = 4;      // no pion read though there were candidates: the board read through
                               // the lattice of each of this many candidates alone (the likeliest
                               // pions first), the reading with the most pions kept (0: never)
-  bool lone_crowded = true;   // ... a crowded candidate too (a pion split in two by a cloth's edges)
+  bool lone_crowded = true;  // ... a crowded candidate too (a pion split in two by a cloth's edges)
   double recentre = 0.2;  // an empty cell is examined again at 4 points this far (pitch) from its
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
