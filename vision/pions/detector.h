@@ -76,8 +76,9 @@ struct Params {
   bool knight_retry = true;  // a lattice from a knight's move: the board read through its mirror
                              // image too, the better kept
   int parity_points = 6;           // from this many candidates all on one parity of a lattice, the one sqrt(2) coarser turned 45 degrees is taken (0: never)
-  bool finer_retry =
-      true;  // a lattice the parity rule made coarser: the board read through the finer one too
+  // A lattice the parity rule made coarser: the board read through the finer one too, the finer
+  // reading kept when it finds more pions.
+  bool finer_retry = true;
   int read_parity_pions = 6;  // from this many pions read all on one parity of the lattice, the
                               // board is read through the likeliest other lattice too, the
                               // better reading kept (0: never)
@@ -304,8 +305,11 @@ void flatten_light(cv::Mat& bgr, const Params& params = {});
 // nearest of them under `params.faint_contrast` of the foreground threshold) is a pion only when
 // at least `params.faint_presence` of the vote sees one: a light square of a checkered cloth,
 // the size of a tile and beside the board, was read as a white pion at presences of 0.46-0.55,
-// where a true pion the table's colour is read surely or not at all (docs/benchmarks.md). The
-// step of detect() before bridge_groups, which may still take such a cell between two groups.
+// where a true pion the table's colour is read surely or not at all (docs/benchmarks.md). So is
+// a white under `params.faint_lighter_contrast` that is more than `params.faint_lighter` lighter
+// than the median of the other cells read white: the cloth's white square in a gap between white
+// tiles, brighter than they are. The step of detect() before bridge_groups, which may still
+// take such a cell between two groups.
 void drop_faint(std::vector<Detection::Cell>& cells, const Params& params = {});
 
 // A board is one 8-connected group of pions: a cell examined as empty that touches pions of
