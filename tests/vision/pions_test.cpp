@@ -647,11 +647,15 @@ TEST(PionReader, AChainOfPionsThatHardlyStandOutIsFollowedAFewSteps) {
 // pion was read. Crowded candidates that all lie within half a pion's width of each other are one
 // pion in pieces, and are merged.
 TEST(PionReader, CandidatesCrowdedWithinHalfAWidthAreOnePionInPieces) {
-  // The board read again without the cloth's rarer colours (object_retry_share) reads this scene
-  // by itself too: off in both readings.
+  // The board read again without the cloth's rarer colours (object_retry_share), and the lone
+  // readings through crowded candidates (lone_crowded), read this scene by themselves too: off in
+  // both readings.
   const auto r = read_without_and_with(
       "split", "0080", [](auto& p) { p.merge_split = 0; },
-      [](auto& p) { p.object_retry_share = 0; });
+      [](auto& p) {
+        p.object_retry_share = 0;
+        p.lone_crowded = false;
+      });
   const auto crowded = [](const arbitre::vision::pions::Detection& d) {
     return std::count_if(d.observation.rejected.begin(), d.observation.rejected.end(),
                          [](const auto& x) { return x.why == "crowded"; });
