@@ -25,7 +25,8 @@
 // toward, with no face within 12 degrees of horizontal.
 //
 // Surroundings. Camera, table, lights, distractors (a cup, a pencil; here also a squared
-// score sheet), sensor noise and JPEG are those of the pion scenes (common.h); the layout is
+// score sheet), sensor noise and JPEG are those of the pion scenes (common.h), with a room around
+// the table (room_pov: the pion scenes keep POV-Ray's black background); the layout is
 // centred on the origin, the camera's look-at jitter is a third of the pions', and it backs
 // off from 15 cm until the tray and every die are inside 2-98% of the frame, then up to 15%
 // more.
@@ -841,7 +842,8 @@ std::string die_pov(const Setup& setup, const Die& d, const Camera& camera) {
 
 // The room around the table, as glass and glossy dice see it: a pale grey dome, lighter overhead,
 // tinted like the scene's light. Without it a ray leaving a see-through die toward the walls found
-// POV-Ray's black background, and clear dice rendered nearly black (2026-12-03).
+// POV-Ray's black background, and clear dice rendered nearly black (2026-12-03). A recorded
+// sequence's pictures (DiceTable::picture) take the warm tint: their stage carries no lighting.
 std::string room_pov(const Lighting& lighting) {
   const Vec3 tint = lighting.kind == 0   ? Vec3{1.0, 0.92, 0.8}
                     : lighting.kind == 1 ? Vec3{0.88, 0.94, 1.0}
