@@ -186,6 +186,16 @@ int main(int argc, char** argv) {
     if (c.patch.empty() || model.patch_net.empty()) return -1;
     return vp::patch_presence(model.patch_net, c.patch, params.patch_views);
   };
+  // The examined cell of `d` nearest image point (x, y), and how far it lies (image pixels).
+  const auto nearest_cell = [](const vp::Detection& d, double x, double y, double& distance) {
+    const vp::Detection::Cell* near = nullptr;
+    distance = 1e9;
+    for (const auto& c : d.cells) {
+      const double dist = std::hypot(c.centre.x / d.scale - x, c.centre.y / d.scale - y);
+      if (dist < distance) distance = dist, near = &c;
+    }
+    return near;
+  };
   for (const fs::path& file : files) {
     const nlohmann::json truth = nlohmann::json::parse(std::ifstream(file));
     const cv::Mat image = arbitre::vision::load_image((dir / truth["image"].get<std::string>()).string());
@@ -225,12 +235,8 @@ int main(int argc, char** argv) {
         bool reported = false;
         for (const auto& p : d.observation.pions) reported |= std::hypot(p.x - tx, p.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>();
         if (reported) continue;
-        double best = 1e9;
-        const vp::Detection::Cell* near = nullptr;
-        for (const auto& c : d.cells) {
-          const double dist = std::hypot(c.centre.x / d.scale - tx, c.centre.y / d.scale - ty);
-          if (dist < best) best = dist, near = &c;
-        }
+        double best = 0;
+        const vp::Detection::Cell* near = nearest_cell(d, tx, ty, best);
         std::string why = "no candidate";
         for (const auto& r : d.observation.rejected) {
           if (std::hypot(r.x - tx, r.y - ty) < 0.4 * truth["scene"]["pitch_px"].get<double>()) why = r.why;
@@ -244,8 +250,6 @@ int main(int argc, char** argv) {
                      near ? patch_pion(*near) : -1.0, near ? near->features[16] : 0.0f,
                      why.c_str());
       }
-    }
-    if (const char* v = std::getenv("PIONS_EVAL_VERBOSE"); v && std::string(v) == "2") {
       // Every pion reported where no true pion lies: what the reader made of its cell.
       const double pitch = truth["scene"]["pitch_px"].get<double>();
       for (const auto& p : d.observation.pions) {
@@ -253,12 +257,8 @@ int main(int argc, char** argv) {
         for (const auto& t : truth["pions"])
           real |= std::hypot(p.x - t["x"].get<double>(), p.y - t["y"].get<double>()) < 0.4 * pitch;
         if (real) continue;
-        const vp::Detection::Cell* near = nullptr;
-        double best = 1e9;
-        for (const auto& c : d.cells) {
-          const double dist = std::hypot(c.centre.x / d.scale - p.x, c.centre.y / d.scale - p.y);
-          if (dist < best) best = dist, near = &c;
-        }
+        double best = 0;
+        const vp::Detection::Cell* near = nearest_cell(d, p.x, p.y, best);
         // The other pions read its colour: their median lightness, a and b.
         std::vector<double> ls, as, bs;
         for (const auto& c : d.cells) {
@@ -378,12 +378,8 @@ int main(int argc, char** argv) {
       for (const auto& t : truth["pions"]) {
         for (const auto& p : d.observation.pions) {
           if (std::hypot(p.x - t["x"].get<double>(), p.y - t["y"].get<double>()) >= 0.4 * truth["scene"]["pitch_px"].get<double>()) continue;
-          const vp::Detection::Cell* near = nullptr;
-          double best = 1e9;
-          for (const auto& c : d.cells) {
-            const double dist = std::hypot(c.centre.x / d.scale - p.x, c.centre.y / d.scale - p.y);
-            if (dist < best) best = dist, near = &c;
-          }
+          double best = 0;
+          const vp::Detection::Cell* near = nearest_cell(d, p.x, p.y, best);
           if (!near) continue;
           std::fprintf(stderr, "F %s %s %s %.2f", file.stem().c_str(), t["colour"].get<std::string>().c_str(),
                        std::string(ri::to_string(p.colour)).c_str(), p.confidence);
