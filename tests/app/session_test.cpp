@@ -36,9 +36,9 @@ using ::testing::ElementsAre;
 namespace {
 
 std::string temp_db(const std::string& name) {
-  const std::string path = ::testing::TempDir() + "session_" +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-                           name + ".db";
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string path = ::testing::TempDir() + "session_" + test->test_suite_name() + "." +
+                           test->name() + "_" + name + ".db";
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
   return path;
 }

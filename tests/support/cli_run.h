@@ -23,11 +23,17 @@ inline std::string slurp(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The current test's suite and name, "Suite.Name": unique among the tests that CTest runs in
+// parallel processes (two suites have tests of the same name, Cli.UnknownColourIsBadInput and
+// YamsCli.UnknownColourIsBadInput, which once wrote the same file at the same time).
+inline std::string current_test_id() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return std::string(info->test_suite_name()) + "." + info->name();
+}
+
 inline CliRun run_arbitre(const std::string& args) {
   // One file per test: CTest runs the tests in parallel processes.
-  const std::string err_path = ::testing::TempDir() + "arbitre_cli_" +
-                               ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-                               ".stderr";
+  const std::string err_path = ::testing::TempDir() + "arbitre_cli_" + current_test_id() + ".stderr";
   const std::string command = std::string(ARBITRE_BINARY) + " " + args + " 2>" + err_path;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
@@ -42,9 +48,7 @@ inline CliRun run_arbitre(const std::string& args) {
 }
 
 inline std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-                           name;
+  const std::string path = ::testing::TempDir() + current_test_id() + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
