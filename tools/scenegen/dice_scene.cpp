@@ -621,6 +621,7 @@ struct Stage {
   std::string table_kind;
   Lighting lighting;
   std::string environment;  // POV-Ray text: table, lights, distractors
+  bool room = true;         // the room around the table (room_pov); DiceOptions::room
 };
 
 std::vector<Vec3> content_points(const Setup& setup, const std::vector<Die>& dice) {
@@ -873,7 +874,7 @@ Scene emit(const Setup& setup, const Stage& stage, const std::vector<Die>& unord
   // Glass needs deep rays (total internal reflection shows black at the limit), cut short once
   // they carry little.
   write_header(s, camera, setup.textured ? 12 : 6, setup.textured ? "adc_bailout 0.02" : "");
-  s << stage.environment << room_pov(stage.lighting) << dice_declarations(setup)
+  s << stage.environment << (stage.room ? room_pov(stage.lighting) : "") << dice_declarations(setup)
     << tray_pov(setup.tray);
   for (const Die& d : dice) s << die_pov(setup, d, camera);
 
@@ -1090,14 +1091,16 @@ Layout sequence_layout(Random& random, const DiceOptions& options) {
 
 Scene make_dice_scene(Random& random, int width, int height, const DiceOptions& options) {
   const Layout layout = single_layout(random, options);
-  const Stage stage = make_stage(random, layout.setup, layout.frames, width, height);
+  Stage stage = make_stage(random, layout.setup, layout.frames, width, height);
+  stage.room = options.room;
   return emit(layout.setup, stage, layout.frames[0]);
 }
 
 std::vector<Scene> make_dice_sequence(Random& random, int width, int height,
                                       const DiceOptions& options) {
   const Layout layout = sequence_layout(random, options);
-  const Stage stage = make_stage(random, layout.setup, layout.frames, width, height);
+  Stage stage = make_stage(random, layout.setup, layout.frames, width, height);
+  stage.room = options.room;
   std::vector<Scene> scenes;
   for (std::size_t f = 0; f < layout.frames.size(); ++f) {
     Scene scene = emit(layout.setup, stage, layout.frames[f]);
@@ -1223,7 +1226,7 @@ bool dice_self_test(int layouts, std::string& report) {
   for (const auto& [name, n] : layout_kinds) out << "  layout " << name << ": " << n << "\n";
   for (const auto& [name, n] : zones) out << "  zone " << name << ": " << n << " die-frames\n";
   // The truth of rendered scenes: values, colours, every labelled point in the frame.
-  int truth_failures = 0, without_room = 0;
+  int truth_failures = 0, without_room = 0, not_as_without = 0;
   for (int k = 0; k < layouts / 4; ++k) {
     Random random(dice_seed(4243, k));
     const Scene scene = make_dice_scene(random, 1280, 720, DiceOptions{});
@@ -1231,6 +1234,15 @@ bool dice_self_test(int layouts, std::string& report) {
     const std::size_t sky = scene.pov.find("sky_sphere");
     without_room +=
         sky == std::string::npos || scene.pov.find("sky_sphere", sky + 1) != std::string::npos;
+    // --no-room: the same scene with the room's text left out, the same truth.
+    DiceOptions no_room;
+    no_room.room = false;
+    Random again(dice_seed(4243, k));
+    const Scene bare = make_dice_scene(again, 1280, 720, no_room);
+    const std::size_t room_end = sky == std::string::npos ? sky : scene.pov.find('\n', sky);
+    not_as_without += sky == std::string::npos || room_end == std::string::npos ||
+                      scene.pov.substr(0, sky) + scene.pov.substr(room_end + 1) != bare.pov ||
+                      scene.truth != bare.truth;
     int red = 0;
     for (const auto& d : scene.truth["dice"]) {
       red += d["colour"] == "red";
@@ -1249,6 +1261,7 @@ bool dice_self_test(int layouts, std::string& report) {
         "rendered truth: 5 red + 5 white, values 1-10 (null when cocked), "
         "every up-face corner inside the image");
   check(without_room == 0, "every scene has one room around the table (a sky_sphere)");
+  check(not_as_without == 0, "--no-room leaves out the room's line and nothing else");
   report = out.str();
   return all;
 }

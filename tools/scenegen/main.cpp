@@ -1,7 +1,7 @@
 // scenegen — renders labelled table scenes with POV-Ray: Irma pions (the default) or ten d10.
 //
 //   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
-//            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25]
+//            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25] [--no-room]
 //            [--threads T] [--debug-overlay] [--calibration]
 //   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
 //            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
@@ -20,6 +20,9 @@
 // set rendered with it into another DIR is the calibration of the set rendered without it.
 // --textured-share and --cocked-share set the share of d10 scenes (or roll frames) whose dice are
 // frosted/transparent, and that have one or two cocked dice (defaults 0.2 and 0.25).
+// --no-room leaves the room out of d10 scenes (POV-Ray's black background round the table, as
+// every d10 render before 2026-12-03: tools/train_dice.sh renders the committed model's first
+// scenes so; the ground truth is the same with or without it).
 // --threads passes +WT to POV-Ray (default 1). POV-Ray gives slightly different pixels from run
 // to run when it renders on several threads, so every scene renders on one thread unless told
 // otherwise (run several scenegen processes for speed). Pion sets rendered before this default
@@ -87,6 +90,8 @@ int main(int argc, char** argv) {
       options.textured_share = std::atof(value().c_str());
     else if (flag == "--cocked-share")
       options.cocked_share = std::atof(value().c_str());
+    else if (flag == "--no-room")
+      options.room = false;
     else if (flag == "--threads")
       settings.threads = std::atoi(value().c_str());
     else if (flag == "--irma-record")
