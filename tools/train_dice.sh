@@ -8,28 +8,52 @@
 # and axis convolutional networks on all 580 with the rest of that model kept (--base), then the
 # face network on all 580 too (seed 2200's 160 scenes until 2026-12-01), again with the rest
 # kept, then the presence network on seeds 2200 and 4000 (310 scenes), again with the rest kept.
+# Those 580 scenes are rendered without the room round the table (--no-room: the scenes were so
+# until 2026-12-03). Then the same 580 scenes with the room, seed 4200's 150 scenes (all
+# textured: frosted and transparent dice) and seed 4900's 150 (all with cocked dice), all with the
+# room, and the second digit network trained on those 880 (--cnn-second, 2026-12-03; the reader
+# takes the mean of the two digit networks' answers).
 #   tools/train_dice.sh [BUILD_DIR]
-# One POV-Ray process at a time (580 scenes, 4-8 s each: 40-80 minutes of rendering),
-# then about 10 minutes of training on one core and 10 more for the convolutional networks on
-# two. Then re-run cmake so that the build embeds the new model.
+# Two POV-Ray processes at a time (1,460 scenes, 4-8 s each on one core: about 80 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 25 more for the
+# convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$build/tools/scenegen" --dice --out "$out/a" --seed 2000 --first 0 --count 90 --jpeg
-"$build/tools/scenegen" --dice --out "$out/c" --seed 2100 --first 0 --count 30 --cocked-share 1.0 --jpeg
-"$build/tools/scenegen" --dice --out "$out/d" --seed 2200 --first 0 --count 160 --jpeg
-"$build/tools/scenegen" --dice --out "$out/e" --seed 4000 --first 0 --count 150 --jpeg
-"$build/tools/scenegen" --dice --out "$out/f" --seed 4100 --first 0 --count 150 --jpeg
+# DIR SEED COUNT [scenegen flags]: renders scenes 0..COUNT-1 of SEED into DIR, two processes.
+render() {
+  local dir=$1 seed=$2 count=$3 half=$(($3 / 2))
+  shift 3
+  "$build/tools/scenegen" --dice --out "$dir" --seed "$seed" --first 0 --count "$half" --jpeg "$@" &
+  local first=$!
+  "$build/tools/scenegen" --dice --out "$dir" --seed "$seed" --first "$half" --count "$((count - half))" \
+    --jpeg "$@"
+  wait "$first"
+}
+for room in no-room room; do
+  flag=()
+  [ "$room" = no-room ] && flag=(--no-room)
+  render "$out/$room/a" 2000 90 "${flag[@]}"
+  render "$out/$room/c" 2100 30 --cocked-share 1.0 "${flag[@]}"
+  render "$out/$room/d" 2200 160 "${flag[@]}"
+  render "$out/$room/e" 4000 150 "${flag[@]}"
+  render "$out/$room/f" 4100 150 "${flag[@]}"
+done
+render "$out/room/g" 4200 150 --textured-share 1.0
+render "$out/room/h" 4900 150 --cocked-share 1.0
 mkdir "$out/model"
-"$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$out/a" "$out/c" "$out/d"
+n="$out/no-room" r="$out/room"
+"$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
 "$build/tools/train_dice" --base "$out/forests.yml" --cnn --cnn-epochs 15 --cnn-copies 6 --axis-cnn --threads 2 \
-  --out "$out/networks.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
+  --out "$out/networks.yml" "$n/a" "$n/c" "$n/d" "$n/e" "$n/f"
 "$build/tools/train_dice" --base "$out/networks.yml" --face-cnn --face-copies 16 --cnn-epochs 15 --threads 2 \
-  --out "$out/face.yml" "$out/a" "$out/c" "$out/d" "$out/e" "$out/f"
+  --out "$out/face.yml" "$n/a" "$n/c" "$n/d" "$n/e" "$n/f"
 "$build/tools/train_dice" --base "$out/face.yml" --presence-cnn --cnn-epochs 8 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$out/d" "$out/e"
+  --out "$out/presence.yml" "$n/d" "$n/e"
+"$build/tools/train_dice" --base "$out/presence.yml" --cnn-second --cnn-epochs 15 --cnn-copies 6 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

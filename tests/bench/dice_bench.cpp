@@ -31,8 +31,18 @@ std::vector<cv::Mat>& frames() {
 // As read (the defaults), or without one of the networks (what it costs): the top face located
 // by the locator's forests alone, or the presence from the reader's forest and the digit network;
 // or without the search at the face answers (answer_search); or the windows scored by OpenCV's
-// HOG instead of the reader's own scan (hog_scan.h).
-enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan, AnswerSearch };
+// HOG instead of the reader's own scan (hog_scan.h); or with the first digit network alone (at
+// its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03.
+enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan, AnswerSearch, SecondDigitNet };
+
+const vd::Model& one_digit_network() {
+  static const vd::Model model = [] {
+    vd::Model m = vd::default_model();
+    m.digit_cnn_2 = {};
+    return m;
+  }();
+  return model;
+}
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
@@ -40,12 +50,19 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::PresenceNetwork) params.presence_net = 0;
   params.answer_search = without != Without::AnswerSearch;
   params.scan_by_opencv = without == Without::OwnScan;
+  if (without == Without::SecondDigitNet) {
+    params.cnn_confidence = 0.5;
+    params.cnn_margin = 0.3;
+    params.full_confidence = 0.9;
+  }
+  const vd::Model& model =
+      without == Without::SecondDigitNet ? one_digit_network() : vd::default_model();
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;
   for (auto _ : bench) {
     times.start();
-    const vd::Detection d = vd::detect(frames()[i], params);
+    const vd::Detection d = vd::detect(frames()[i], params, model);
     benchmark::DoNotOptimize(d.observation.dice.data());
     times.stop();
     sum += d.timing;
@@ -146,6 +163,10 @@ int main(int argc, char** argv) {
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/without_answer_search", BM_DetectDice,
                                Without::AnswerSearch)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(every_frame);
+  benchmark::RegisterBenchmark("BM_DetectDice/one_digit_network", BM_DetectDice,
+                               Without::SecondDigitNet)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/scan_by_opencv", BM_DetectDice, Without::OwnScan)

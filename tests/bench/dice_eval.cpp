@@ -11,7 +11,8 @@
 //     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
-//     for breaking the failures down)
+//     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius
+//     and top face against the true ones; for breaking the failures down)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
@@ -270,7 +271,8 @@ int main(int argc, char** argv) {
   if (!dice_csv.empty()) {
     csv.open(dice_csv);
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
-           "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness\n";
+           "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
+           "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
@@ -392,9 +394,12 @@ int main(int argc, char** argv) {
           axis_error = std::min(axis_error, 180.0 - axis_error);
           csv << ',' << d.best_value[k] << ',' << d.cocked_evidence[k][2] << ','
               << d.cocked_evidence[k][3] << ',' << face_error << ',' << axis_error << ','
-              << d.redness[k] << '\n';
+              << d.redness[k] << ',' << d.observation.dice[k].x << ',' << d.observation.dice[k].y
+              << ',' << d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius << ','
+              << d.face[k].x << ',' << d.face[k].y << ',' << t["x"] << ',' << t["y"] << ','
+              << f["x"] << ',' << f["y"] << '\n';
         } else {
-          csv << ",,,,,,\n";
+          csv << ",,,,,,,,,,,,,,,\n";
         }
       }
     }

@@ -596,6 +596,25 @@ TEST(DiceReader, TheDigitNetworkVetoesAndNeverChangesAReading) {
   EXPECT_GT(kept, 0.8 * read_by_forest);  // the network agrees with most readings
 }
 
+namespace {
+
+// A digit network that answers `label` whatever it sees.
+void always_answer(arbitre::vision::Cnn& net, int label) {
+  std::fill(net.w4.begin(), net.w4.end(), 0.0f);
+  std::fill(net.b4.begin(), net.b4.end(), 0.0f);
+  net.b4[static_cast<std::size_t>(label)] = 30;  // a probability of 1 to the float
+}
+
+// The committed model with both its digit networks answering `label` whatever they see.
+vd::Model always_answering(int label) {
+  vd::Model m = vd::default_model();  // the networks' weights are copied, not shared
+  always_answer(m.digit_cnn, label);
+  if (!m.digit_cnn_2.empty()) always_answer(m.digit_cnn_2, label);
+  return m;
+}
+
+}  // namespace
+
 // With a digit CNN in the model, it reads the digits: a network that always answers "cocked"
 // flags every die found cocked, one that always answers "wrong turn" leaves every die unread,
 // and the committed one reads most dice of the committed scenes.
@@ -607,14 +626,8 @@ TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
     if (entry.path().extension() == ".jpg") images.push_back(cv::imread(entry.path().string()));
   }
   ASSERT_FALSE(images.empty());
-  const auto biased = [](int label) {
-    vd::Model m = vd::default_model();  // the network's weights are copied, not shared
-    std::fill(m.digit_cnn.w4.begin(), m.digit_cnn.w4.end(), 0.0f);
-    std::fill(m.digit_cnn.b4.begin(), m.digit_cnn.b4.end(), 0.0f);
-    m.digit_cnn.b4[static_cast<std::size_t>(label)] = 10;
-    return m;
-  };
-  const vd::Model cocked = biased(vd::kCockedClass), wrong = biased(vd::kWrongTurn);
+  const vd::Model cocked = always_answering(vd::kCockedClass),
+                  wrong = always_answering(vd::kWrongTurn);
   const vd::Params params;
   vd::Params no_presence;  // the CNN's "not a die" left out, so that the same dice are found
   no_presence.cnn_presence = 0;
@@ -630,6 +643,43 @@ TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
   }
   EXPECT_GT(found, 40);
   EXPECT_GT(read, 0.75 * found);
+}
+
+// The committed model has a second digit network (trained on renders with the room round the
+// table, the first on renders without), and the reader takes the mean of the two answers: a
+// second network that always answers "cocked" makes every die's "cocked" at least one half, so
+// every die found is flagged; one that always answers "wrong turn" halves every value's
+// probability, so no die is read surer than one half; without it the same scenes read as the
+// first network alone reads them, which is not as the pair reads them.
+TEST(DiceReader, TheReaderTakesTheMeanOfItsTwoDigitNetworks) {
+  ASSERT_FALSE(vd::default_model().digit_cnn_2.empty()) << "the committed model has two";
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  vd::Params params;
+  params.cnn_presence = 0;  // the digit networks' "not a die" left out: the same dice are found
+  vd::Model cocked = vd::default_model(), wrong = vd::default_model(),
+            alone = vd::default_model();
+  always_answer(cocked.digit_cnn_2, vd::kCockedClass);
+  always_answer(wrong.digit_cnn_2, vd::kWrongTurn);
+  alone.digit_cnn_2 = {};
+  int found = 0, differ = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".jpg") continue;
+    const cv::Mat image = cv::imread(entry.path().string());
+    const vd::Detection pair = vd::detect(image, params);
+    found += static_cast<int>(pair.observation.dice.size());
+    for (const auto& d : vd::detect(image, params, cocked).observation.dice)
+      EXPECT_TRUE(d.cocked) << entry.path() << ": a die not flagged, the second network said cocked";
+    for (const auto& d : vd::detect(image, params, wrong).observation.dice)
+      EXPECT_TRUE(d.value == 0 || d.confidence <= 0.5)
+          << entry.path() << ": a die read surer than the second network allows";
+    const vd::Detection first = vd::detect(image, params, alone);
+    for (std::size_t k = 0; k < std::min(first.observation.dice.size(), pair.observation.dice.size());
+         ++k) {
+      differ += first.observation.dice[k].confidence != pair.observation.dice[k].confidence;
+    }
+  }
+  EXPECT_GT(found, 40);
+  EXPECT_GT(differ, 0) << "the second network changes no die's confidence";
 }
 
 // With an axis network in the model, it gives the digit's axis: at the top face the locator
@@ -1028,7 +1078,8 @@ TEST(DiceReader, TheSearchsPlacesAreReCentredNearWhereTheyLie) {
 // A red 1 half hidden behind a die chosen (scene 12 of seed 4600; tests/data/dice/near): the
 // CNN is sure of a place of the rings on it ("no die" under 0.03), but re-centred, even within
 // the short reach, it lands on the die chosen and was dropped. Kept where it lies, the 1 is
-// found (here left unread); no die is invented or lost.
+// found (left unread by the first digit network alone, read by the two); no die is invented or
+// lost, none read wrong.
 TEST(DiceReader, APlaceReCentredOntoADieChosenIsKeptWhereItLiesWhenTheCnnIsSure) {
   const OneDie r = read_one_die("near", "0012", 4, [](auto& p) { p.neighbour_keep = 0; });
   ASSERT_EQ(r.truth_die["value"], 1);
@@ -1042,7 +1093,9 @@ TEST(DiceReader, APlaceReCentredOntoADieChosenIsKeptWhereItLiesWhenTheCnnIsSure)
   const auto b = arbitre::testing::score_dice(truth, r.without.observation);
   EXPECT_EQ(a.missed, 0);
   EXPECT_EQ(a.phantoms + a.doubled, 0);
-  EXPECT_EQ(a.flat_right, b.flat_right);
+  EXPECT_EQ(a.wrong_value + a.wrong_colour, b.wrong_value + b.wrong_colour);
+  EXPECT_GE(a.flat_right, b.flat_right);
+  EXPECT_TRUE(r.with.observation.dice[k].value == 0 || r.with.observation.dice[k].value == 1);
   expect_none_lost(r.with, r.without, "a die found without keeping the place is gone with it");
 }
 
@@ -1054,10 +1107,7 @@ TEST(DiceReader, TheSearchBesideTheDiceFoundAddsOnlyTrueDice) {
   vd::Params with, without;
   without.neighbour_search = false;
   with.respace_from = without.respace_from = 0;  // it finds some of the same dice first
-  vd::Model blind = vd::default_model();
-  std::fill(blind.digit_cnn.w4.begin(), blind.digit_cnn.w4.end(), 0.0f);
-  std::fill(blind.digit_cnn.b4.begin(), blind.digit_cnn.b4.end(), 0.0f);
-  blind.digit_cnn.b4[vd::kNoDie] = 10;
+  const vd::Model blind = always_answering(vd::kNoDie);
   vd::Params blind_with = with, blind_without = without;
   blind_with.cnn_presence = blind_without.cnn_presence = 0;  // the same presence either way
   int added = 0;
@@ -1151,8 +1201,9 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToOneThatReads) {
 
 // The same on scene 85 of seed 3900 (tests/data/dice/empty): a window on a fold of the cloth
 // reads nothing and takes the tenth place; chosen without it, the ten dice are the true ones,
-// the red 6 among them (beside the tray's wall) left unread. As many dice read and as many
-// found: that choice is taken, and no die is invented or missed.
+// the red 6 among them (beside the tray's wall; left unread by the first digit network alone,
+// read by the two). As many dice read or more, and as many found: that choice is taken, and no
+// die is invented or missed, none read wrong.
 TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToADieLeftUnread) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "empty", "0085");
   ASSERT_FALSE(image.empty());
@@ -1168,17 +1219,41 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToADieLeftUnread) {
   EXPECT_EQ(a.observation.dice.size(), 10U);
   EXPECT_EQ(after.phantoms, 0);
   EXPECT_EQ(after.missed, 0);
-  EXPECT_EQ(after.flat_right, before.flat_right) << "the die found instead is left unread";
+  EXPECT_GE(after.flat_right, before.flat_right);
+  EXPECT_EQ(after.wrong_value + after.wrong_colour, 0);
   const auto& red6 = truth["dice"][0];
   ASSERT_EQ(red6["value"], 6);
   const int k = seen_at(a.observation.dice, red6);
   ASSERT_GE(k, 0);
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].value, 0);
+  const int value = a.observation.dice[static_cast<std::size_t>(k)].value;
+  EXPECT_TRUE(value == 0 || value == 6) << value;
 }
+
+namespace {
+
+// The reader as it was when the next two tests' frame was chosen: the first digit network alone,
+// at its thresholds (value 0.5 and 0.3 over the next, the whole circle 0.9). The two networks
+// read that frame's white 6 once without the steps the tests are about.
+const vd::Model& one_digit_network() {
+  static const vd::Model model = [] {
+    vd::Model m = vd::default_model();
+    m.digit_cnn_2 = {};
+    return m;
+  }();
+  return model;
+}
+void as_with_one_digit_network(vd::Params& p) {
+  p.cnn_confidence = 0.5;
+  p.cnn_margin = 0.3;
+  p.full_confidence = 0.9;
+}
+
+}  // namespace
 
 // Frame 30 of the bundled Yams recording: a window between the white 6 and the red 7 beside it
 // was chosen as a die and, re-centred where the window detector peaks, landed on the white 6,
-// which was then reported twice, 6 pixels apart. A die re-centred onto a surer one is that die.
+// which was then reported twice, 6 pixels apart (by the reader with one digit network). A die
+// re-centred onto a surer one is that die.
 TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
   const std::string frame =
       std::string(ARBITRE_TEST_DATA) + "/../../data/demo/recordings/yams/0030.jpg";
@@ -1187,6 +1262,8 @@ TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
   vd::Params with, without;
   with.presence_net = without.presence_net = 0;  // it tells that window from a die (below)
   without.respace_after = 0;
+  as_with_one_digit_network(with);
+  as_with_one_digit_network(without);
   const auto closest = [](const vd::Detection& d) {
     double nearest = 1e9;
     for (std::size_t a = 0; a < d.observation.dice.size(); ++a) {
@@ -1197,9 +1274,9 @@ TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
     }
     return nearest / d.die_radius;
   };
-  const vd::Detection b = vd::detect(image, without);
+  const vd::Detection b = vd::detect(image, without, one_digit_network());
   EXPECT_LT(closest(b), 0.5) << "the white 6 twice";
-  const vd::Detection a = vd::detect(image, with);
+  const vd::Detection a = vd::detect(image, with, one_digit_network());
   EXPECT_GE(closest(a), with.min_spacing * 0.9);
   const auto sixes = std::count_if(
       a.observation.dice.begin(), a.observation.dice.end(),
@@ -1236,6 +1313,9 @@ TEST(DiceReader, ThePresenceNetworkTellsAWindowBesideTheDiceFromADie) {
         d.observation.dice.begin(), d.observation.dice.end(),
         [](const DieSighting& o) { return o.value == 6 && o.colour == DieColour::White; });
   };
-  EXPECT_EQ(white_sixes(vd::detect(frame, without)), 2) << "the white 6 twice";
-  EXPECT_EQ(white_sixes(vd::detect(frame, with)), 1);
+  as_with_one_digit_network(with);
+  as_with_one_digit_network(without);
+  EXPECT_EQ(white_sixes(vd::detect(frame, without, one_digit_network())), 2)
+      << "the white 6 twice (one digit network)";
+  EXPECT_EQ(white_sixes(vd::detect(frame, with, one_digit_network())), 1);
 }

@@ -12,13 +12,15 @@
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
-//               [--cnn-shape 12,24,64] [--threads 1]]
+//               [--cnn-shape 12,24,64] [--threads 1] [--cnn-second]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]] [--face-cnn [--face-copies 8]]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
-// --threads only speeds its training up (the same result). --base takes every part from MODEL
+// --threads only speeds its training up (the same result); with --cnn-second (and --base) it is
+// trained as a second digit network, kept beside the base's (the reader takes the mean of the
+// two networks' answers; trained on other scenes, it errs elsewhere). --base takes every part from MODEL
 // and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis network
 // (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at the top
 // face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the true
@@ -243,7 +245,7 @@ int main(int argc, char** argv) {
   std::string base_file;
   arbitre::vision::MlpTraining net;
   net.hidden.clear();
-  bool cnn = false;
+  bool cnn = false, cnn_second = false;
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;
   double cnn_jitter = 0.12;  // x radius, the CNN's crops around the true top face
@@ -283,6 +285,8 @@ int main(int argc, char** argv) {
       net.rate = std::atof(argv[++i]);
     else if (a == "--cnn")
       cnn = true;
+    else if (a == "--cnn-second")
+      cnn = cnn_second = true;
     else if (a == "--cnn-epochs" && i + 1 < argc)
       cnn_training.epochs = std::atoi(argv[++i]);
     else if (a == "--cnn-rate" && i + 1 < argc)
@@ -354,12 +358,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "train_dice: --presence-copies and --threads must be at least 1\n");
     return 2;
   }
+  if (cnn_second && base_file.empty()) {
+    std::fprintf(stderr, "train_dice: --cnn-second needs --base (the first digit network's model)\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(
         stderr,
         "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
         "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-        "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T]] "
+        "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T] "
+        "[--cnn-second]] "
         "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
@@ -383,7 +392,7 @@ int main(int argc, char** argv) {
   if (!base.empty()) {
     model = base;
     if (!net.hidden.empty()) model.digit_net = {};
-    if (cnn) model.digit_cnn = {};
+    if (cnn) (cnn_second ? model.digit_cnn_2 : model.digit_cnn) = {};
     if (axis_cnn) model.axis_cnn = {};
     if (face_cnn) model.face_cnn = {};
     if (presence_cnn) model.presence_cnn = {};
@@ -902,7 +911,12 @@ int main(int argc, char** argv) {
     cv::setNumThreads(1);
     return net;
   };
-  if (cnn) model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+  if (cnn && cnn_second) {
+    model.digit_cnn_2 =
+        train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+  } else if (cnn) {
+    model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+  }
   if (axis_cnn) model.axis_cnn = train_grey("axis cnn", axis_images, axis_labels, vd::kAxisBins);
   if (face_cnn)
     model.face_cnn =
@@ -929,6 +943,8 @@ int main(int argc, char** argv) {
   put("texture", model.texture);
   if (!model.digit_net.empty()) arbitre::vision::write_mlp(storage, "digit_net", model.digit_net);
   if (!model.digit_cnn.empty()) arbitre::vision::write_cnn(storage, "digit_cnn", model.digit_cnn);
+  if (!model.digit_cnn_2.empty())
+    arbitre::vision::write_cnn(storage, "digit_cnn_2", model.digit_cnn_2);
   if (!model.axis_cnn.empty()) arbitre::vision::write_cnn(storage, "axis_cnn", model.axis_cnn);
   if (!model.face_cnn.empty()) arbitre::vision::write_cnn(storage, "face_cnn", model.face_cnn);
   if (!model.presence_cnn.empty())

@@ -143,6 +143,8 @@ Model read_model(const cv::FileStorage& storage) {
     return n;
   };
   m.digit_cnn = network("digit_cnn", kReaderClasses);
+  m.digit_cnn_2 = network("digit_cnn_2", kReaderClasses);
+  if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{};
   m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
   m.presence_cnn = network("presence_cnn", 2);
   m.axis_cnn = network("axis_cnn", kAxisBins);
@@ -157,6 +159,15 @@ Model load_model(const std::string& path) {
 }
 
 namespace {
+
+// The digit network's probabilities for grey crops, or with a second digit network the mean of
+// the two networks': where a die's value is read (the places searched beside the dice and the
+// presence of the candidates take the first network's "no die" alone).
+cv::Mat digit_probabilities(const Model& model, const cv::Mat& rows) {
+  cv::Mat p = model.digit_cnn.probabilities(rows);
+  if (!model.digit_cnn_2.empty() && rows.rows > 0) p = 0.5 * (p + model.digit_cnn_2.probabilities(rows));
+  return p;
+}
 
 // One source pixel's share in a destination pixel of an area shrink (OpenCV's DecimateAlpha).
 struct AreaTap {
@@ -777,7 +788,7 @@ RoundReading read_round(const cv::Mat& grey, cv::Point2d at, double radius, doub
   for (int t = 0; t < n; ++t) circle[static_cast<std::size_t>(t)] = start + 360.0 * t / n;
   cv::Mat rows(n, kCnnSide * kCnnSide, CV_8U);
   cnn_crops(grey, at, radius, circle, rows, 0);
-  const cv::Mat p = model.digit_cnn.probabilities(rows);
+  const cv::Mat p = digit_probabilities(model, rows);
   std::array<double, 11> value_best{};
   std::array<int, 11> value_turn{};
   for (int t = 0; t < n; ++t) {
@@ -930,6 +941,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       return crops;
     };
     cv::Mat cnn_shares;
+    // (The first digit network alone: its "not a die" is a share of the presence, which the
+    // second network's, trained on other renders, would move for every candidate.)
     if (cnn_here) cnn_shares = model.digit_cnn.probabilities(grey_crops(kCnnRadius, turns));
     // The presence network's "not a die", on its wider crops.
     const bool presence_here = !model.presence_cnn.empty() && params.presence_net > 0;
@@ -1211,7 +1224,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       cv::Mat crops(static_cast<int>(places.size()), kCnnSide * kCnnSide, CV_8U);
       for (int i = 0; i < crops.rows; ++i)
         cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
-      const cv::Mat p = model.digit_cnn.probabilities(crops);
+      const cv::Mat p = model.digit_cnn.probabilities(crops);  // "no die": the first alone
       const int first = static_cast<int>(d.candidates.size());
       // A place the CNN takes for a die lies on it: re-centred within a short reach (`near`),
       // not onto the surer die beside it; and kept where it is when even so it lands on a die
@@ -1358,7 +1371,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       return params.net_weight * p + (1 - params.net_weight) * vote_shares(model.digits, rows);
     };
     const cv::Mat reader_shares = cnn ? cv::Mat() : vote_shares(model.reader, samples);
-    const cv::Mat shares = cnn ? model.digit_cnn.probabilities(cnn_rows)
+    const cv::Mat shares = cnn ? digit_probabilities(model, cnn_rows)
                            : !net && digits == model.reader ? reader_shares
                                                             : digit_shares(samples);
     for (int k = 0; k < m; ++k) {
@@ -1424,7 +1437,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
             }
           }
         }
-        more = cnn ? model.digit_cnn.probabilities(shifted) : digit_shares(shifted);
+        more = cnn ? digit_probabilities(model, shifted) : digit_shares(shifted);
         for (int r = 0; r < more.rows; ++r) {
           for (int v = 1; v <= 10; ++v) {
             const double s = more.at<float>(r, v);

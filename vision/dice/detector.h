@@ -72,11 +72,13 @@ struct Params {
   bool use_cnn = true;  // with a digit convolutional network: it reads the digit (not the forest)
   double cnn_cocked = 0.5;          // its mean "cocked" probability over the axis crops that flags
                                     // a die cocked
-  double cnn_confidence = 0.5;      // with it, the value's mean probability over the crops of the
-  double cnn_margin = 0.3;          // best way (always pooled) needed, and over the next value
+  double cnn_confidence = 0.35;     // with it, the value's mean probability over the crops of the
+  double cnn_margin = 0.15;         // best way (always pooled) needed, and over the next value
+                                    // (0.5 and 0.3 with one digit network, until 2026-12-03)
   int full_turns = 36;              // with it, a die not read along the axis: turns of the
                                     // whole circle searched (0: off), its reading taken when
-  double full_confidence = 0.9;     // its mean is at least this (and surer than along the axis)
+  double full_confidence = 0.6;     // its mean is at least this (and surer than along the axis;
+                                    // 0.9 with one digit network, until 2026-12-03)
   bool answer_search = true;        // with it, a die still unread is searched so at each of the
   double answer_gap = 0.05;         // two answers for its top face when they lie this far apart
   double answer_cocked = 0.25;      // (x radius), unless its "cocked" probability is this high
@@ -189,6 +191,9 @@ struct Model {
   // The digit convolutional network: the same classes, from the grey crop (cnn_crop); when the
   // model has one it reads the digit, the forests still tell cocked dice.
   Cnn digit_cnn;
+  // A second digit network (optional), trained on other renders: wherever the digit network is
+  // asked, the mean of the two answers.
+  Cnn digit_cnn_2;
   // The axis convolutional network: the digit's axis at the located top face, from the unturned
   // grey crop (cnn_crop at turn 0), as one of kAxisBins directions modulo 180 degrees; when the
   // model has one it replaces the axis forests.
