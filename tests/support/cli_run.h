@@ -33,7 +33,8 @@ inline std::string current_test_id() {
 
 inline CliRun run_arbitre(const std::string& args) {
   // One file per test: CTest runs the tests in parallel processes.
-  const std::string err_path = ::testing::TempDir() + "arbitre_cli_" + current_test_id() + ".stderr";
+  const std::string err_path =
+      ::testing::TempDir() + "arbitre_cli_" + current_test_id() + ".stderr";
   const std::string command = std::string(ARBITRE_BINARY) + " " + args + " 2>" + err_path;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");

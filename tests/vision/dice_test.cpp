@@ -649,15 +649,14 @@ TEST(DiceReader, TheDigitCnnReadsTheDigitsWhenTheModelHasOne) {
 // table, the first on renders without), and the reader takes the mean of the two answers: a
 // second network that always answers "cocked" makes every die's "cocked" at least one half, so
 // every die found is flagged; one that always answers "wrong turn" halves every value's
-// probability, so no die is read surer than one half; without it the same scenes read as the
-// first network alone reads them, which is not as the pair reads them.
+// probability, so no die is read surer than one half; and the first network alone gives some
+// die another confidence than the pair (the second is asked, not only loaded).
 TEST(DiceReader, TheReaderTakesTheMeanOfItsTwoDigitNetworks) {
   ASSERT_FALSE(vd::default_model().digit_cnn_2.empty()) << "the committed model has two";
   const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
   vd::Params params;
   params.cnn_presence = 0;  // the digit networks' "not a die" left out: the same dice are found
-  vd::Model cocked = vd::default_model(), wrong = vd::default_model(),
-            alone = vd::default_model();
+  vd::Model cocked = vd::default_model(), wrong = vd::default_model(), alone = vd::default_model();
   always_answer(cocked.digit_cnn_2, vd::kCockedClass);
   always_answer(wrong.digit_cnn_2, vd::kWrongTurn);
   alone.digit_cnn_2 = {};
@@ -668,13 +667,14 @@ TEST(DiceReader, TheReaderTakesTheMeanOfItsTwoDigitNetworks) {
     const vd::Detection pair = vd::detect(image, params);
     found += static_cast<int>(pair.observation.dice.size());
     for (const auto& d : vd::detect(image, params, cocked).observation.dice)
-      EXPECT_TRUE(d.cocked) << entry.path() << ": a die not flagged, the second network said cocked";
+      EXPECT_TRUE(d.cocked) << entry.path()
+                            << ": a die not flagged, the second network said cocked";
     for (const auto& d : vd::detect(image, params, wrong).observation.dice)
       EXPECT_TRUE(d.value == 0 || d.confidence <= 0.5)
           << entry.path() << ": a die read surer than the second network allows";
     const vd::Detection first = vd::detect(image, params, alone);
-    for (std::size_t k = 0; k < std::min(first.observation.dice.size(), pair.observation.dice.size());
-         ++k) {
+    for (std::size_t k = 0;
+         k < std::min(first.observation.dice.size(), pair.observation.dice.size()); ++k) {
       differ += first.observation.dice[k].confidence != pair.observation.dice[k].confidence;
     }
   }

@@ -20,11 +20,11 @@
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
 // --threads only speeds its training up (the same result); with --cnn-second (and --base) it is
 // trained as a second digit network, kept beside the base's (the reader takes the mean of the
-// two networks' answers; trained on other scenes, it errs elsewhere). --base takes every part from MODEL
-// and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis network
-// (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at the top
-// face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the true
-// face, and one at the face the locator finds), which then replaces the axis forests.
+// two networks' answers; trained on other scenes, it errs elsewhere). --base takes every part from
+// MODEL and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis
+// network (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at
+// the top face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the
+// true face, and one at the face the locator finds), which then replaces the axis forests.
 // --face-cnn trains the face network (how far the top face lies from a point on the die along
 // the crop's x axis, in kFaceBins bins; its own draws: --face-copies crops per die, half from
 // near its centre and half from near its face, at any turn, and two from each candidate's
@@ -359,7 +359,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (cnn_second && base_file.empty()) {
-    std::fprintf(stderr, "train_dice: --cnn-second needs --base (the first digit network's model)\n");
+    std::fprintf(stderr,
+                 "train_dice: --cnn-second needs --base (the first digit network's model)\n");
     return 2;
   }
   if (out.empty() || dirs.empty()) {
@@ -912,8 +913,7 @@ int main(int argc, char** argv) {
     return net;
   };
   if (cnn && cnn_second) {
-    model.digit_cnn_2 =
-        train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+    model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   } else if (cnn) {
     model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   }

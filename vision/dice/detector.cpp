@@ -165,7 +165,8 @@ namespace {
 // presence of the candidates take the first network's "no die" alone).
 cv::Mat digit_probabilities(const Model& model, const cv::Mat& rows) {
   cv::Mat p = model.digit_cnn.probabilities(rows);
-  if (!model.digit_cnn_2.empty() && rows.rows > 0) p = 0.5 * (p + model.digit_cnn_2.probabilities(rows));
+  if (!model.digit_cnn_2.empty() && rows.rows > 0)
+    p = 0.5 * (p + model.digit_cnn_2.probabilities(rows));
   return p;
 }
 
@@ -1371,7 +1372,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       return params.net_weight * p + (1 - params.net_weight) * vote_shares(model.digits, rows);
     };
     const cv::Mat reader_shares = cnn ? cv::Mat() : vote_shares(model.reader, samples);
-    const cv::Mat shares = cnn ? digit_probabilities(model, cnn_rows)
+    const cv::Mat shares = cnn                              ? digit_probabilities(model, cnn_rows)
                            : !net && digits == model.reader ? reader_shares
                                                             : digit_shares(samples);
     for (int k = 0; k < m; ++k) {
