@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/bench/frame_times.h"
+#include "tests/support/one_digit_network.h"
 #include "vision/common/image_io.h"
 #include "vision/common/warp.h"
 #include "vision/dice/detector.h"
@@ -35,28 +36,15 @@ std::vector<cv::Mat>& frames() {
 // its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03.
 enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan, AnswerSearch, SecondDigitNet };
 
-const vd::Model& one_digit_network() {
-  static const vd::Model model = [] {
-    vd::Model m = vd::default_model();
-    m.digit_cnn_2 = {};
-    return m;
-  }();
-  return model;
-}
-
 void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
   params.use_face_cnn = without != Without::FaceNetwork;
   if (without == Without::PresenceNetwork) params.presence_net = 0;
   params.answer_search = without != Without::AnswerSearch;
   params.scan_by_opencv = without == Without::OwnScan;
-  if (without == Without::SecondDigitNet) {
-    params.cnn_confidence = 0.5;
-    params.cnn_margin = 0.3;
-    params.full_confidence = 0.9;
-  }
-  const vd::Model& model =
-      without == Without::SecondDigitNet ? one_digit_network() : vd::default_model();
+  if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
+  const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
+                                                              : vd::default_model();
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;

@@ -17,6 +17,7 @@
 #include "tests/support/cli_run.h"
 #include "tests/support/committed_scene.h"
 #include "tests/support/dice_scoring.h"
+#include "tests/support/one_digit_network.h"
 #include "vision/dice/detector.h"
 #include "vision/dice/hog_scan.h"
 #include "vision/dice/turn.h"
@@ -1229,30 +1230,14 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToADieLeftUnread) {
   EXPECT_TRUE(value == 0 || value == 6) << value;
 }
 
-namespace {
-
-// The reader as it was when the next two tests' frame was chosen: the first digit network alone,
-// at its thresholds (value 0.5 and 0.3 over the next, the whole circle 0.9). The two networks
-// read that frame's white 6 once without the steps the tests are about.
-const vd::Model& one_digit_network() {
-  static const vd::Model model = [] {
-    vd::Model m = vd::default_model();
-    m.digit_cnn_2 = {};
-    return m;
-  }();
-  return model;
-}
-void as_with_one_digit_network(vd::Params& p) {
-  p.cnn_confidence = 0.5;
-  p.cnn_margin = 0.3;
-  p.full_confidence = 0.9;
-}
-
-}  // namespace
+using arbitre::testing::as_with_one_digit_network;
+using arbitre::testing::one_digit_network;
 
 // Frame 30 of the bundled Yams recording: a window between the white 6 and the red 7 beside it
 // was chosen as a die and, re-centred where the window detector peaks, landed on the white 6,
-// which was then reported twice, 6 pixels apart (by the reader with one digit network). A die
+// which was then reported twice, 6 pixels apart (by the reader with one digit network, as this
+// test and the next read it: the two networks read the white 6 once without the steps they are
+// about). A die
 // re-centred onto a surer one is that die.
 TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
   const std::string frame =

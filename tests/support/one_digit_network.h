@@ -1,0 +1,26 @@
+// The dice reader as it was until 2026-12-03: the committed model's first digit network alone,
+// at the thresholds it was read with (a value's mean 0.5 and 0.3 over the next, the whole
+// circle 0.9). For tests whose scene was chosen on that reader and for the speed it is
+// compared with (dice_bench).
+#pragma once
+
+#include "vision/dice/detector.h"
+
+namespace arbitre::testing {
+
+inline const vision::dice::Model& one_digit_network() {
+  static const vision::dice::Model model = [] {
+    vision::dice::Model m = vision::dice::default_model();
+    m.digit_cnn_2 = {};
+    return m;
+  }();
+  return model;
+}
+
+inline void as_with_one_digit_network(vision::dice::Params& p) {
+  p.cnn_confidence = 0.5;
+  p.cnn_margin = 0.3;
+  p.full_confidence = 0.9;
+}
+
+}  // namespace arbitre::testing
