@@ -191,8 +191,9 @@ struct Model {
   // The digit convolutional network: the same classes, from the grey crop (cnn_crop); when the
   // model has one it reads the digit, the forests still tell cocked dice.
   Cnn digit_cnn;
-  // A second digit network (optional), trained on other renders: wherever the digit network is
-  // asked, the mean of the two answers.
+  // A second digit network (optional), trained on other renders: wherever a value is read (along
+  // the axis, through the whole circle, at the face answers), the mean of the two answers; the
+  // presence and the search beside the dice take the first network's "no die" alone.
   Cnn digit_cnn_2;
   // The axis convolutional network: the digit's axis at the located top face, from the unturned
   // grey crop (cnn_crop at turn 0), as one of kAxisBins directions modulo 180 degrees; when the
