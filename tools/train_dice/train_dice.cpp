@@ -389,6 +389,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: not a complete dice model\n", base_file.c_str());
     return 2;
   }
+  if (cnn_second && base.digit_cnn.empty()) {
+    std::fprintf(stderr, "%s: --cnn-second: the model has no first digit network\n",
+                 base_file.c_str());
+    return 2;
+  }
   vd::Model model;
   if (!base.empty()) {
     model = base;
