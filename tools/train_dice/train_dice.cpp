@@ -13,7 +13,8 @@
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
 //              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
 //               [--cnn-shape 12,24,64] [--threads 1] [--cnn-second]]
-//              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]] [--face-cnn [--face-copies 8]]
+//              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
+//              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -30,6 +31,9 @@
 // near its centre and half from near its face, at any turn, and two from each candidate's
 // centre; a cocked die's "face" is its centre; each crop with the mark toward the image's centre
 // as a second plane), whose answer is then averaged with the face locator's forests'.
+// --face-target teaches it another point, for measuring (docs/benchmarks.md, 2026-12-03): every
+// die's centre (centre) or every die's most upward face, a cocked die's too (top); read (the
+// default) is the top face of a flat die and the centre of a cocked one.
 // --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
 // a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
@@ -254,6 +258,7 @@ int main(int argc, char** argv) {
   double axis_jitter = 0.15;
   bool face_cnn = false;
   int face_copies = 8;
+  std::string face_target = "read";  // what the face network is taught to find (see --face-target)
   bool presence_cnn = false;
   int presence_copies = 6;
   std::vector<std::string> dirs;
@@ -315,6 +320,8 @@ int main(int argc, char** argv) {
       axis_jitter = std::atof(argv[++i]);
     else if (a == "--face-cnn")
       face_cnn = true;
+    else if (a == "--face-target" && i + 1 < argc)
+      face_target = argv[++i];
     else if (a == "--face-copies" && i + 1 < argc)
       face_copies = std::atoi(argv[++i]);
     else if (a == "--presence-cnn")
@@ -350,6 +357,11 @@ int main(int argc, char** argv) {
                  "0.5\n");
     return 2;
   }
+  if (face_target != "read" && face_target != "centre" && face_target != "top") {
+    std::fprintf(stderr, "train_dice: --face-target is read, centre or top, not '%s'\n",
+                 face_target.c_str());
+    return 2;
+  }
   if (face_cnn && (face_copies < 1 || threads < 1)) {
     std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
@@ -370,7 +382,8 @@ int main(int argc, char** argv) {
         "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
         "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T] "
         "[--cnn-second]] "
-        "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C]] "
+        "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C] "
+        "[--face-target read|centre|top]] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -719,8 +732,13 @@ int main(int argc, char** argv) {
     vd::face_mark(grey.size(), from, turn, cnn_row.data());
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
     const double a = turn * M_PI / 180.0;
-    // A cocked die has no top face: its centre, where the digit network learnt it.
-    const cv::Point2d shift = ((d.cocked ? d.centre : d.face) - from) / radius;
+    // A cocked die has no top face to read: its centre, where the digit network learnt it
+    // (--face-target read); or every die's centre (centre), or its most upward face (top).
+    const cv::Point2d target = face_target == "centre" ? d.centre
+                               : face_target == "top"  ? d.face
+                               : d.cocked              ? d.centre
+                                                       : d.face;
+    const cv::Point2d shift = (target - from) / radius;
     const double along = std::cos(a) * shift.x + std::sin(a) * shift.y;
     face_labels.push_back(
         std::clamp(static_cast<int>(std::lround(along / vd::kFaceStep)) + vd::kFaceBins / 2, 0,
