@@ -12,10 +12,11 @@
 # until 2026-12-03). Then the same 580 scenes with the room, seed 4200's 150 scenes (all
 # textured: frosted and transparent dice) and seed 4900's 150 (all with cocked dice), all with the
 # room, and the second digit network trained on those 880 (--cnn-second, 2026-12-03; the reader
-# takes the mean of the two digit networks' answers).
+# takes the mean of the two digit networks' answers), then the centre network on the same 880
+# (--centre-cnn, 2026-12-03: where each die is reported).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (1,460 scenes, 4-8 s each on one core: about 80 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 25 more for the
+# rendering on two cores), then about 10 minutes of training on one core and 31 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,8 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/face.yml" --presence-cnn --cnn-epochs 8 --threads 2 \
   --out "$out/presence.yml" "$n/d" "$n/e"
 "$build/tools/train_dice" --base "$out/presence.yml" --cnn-second --cnn-epochs 15 --cnn-copies 6 --threads 2 \
+  --out "$out/second.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h"
+"$build/tools/train_dice" --base "$out/second.yml" --centre-cnn --face-copies 16 --cnn-epochs 15 --threads 2 \
   --out "$out/model/dice_digits.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# CTests train_dice_presence and train_dice_second: the presence network's training step of
-# tools/train_dice.sh, or its last (the second digit network), on the committed dice scenes (one
-# epoch): bad arguments are refused with exit code 2; the model given as --base is kept to the
-# byte with the network after it; two threads train the same bytes as one.
-#   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR [presence|second]
+# CTests train_dice_presence, train_dice_second and train_dice_centre: the presence network's
+# training step of tools/train_dice.sh, the second digit network's or the centre network's (its
+# last), on the committed dice scenes (one epoch): bad arguments are refused with exit code 2;
+# the model given as --base is kept to the byte with the network after it; two threads train the
+# same bytes as one.
+#   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR [presence|second|centre]
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence}
 work=$(mktemp -d)
@@ -18,6 +19,8 @@ case $step in
   presence) flags=(--presence-cnn) key=presence_cnn: bad=(--presence-cnn --presence-copies 0 --base "$base")
     named=--presence-copies ;;
   second) flags=(--cnn-second --cnn-copies 1) key=digit_cnn_2: bad=(--cnn-second) named=--base ;;
+  centre) flags=(--centre-cnn --face-copies 1) key=centre_cnn:
+    bad=(--centre-cnn --face-cnn --base "$base") named=--face-cnn ;;
   *) fail "unknown step $step" ;;
 esac
 

@@ -33,8 +33,18 @@ std::vector<cv::Mat>& frames() {
 // by the locator's forests alone, or the presence from the reader's forest and the digit network;
 // or without the search at the face answers (answer_search); or the windows scored by OpenCV's
 // HOG instead of the reader's own scan (hog_scan.h); or with the first digit network alone (at
-// its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03.
-enum class Without { Nothing, FaceNetwork, PresenceNetwork, OwnScan, AnswerSearch, SecondDigitNet };
+// its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03;
+// or with the dice reported at their candidates' centres, without the centre network (as until
+// the nineteenth session, 2026-12-03).
+enum class Without {
+  Nothing,
+  FaceNetwork,
+  PresenceNetwork,
+  OwnScan,
+  AnswerSearch,
+  SecondDigitNet,
+  CentreNetwork
+};
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
@@ -42,6 +52,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::PresenceNetwork) params.presence_net = 0;
   params.answer_search = without != Without::AnswerSearch;
   params.scan_by_opencv = without == Without::OwnScan;
+  if (without == Without::CentreNetwork) params.centre_steps = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -155,6 +166,10 @@ int main(int argc, char** argv) {
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/one_digit_network", BM_DetectDice,
                                Without::SecondDigitNet)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(every_frame);
+  benchmark::RegisterBenchmark("BM_DetectDice/without_centre_network", BM_DetectDice,
+                               Without::CentreNetwork)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);
   benchmark::RegisterBenchmark("BM_DetectDice/scan_by_opencv", BM_DetectDice, Without::OwnScan)

@@ -8,11 +8,12 @@
 //     [--presence-net W] [--presence-turns N] [--full-turns N] [--answer-search 0|1]
 //     [--answer-gap R] [--answer-cocked P] [--neighbour-distance R] [--neighbour-rings N]
 //     [--neighbour-ring-step R] [--neighbour-directions N] [--neighbour-no-die P]
-//     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P]
+//     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P] [--centre-steps N]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
-//     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius
-//     and top face against the true ones; for breaking the failures down)
+//     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
+//     top face against the true ones and the digit networks' mean "cocked" share; for breaking
+//     the failures down)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
@@ -225,6 +226,8 @@ int main(int argc, char** argv) {
       params.use_face_cnn = false;
     else if (a == "--face-steps" && i + 1 < argc)
       params.face_steps = std::atoi(argv[++i]);
+    else if (a == "--centre-steps" && i + 1 < argc)
+      params.centre_steps = std::atoi(argv[++i]);
     else if (a == "--colour-gap" && i + 1 < argc)
       params.colour_gap = std::atof(argv[++i]);
     else if (a == "--no-axis-cnn")
@@ -272,7 +275,7 @@ int main(int argc, char** argv) {
     csv.open(dice_csv);
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
-           "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y\n";
+           "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,cocked_share\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
@@ -397,9 +400,9 @@ int main(int argc, char** argv) {
               << d.redness[k] << ',' << d.observation.dice[k].x << ',' << d.observation.dice[k].y
               << ',' << d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius << ','
               << d.face[k].x << ',' << d.face[k].y << ',' << t["x"] << ',' << t["y"] << ','
-              << f["x"] << ',' << f["y"] << '\n';
+              << f["x"] << ',' << f["y"] << ',' << d.cocked_evidence[k][1] << '\n';
         } else {
-          csv << ",,,,,,,,,,,,,,,\n";
+          csv << ",,,,,,,,,,,,,,,,\n";
         }
       }
     }

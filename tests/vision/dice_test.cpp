@@ -910,6 +910,98 @@ TEST(DiceReader, TheFaceNetworkFindsTheTopFace) {
       << "mean error " << error_cnn / dice << " against the forests' " << error_forest / dice;
 }
 
+// The centre network brings a point off the die's centre (0.3 radius, in eight directions) back
+// to it; a network that answers the same bin at every turn moves nothing.
+TEST(DiceReader, TheCentreNetworkFindsTheDiesCentre) {
+  const vd::Model& model = vd::default_model();
+  ASSERT_FALSE(model.centre_cnn.empty()) << "the committed model has a centre network";
+  vd::Model fixed = model;
+  fixed.centre_cnn = always(model.centre_cnn, vd::kFaceBins - 2);
+  const vd::Params params;
+  int dice = 0, near = 0;
+  double error = 0;
+  for_each_flat_die([&](const cv::Mat&, const cv::Mat& grey, const nlohmann::json& t) {
+    const double r = t["radius_px"].get<double>();
+    const cv::Point2d centre(t["x"].get<double>(), t["y"].get<double>());
+    const double a = M_PI / 4 * (dice % 8);
+    const cv::Point2d from = centre + 0.3 * r * cv::Point2d(std::cos(a), std::sin(a));
+    const cv::Point2d found =
+        vd::locate_centres_cnn(grey, {from}, {r}, params.centre_steps, model)[0];
+    const cv::Point2d still =
+        vd::locate_centres_cnn(grey, {from}, {r}, params.centre_steps, fixed)[0];
+    EXPECT_NEAR(still.x, from.x, 1e-9);
+    EXPECT_NEAR(still.y, from.y, 1e-9);
+    ++dice;
+    near += cv::norm(found - centre) < 0.15 * r;
+    error += cv::norm(found - centre) / r;
+  });
+  ASSERT_GT(dice, 40);
+  EXPECT_GT(near, 0.9 * dice) << near << " of " << dice << " within 0.15 radius";
+  EXPECT_LT(error / dice, 0.1) << "mean error (radii), from 0.3";
+}
+
+// The dice are reported where the centre network puts them: nearer their true centres than
+// their candidates' centres are (the committed scenes).
+TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  vd::Params without;
+  without.centre_steps = 0;
+  const vd::Params with;
+  int dice = 0;
+  double error_with = 0, error_without = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
+    const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
+    const vd::Detection a = vd::detect(image, with);
+    const vd::Detection b = vd::detect(image, without);
+    ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
+    for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
+      // The same die, read the same; only where it lies differs.
+      EXPECT_EQ(a.observation.dice[k].value, b.observation.dice[k].value);
+      const cv::Point2d at(a.observation.dice[k].x, a.observation.dice[k].y);
+      const cv::Point2d candidate(b.observation.dice[k].x, b.observation.dice[k].y);
+      double nearest = 1e18, r = 1;
+      cv::Point2d centre;
+      for (const auto& t : truth["dice"]) {
+        const cv::Point2d c(t["x"].get<double>(), t["y"].get<double>());
+        if (cv::norm(c - candidate) < nearest)
+          nearest = cv::norm(c - candidate), centre = c, r = t["radius_px"].get<double>();
+      }
+      if (nearest > r) continue;
+      ++dice;
+      error_with += cv::norm(at - centre) / r;
+      error_without += nearest / r;
+    }
+  }
+  ASSERT_GT(dice, 40);
+  EXPECT_LT(error_with, 0.6 * error_without)
+      << "mean distance from the true centre (radii): " << error_with / dice << " against "
+      << error_without / dice << " at the candidates' centres";
+}
+
+// A red 2 turned down as an eleventh die (scene 21 of seed 5200; tests/data/dice/near): a window
+// between two dice held a place among the ten and was reported there, matching no die. The
+// centre network puts it on one of the two: one die, not two; its place is given up, and the dice
+// chosen again without it find the 2. Nothing is reported twice or invented, no die is read
+// differently.
+TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherGivesUpItsPlace) {
+  const OneDie r = read_one_die("near", "0021", 0, [](auto& p) { p.centre_steps = 0; });
+  ASSERT_EQ(r.truth_die["value"], 2);
+  EXPECT_EQ(r.k_without, -1) << "found without the centre network";
+  EXPECT_GE(r.k_with, 0) << "not found with it";
+  const auto truth = nlohmann::json::parse(
+      std::ifstream(fs::path(ARBITRE_TEST_DATA) / "dice" / "near" / "0021.json"));
+  const auto a = arbitre::testing::score_dice(truth, r.with.observation);
+  const auto b = arbitre::testing::score_dice(truth, r.without.observation);
+  EXPECT_EQ(b.phantoms, 1) << "the window between two dice";
+  EXPECT_EQ(a.phantoms + a.doubled + a.missed, 0);
+  for (std::size_t i = 0; i < a.outcome.size(); ++i) {
+    if (b.outcome[i] != "missed") EXPECT_EQ(a.outcome[i], b.outcome[i]) << "die " << i;
+  }
+  EXPECT_GE(a.flat_right, b.flat_right);
+}
+
 // A die in a chain of touching dice whose only windows were a digit's and the chain's (turned
 // down for their size) is found when the search also looks where those windows were, read
 // right, and nothing found without that is lost. The scene: scenegen --dice seed 2500, scene 18
@@ -1054,10 +1146,12 @@ TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
 // 3900; tests/data/dice/near): the CNN takes a place of the rings on it for a die, but
 // re-centred as far as the scan's windows are (+-0.73 radius), where the window detector peaks,
 // it lands off the 1 and is reported there, matching no die. Re-centred within +-0.36 radius it
-// stays on the 1, which is read right; nothing else changes for the worse.
+// stays on the 1, which is read right; nothing else changes for the worse. (Both read without
+// the centre network, which since 2026-12-03 reports the die landed off the 1 on the 1.)
 TEST(DiceReader, TheSearchsPlacesAreReCentredNearWhereTheyLie) {
-  const OneDie r =
-      read_one_die("near", "0003", 8, [](auto& p) { p.neighbour_refine_steps = p.refine_steps; });
+  const OneDie r = read_one_die(
+      "near", "0003", 8, [](auto& p) { p.neighbour_refine_steps = p.refine_steps; },
+      [](auto& p) { p.centre_steps = 0; });
   ASSERT_EQ(r.truth_die["value"], 1);
   EXPECT_EQ(r.k_without, -1) << "found when re-centred as far as the scan's windows";
   ASSERT_GE(r.k_with, 0) << "not found";

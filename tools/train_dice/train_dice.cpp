@@ -15,6 +15,7 @@
 //               [--cnn-shape 12,24,64] [--threads 1] [--cnn-second]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
+//              [--centre-cnn [--face-copies 8]]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -34,6 +35,9 @@
 // --face-target teaches it another point, for measuring (docs/benchmarks.md, 2026-12-03): every
 // die's centre (centre) or every die's most upward face, a cocked die's too (top); read (the
 // default) is the top face of a flat die and the centre of a cocked one.
+// --centre-cnn (with --base) trains the centre network: the face network's crops and draws, taught
+// every die's centre (as --face-cnn --face-target centre), kept beside the base's face network;
+// the reader reports each die where it puts the centre.
 // --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
 // a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
@@ -257,6 +261,7 @@ int main(int argc, char** argv) {
   int axis_copies = 4;
   double axis_jitter = 0.15;
   bool face_cnn = false;
+  bool centre_cnn = false;  // the face network's training, taught centres, kept as centre_cnn
   int face_copies = 8;
   std::string face_target = "read";  // what the face network is taught to find (see --face-target)
   bool presence_cnn = false;
@@ -320,6 +325,8 @@ int main(int argc, char** argv) {
       axis_jitter = std::atof(argv[++i]);
     else if (a == "--face-cnn")
       face_cnn = true;
+    else if (a == "--centre-cnn")
+      centre_cnn = true;
     else if (a == "--face-target" && i + 1 < argc)
       face_target = argv[++i];
     else if (a == "--face-copies" && i + 1 < argc)
@@ -375,6 +382,16 @@ int main(int argc, char** argv) {
                  "train_dice: --cnn-second needs --base (the first digit network's model)\n");
     return 2;
   }
+  if (centre_cnn && (base_file.empty() || face_cnn || face_target != "read")) {
+    std::fprintf(stderr,
+                 "train_dice: --centre-cnn needs --base, and goes without --face-cnn and "
+                 "--face-target\n");
+    return 2;
+  }
+  if (centre_cnn && (face_copies < 1 || threads < 1)) {
+    std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(
         stderr,
@@ -383,7 +400,7 @@ int main(int argc, char** argv) {
         "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T] "
         "[--cnn-second]] "
         "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C] "
-        "[--face-target read|centre|top]] "
+        "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -414,6 +431,7 @@ int main(int argc, char** argv) {
     if (cnn) (cnn_second ? model.digit_cnn_2 : model.digit_cnn) = {};
     if (axis_cnn) model.axis_cnn = {};
     if (face_cnn) model.face_cnn = {};
+    if (centre_cnn) model.centre_cnn = {};
     if (presence_cnn) model.presence_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
@@ -725,7 +743,7 @@ int main(int argc, char** argv) {
   std::vector<int> face_labels;
   const auto add_face_crop = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d from,
                                  double radius) {
-    if (!face_cnn) return;
+    if (!face_cnn && !centre_cnn) return;
     const double turn = face_rng.uniform(0.0, 360.0);
     vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
@@ -734,7 +752,7 @@ int main(int argc, char** argv) {
     const double a = turn * M_PI / 180.0;
     // A cocked die has no top face to read: its centre, where the digit network learnt it
     // (--face-target read); or every die's centre (centre), or its most upward face (top).
-    const cv::Point2d target = face_target == "centre" ? d.centre
+    const cv::Point2d target = face_target == "centre" || centre_cnn ? d.centre
                                : face_target == "top"  ? d.face
                                : d.cocked              ? d.centre
                                                        : d.face;
@@ -813,7 +831,7 @@ int main(int argc, char** argv) {
       if (d.visible < 0.6) continue;
       add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
-      for (int k = 0; k < (face_cnn ? face_copies : 0); ++k) {
+      for (int k = 0; k < (face_cnn || centre_cnn ? face_copies : 0); ++k) {
         const double jitter = k % 2 == 0 ? 0.15 : 0.25;
         const cv::Point2d from = (k % 2 == 0 || d.cocked ? d.centre : d.face) +
                                  cv::Point2d(face_rng.uniform(-jitter, jitter) * d.radius,
@@ -944,6 +962,9 @@ int main(int argc, char** argv) {
   if (face_cnn)
     model.face_cnn =
         train_grey("face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
+  if (centre_cnn)
+    model.centre_cnn =
+        train_grey("centre cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
 
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
@@ -970,6 +991,8 @@ int main(int argc, char** argv) {
     arbitre::vision::write_cnn(storage, "digit_cnn_2", model.digit_cnn_2);
   if (!model.axis_cnn.empty()) arbitre::vision::write_cnn(storage, "axis_cnn", model.axis_cnn);
   if (!model.face_cnn.empty()) arbitre::vision::write_cnn(storage, "face_cnn", model.face_cnn);
+  if (!model.centre_cnn.empty())
+    arbitre::vision::write_cnn(storage, "centre_cnn", model.centre_cnn);
   if (!model.presence_cnn.empty())
     arbitre::vision::write_cnn(storage, "presence_cnn", model.presence_cnn);
   storage.release();

@@ -146,6 +146,7 @@ Model read_model(const cv::FileStorage& storage) {
   m.digit_cnn_2 = network("digit_cnn_2", kReaderClasses);
   if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{};
   m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
+  m.centre_cnn = network("centre_cnn", kFaceBins, kFacePlanes);
   m.presence_cnn = network("presence_cnn", 2);
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
@@ -621,15 +622,18 @@ void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned ch
              2, cv::Scalar(255), cv::FILLED);
 }
 
-std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
-                                          const std::vector<cv::Point2d>& centres,
-                                          const std::vector<double>& radii, int steps,
-                                          const Model& model) {
+namespace {
+
+// A network of the face network's shape (`net`: the face network or the centre network) applied
+// `steps` times from each of `centres`.
+std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
+                                     const std::vector<cv::Point2d>& centres,
+                                     const std::vector<double>& radii, int steps) {
   std::vector<cv::Point2d> at = centres;
   const int n = static_cast<int>(std::min(centres.size(), radii.size()));
   at.resize(static_cast<std::size_t>(n));
   if (n == 0) return at;
-  const int planes = model.face_cnn.shape.channels;
+  const int planes = net.shape.channels;
   const int side2 = kCnnSide * kCnnSide;
   cv::Mat rows(4 * n, side2 * planes, CV_8U);
   cv::Mat crops(4, side2, CV_8U);
@@ -644,7 +648,7 @@ std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
         if (planes > 1) face_mark(grey.size(), place, 90.0 * t, row + side2);
       }
     }
-    const cv::Mat p = model.face_cnn.probabilities(rows);
+    const cv::Mat p = net.probabilities(rows);
     for (int i = 0; i < n; ++i) {
       // Each crop's shift along its x axis: the likeliest bin and its two neighbours, weighed.
       std::array<double, 4> along{};
@@ -664,6 +668,22 @@ std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
     }
   }
   return at;
+}
+
+}  // namespace
+
+std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
+                                          const std::vector<cv::Point2d>& centres,
+                                          const std::vector<double>& radii, int steps,
+                                          const Model& model) {
+  return locate_with(model.face_cnn, grey, centres, radii, steps);
+}
+
+std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
+                                            const std::vector<cv::Point2d>& centres,
+                                            const std::vector<double>& radii, int steps,
+                                            const Model& model) {
+  return locate_with(model.centre_cnn, grey, centres, radii, steps);
 }
 
 cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
@@ -1569,6 +1589,74 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   return d;
 }
 
+// Two dice reported closer than `apart` are one die (a window between touching dice, reported
+// beside them until the centre network put it on one of them): the one read (or cocked) is kept,
+// else the surer; the other is dropped from the detection.
+void drop_dice_twice(Detection& d, double apart) {
+  auto& dice = d.observation.dice;
+  std::vector<std::size_t> order(dice.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const bool read_a = dice[a].value > 0 || dice[a].cocked;
+    const bool read_b = dice[b].value > 0 || dice[b].cocked;
+    return read_a != read_b ? read_a : dice[a].confidence > dice[b].confidence;
+  });
+  std::vector<bool> drop(dice.size(), false);
+  std::vector<std::size_t> kept;
+  for (const std::size_t i : order) {
+    drop[i] = std::any_of(kept.begin(), kept.end(), [&](std::size_t k) {
+      return std::hypot(dice[k].x - dice[i].x, dice[k].y - dice[i].y) < apart;
+    });
+    if (!drop[i]) kept.push_back(i);
+  }
+  for (std::size_t i = dice.size(); i-- > 0;) {
+    if (!drop[i]) continue;
+    Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[i])];
+    c.kept = false;
+    c.why = "on another die, centred";
+    const auto at = [i](auto& v) {
+      if (i < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+    };
+    at(dice), at(d.die_candidate), at(d.rotation_deg), at(d.face), at(d.redness);
+    at(d.cocked_evidence), at(d.best_value);
+  }
+}
+
+// The centre network's answer for every die from its candidate's centre, and its zone there;
+// dice then closer than `respace_after` radii are one (drop_dice_twice). Returns the candidate
+// centres of the dice dropped.
+std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Params& params,
+                                     const Model& model) {
+  std::vector<cv::Point2d> dropped;
+  if (d.observation.dice.empty()) return dropped;
+  const auto start = Clock::now();
+  std::vector<cv::Point2d> from;
+  std::vector<double> radii;
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    from.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
+    radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
+  }
+  const std::vector<cv::Point2d> at =
+      locate_centres_cnn(grey, from, radii, params.centre_steps, model);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    DieSighting& die = d.observation.dice[k];
+    die.x = at[k].x;
+    die.y = at[k].y;
+    die.zone = zone_of(at[k], params.zones);
+  }
+  if (params.respace_after > 0) {
+    const std::size_t before = d.candidates.size();
+    std::vector<bool> was_kept(before);
+    for (std::size_t i = 0; i < before; ++i) was_kept[i] = d.candidates[i].kept;
+    drop_dice_twice(d, params.respace_after * d.die_radius);
+    for (std::size_t i = 0; i < before; ++i) {
+      if (was_kept[i] && !d.candidates[i].kept) dropped.push_back(d.candidates[i].centre);
+    }
+  }
+  d.timing.other_ms += ms_since(start);
+  return dropped;
+}
+
 }  // namespace
 
 Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
@@ -1586,17 +1674,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   const double scan_ms = ms_since(start);
   Examined examined;
   std::vector<Read> reads;
-  Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads);
-  // A die that read nothing took a place among the ten, and its spacing may have turned down a
-  // die beside it: the dice are chosen once more without it, and that choice is taken when it
-  // reads more dice, or as many and finds as many (a die left unread, or cocked, in the place of
-  // one that read nothing).
-  if (!d.emptied.empty() && params.empty_again) {
-    Detection again = detect_pass(bgr, grey, coarse, params, model, d.emptied, examined, reads);
-    const auto read = [](const Detection& x) {
-      return std::count_if(x.observation.dice.begin(), x.observation.dice.end(),
-                           [](const DieSighting& s) { return s.value > 0; });
-    };
+  const auto read = [](const Detection& x) {
+    return std::count_if(x.observation.dice.begin(), x.observation.dice.end(),
+                         [](const DieSighting& s) { return s.value > 0; });
+  };
+  // The second choice is taken when it reads more dice, or as many and finds as many.
+  const auto take_again = [&](Detection& d, Detection&& again) {
     Timing both = d.timing;  // both passes were spent, whichever is kept
     both += again.timing;
     const auto read_again = read(again), read_first = read(d);
@@ -1604,6 +1687,26 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
         (read_again == read_first && again.observation.dice.size() >= d.observation.dice.size()))
       d = std::move(again);
     d.timing = both;
+  };
+  Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads);
+  // A die that read nothing took a place among the ten, and its spacing may have turned down a
+  // die beside it: the dice are chosen once more without it (a die left unread, or cocked, in the
+  // place of one that read nothing).
+  std::vector<cv::Point2d> excluded = d.emptied;
+  if (!d.emptied.empty() && params.empty_again)
+    take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads));
+  // Where each die lies: the centre network's answer from its candidate's centre (found by the
+  // window scan in steps of about a fifth of the radius, and on touching dice often toward the
+  // neighbour), and its zone there. A die it puts on another is that die, and its place is given
+  // up: the dice are chosen once more without it (the die it turned down as an eleventh).
+  if (params.centre_steps > 0 && !model.centre_cnn.empty()) {
+    const std::vector<cv::Point2d> twice = centre_dice(grey, d, params, model);
+    if (!twice.empty() && params.empty_again) {
+      excluded.insert(excluded.end(), twice.begin(), twice.end());
+      Detection again = detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads);
+      centre_dice(grey, again, params, model);
+      take_again(d, std::move(again));
+    }
   }
   d.timing.candidates_ms += scan_ms;
   return d;

@@ -102,6 +102,7 @@ struct Params {
   bool use_face_cnn = true;      // with a face network: the top face is the mean of its answer
   int face_steps = 3;            // (applied this many times) and the locator's forests'
   int locate_steps = 2;          // applications of the face locator (0: read at the die's centre)
+  int centre_steps = 3;          // with a centre network: applied this many times (0: not asked)
   // x radius: the shifts of the crop tried at the best turn (0: none; 0.08 until the face network)
   double face_offset = 0;
   int face_rings = 1;            // rings of 8 shifts (at 1, 2, ... x face_offset)
@@ -203,6 +204,11 @@ struct Model {
   // axis (kFaceBins classes); the crop turned a quarter turn gives the other axis. When the model
   // has one the top face is the mean of its answer and the face locator's forests'.
   Cnn face_cnn;
+  // The centre network (optional): the face network's shape and input, taught every die's centre
+  // (a cocked die's too) instead of its top face; where the die is reported (DieSighting x, y and
+  // its zone) is its answer from the die's candidate centre, which the window scan finds only in
+  // steps of about a fifth of the radius.
+  Cnn centre_cnn;
   // The presence network: whether a candidate is a die at its centre and size, from a wider
   // crop than the reader's; when the model has one its "not a die" is averaged into the
   // presence (Params::presence_net).
@@ -312,6 +318,11 @@ std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
                                           const std::vector<cv::Point2d>& centres,
                                           const std::vector<double>& radii, int steps,
                                           const Model& model);
+// The same with the centre network (the model must have one): where each die's centre is.
+std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
+                                            const std::vector<cv::Point2d>& centres,
+                                            const std::vector<double>& radii, int steps,
+                                            const Model& model);
 // The digit's axis at the top face `face` (degrees clockwise from image-up, in [0, 180)): the
 // digit stands upright when the crop is turned by it or by it + 180: the axis network's (from
 // the lightness `grey`) when the model has one and `use_cnn`, else the axis forests'. -1 without
