@@ -275,7 +275,8 @@ int main(int argc, char** argv) {
     csv.open(dice_csv);
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
-           "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,cocked_share\n";
+           "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
+           "cocked_share\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));

@@ -753,9 +753,9 @@ int main(int argc, char** argv) {
     // A cocked die has no top face to read: its centre, where the digit network learnt it
     // (--face-target read); or every die's centre (centre), or its most upward face (top).
     const cv::Point2d target = face_target == "centre" || centre_cnn ? d.centre
-                               : face_target == "top"  ? d.face
-                               : d.cocked              ? d.centre
-                                                       : d.face;
+                               : face_target == "top"                ? d.face
+                               : d.cocked                            ? d.centre
+                                                                     : d.face;
     const cv::Point2d shift = (target - from) / radius;
     const double along = std::cos(a) * shift.x + std::sin(a) * shift.y;
     face_labels.push_back(
