@@ -89,6 +89,12 @@ int seen_at(const std::vector<DieSighting>& dice, const nlohmann::json& truth_di
   return -1;
 }
 
+// The dice where the scan's windows put them, without the centre network, as until 2026-12-03:
+// centred, the dice of the tests below that pin a step of the reading are read without that step.
+void without_centring(vd::Params& p) {
+  p.centre_steps = 0;
+}
+
 // The search's places re-centred as the scan's windows are, and never kept where they are, as
 // until 2026-12-02 (the tests of the search's other steps were chosen so).
 void near_as_before(vd::Params& p) {
@@ -982,11 +988,10 @@ TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
 
 // A red 2 turned down as an eleventh die (scene 21 of seed 5200; tests/data/dice/near): a window
 // between two dice held a place among the ten and was reported there, matching no die. The
-// centre network puts it on one of the two: one die, not two; its place is given up, and the dice
-// chosen again without it find the 2. Nothing is reported twice or invented, no die is read
-// differently.
-TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherGivesUpItsPlace) {
-  const OneDie r = read_one_die("near", "0021", 0, [](auto& p) { p.centre_steps = 0; });
+// centre network puts it on one of the two: one die, not two (the spacing drops it), and the 2
+// takes its place. Nothing is reported twice or invented; no die read right is read otherwise.
+TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherIsThatDie) {
+  const OneDie r = read_one_die("near", "0021", 0, without_centring);
   ASSERT_EQ(r.truth_die["value"], 2);
   EXPECT_EQ(r.k_without, -1) << "found without the centre network";
   EXPECT_GE(r.k_with, 0) << "not found with it";
@@ -997,9 +1002,11 @@ TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherGivesUpItsPlace) {
   EXPECT_EQ(b.phantoms, 1) << "the window between two dice";
   EXPECT_EQ(a.phantoms + a.doubled + a.missed, 0);
   for (std::size_t i = 0; i < a.outcome.size(); ++i) {
-    if (b.outcome[i] != "missed") EXPECT_EQ(a.outcome[i], b.outcome[i]) << "die " << i;
+    if (b.outcome[i] == "right") {
+      EXPECT_EQ(a.outcome[i], "right") << "die " << i;
+    }
   }
-  EXPECT_GE(a.flat_right, b.flat_right);
+  EXPECT_GT(a.flat_right, b.flat_right);
 }
 
 // A die in a chain of touching dice whose only windows were a digit's and the chain's (turned
@@ -1015,6 +1022,10 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   // is chosen nearer the red 10, which is then turned down as on another die and missed either
   // way: the spacing trades this scene for others (docs/benchmarks.md).
   with.min_spacing = without.min_spacing = 1.2;
+  // And without the centre network: with it and this one ring the red 10 is missed either way
+  // (the reader as it is, with its rings and the centre network, reads every die of the scene).
+  without_centring(with);
+  without_centring(without);
   one_ring(with);
   one_ring(without);
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
@@ -1040,7 +1051,8 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
 // face; no other die changes.
 TEST(DiceReader, ADieUnreadBetweenItsTwoFaceAnswersIsSearchedAtEach) {
   const OneDie r = read_one_die(
-      "answers", "0019", 8, [](auto& p) { p.answer_search = false; }, near_as_before);
+      "answers", "0019", 8, [](auto& p) { p.answer_search = false; },
+      [](auto& p) { near_as_before(p), without_centring(p); });
   ASSERT_TRUE(unread_then_read(r, 7, "read at the mean"));
   const auto ka = static_cast<std::size_t>(r.k_with), kb = static_cast<std::size_t>(r.k_without);
   const double radius = r.truth_die["radius_px"].get<double>();
@@ -1055,7 +1067,8 @@ TEST(DiceReader, ADieUnreadBetweenItsTwoFaceAnswersIsSearchedAtEach) {
 // off, and the crops along it (15 degrees apart) leave it unread. Searched through the whole
 // circle, it is read, and upright; no other die changes.
 TEST(DiceReader, ADieNotReadAlongTheAxisIsSearchedThroughTheWholeCircle) {
-  const OneDie r = read_one_die("circle", "0096", 0, [](auto& p) { p.full_turns = 0; });
+  const OneDie r = read_one_die(
+      "circle", "0096", 0, [](auto& p) { p.full_turns = 0; }, without_centring);
   ASSERT_TRUE(unread_then_read(r, 2, "read along the axis"));
   const double turn = std::remainder(r.with.rotation_deg[static_cast<std::size_t>(r.k_with)] -
                                          r.truth_die["face"]["digit_rotation_deg"].get<double>(),
@@ -1151,7 +1164,7 @@ TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
 TEST(DiceReader, TheSearchsPlacesAreReCentredNearWhereTheyLie) {
   const OneDie r = read_one_die(
       "near", "0003", 8, [](auto& p) { p.neighbour_refine_steps = p.refine_steps; },
-      [](auto& p) { p.centre_steps = 0; });
+      without_centring);
   ASSERT_EQ(r.truth_die["value"], 1);
   EXPECT_EQ(r.k_without, -1) << "found when re-centred as far as the scan's windows";
   ASSERT_GE(r.k_with, 0) << "not found";

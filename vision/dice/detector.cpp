@@ -1168,6 +1168,23 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
                             d.die_radius * params.radius_spread);
       c.centre = refine_centre(grey, c.centre, c.radius, params, model);
     }
+    // Then where the centre network puts their centres: the spacing below, the search beside
+    // them, the top face and where they are reported all start from there (docs/benchmarks.md,
+    // 2026-12-03: more dice read).
+    if (params.centre_steps > 0 && !model.centre_cnn.empty()) {
+      std::vector<cv::Point2d> from;
+      std::vector<double> radii;
+      for (int i : chosen) {
+        from.push_back(d.candidates[static_cast<std::size_t>(i)].centre);
+        radii.push_back(d.candidates[static_cast<std::size_t>(i)].radius);
+      }
+      const auto at = locate_centres_cnn(grey, from, radii, params.centre_steps, model);
+      for (std::size_t k = 0; k < chosen.size(); ++k) {
+        Candidate& c = d.candidates[static_cast<std::size_t>(chosen[k])];
+        c.centre = at[k];
+        c.centred = true;
+      }
+    }
     // A window between two touching dice, re-centred, may land on a surer die: one die, not two.
     if (params.respace_after > 0) {
       std::vector<int> kept;
@@ -1622,27 +1639,31 @@ void drop_dice_twice(Detection& d, double apart) {
   }
 }
 
-// The centre network's answer for every die from its candidate's centre, and its zone there;
-// dice then closer than `respace_after` radii are one (drop_dice_twice). Returns the candidate
-// centres of the dice dropped.
+// The centre network's answer for every die not centred yet (those the search beside the dice
+// added) from its candidate's centre, and its zone there; dice then closer than `respace_after`
+// radii are one (drop_dice_twice). Returns the candidate centres of the dice dropped.
 std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Params& params,
                                      const Model& model) {
   std::vector<cv::Point2d> dropped;
   if (d.observation.dice.empty()) return dropped;
   const auto start = Clock::now();
+  std::vector<std::size_t> which;
   std::vector<cv::Point2d> from;
   std::vector<double> radii;
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
+    if (c.centred) continue;
+    which.push_back(k);
     from.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
-    radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
+    radii.push_back(c.radius);
   }
   const std::vector<cv::Point2d> at =
       locate_centres_cnn(grey, from, radii, params.centre_steps, model);
-  for (std::size_t k = 0; k < at.size(); ++k) {
-    DieSighting& die = d.observation.dice[k];
-    die.x = at[k].x;
-    die.y = at[k].y;
-    die.zone = zone_of(at[k], params.zones);
+  for (std::size_t j = 0; j < at.size(); ++j) {
+    DieSighting& die = d.observation.dice[which[j]];
+    die.x = at[j].x;
+    die.y = at[j].y;
+    die.zone = zone_of(at[j], params.zones);
   }
   if (params.respace_after > 0) {
     const std::size_t before = d.candidates.size();

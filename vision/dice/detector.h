@@ -205,9 +205,10 @@ struct Model {
   // has one the top face is the mean of its answer and the face locator's forests'.
   Cnn face_cnn;
   // The centre network (optional): the face network's shape and input, taught every die's centre
-  // (a cocked die's too) instead of its top face; where the die is reported (DieSighting x, y and
-  // its zone) is its answer from the die's candidate centre, which the window scan finds only in
-  // steps of about a fifth of the radius.
+  // (a cocked die's too) instead of its top face. Each die chosen is put at its answer from the
+  // candidate's centre (which the window scan finds only in steps of about a fifth of the
+  // radius): the spacing, the search beside the dice, the top face and where the die is reported
+  // (DieSighting x, y and its zone) start from there.
   Cnn centre_cnn;
   // The presence network: whether a candidate is a die at its centre and size, from a wider
   // crop than the reader's; when the model has one its "not a die" is averaged into the
@@ -223,6 +224,7 @@ struct Candidate {
   double presence = 0;     // share of votes that it is a die (examine)
   bool kept = false;       // among the dice reported
   bool neighbour = false;  // proposed by the search beside the dice found (neighbour_search)
+  bool centred = false;    // put where the centre network finds the centre (the dice chosen first)
   std::string why;         // when not kept
 };
 
