@@ -13,7 +13,7 @@
 # textured: frosted and transparent dice) and seed 4900's 150 (all with cocked dice), all with the
 # room, and the second digit network trained on those 880 (--cnn-second, 2026-12-03; the reader
 # takes the mean of the two digit networks' answers), then the centre network on the same 880
-# (--centre-cnn, 2026-12-03: where each die is reported).
+# (--centre-cnn, 2026-12-03: where each die's centre lies).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (1,460 scenes, 4-8 s each on one core: about 80 minutes of
 # rendering on two cores), then about 10 minutes of training on one core and 31 more for the

@@ -34,8 +34,8 @@ std::vector<cv::Mat>& frames() {
 // or without the search at the face answers (answer_search); or the windows scored by OpenCV's
 // HOG instead of the reader's own scan (hog_scan.h); or with the first digit network alone (at
 // its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03;
-// or with the dice reported at their candidates' centres, without the centre network (as until
-// the nineteenth session, 2026-12-03).
+// or without the centre network: the dice left at their candidates' centres, as until
+// 2026-12-03.
 enum class Without {
   Nothing,
   FaceNetwork,

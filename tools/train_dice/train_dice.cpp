@@ -37,7 +37,7 @@
 // default) is the top face of a flat die and the centre of a cocked one.
 // --centre-cnn (with --base) trains the centre network: the face network's crops and draws, taught
 // every die's centre (as --face-cnn --face-target centre), kept beside the base's face network;
-// the reader reports each die where it puts the centre.
+// the reader puts each die it chooses, and reports it, where that network finds its centre.
 // --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
 // a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the

@@ -1716,10 +1716,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   std::vector<cv::Point2d> excluded = d.emptied;
   if (!d.emptied.empty() && params.empty_again)
     take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads));
-  // Where each die lies: the centre network's answer from its candidate's centre (found by the
-  // window scan in steps of about a fifth of the radius, and on touching dice often toward the
-  // neighbour), and its zone there. A die it puts on another is that die, and its place is given
-  // up: the dice are chosen once more without it (the die it turned down as an eleventh).
+  // Where each die lies: the dice the search beside them added are centred too (the others were
+  // when chosen), and every die's zone is taken where it lies. A die put on another is that die,
+  // and its place is given up: the dice are chosen once more without it (the die it turned down
+  // as an eleventh).
   if (params.centre_steps > 0 && !model.centre_cnn.empty()) {
     const std::vector<cv::Point2d> twice = centre_dice(grey, d, params, model);
     if (!twice.empty() && params.empty_again) {
