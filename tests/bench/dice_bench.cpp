@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <opencv2/imgproc.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/bench/frame_times.h"
@@ -149,32 +150,20 @@ int main(int argc, char** argv) {
   vd::detect(frames().front());
   // Every frame once per repetition (a time budget would read the first few only).
   const auto every_frame = static_cast<benchmark::IterationCount>(frames().size());
-  benchmark::RegisterBenchmark("BM_DetectDice/as_read", BM_DetectDice, Without::Nothing)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/without_face_network", BM_DetectDice,
-                               Without::FaceNetwork)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/without_presence_network", BM_DetectDice,
-                               Without::PresenceNetwork)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/without_answer_search", BM_DetectDice,
-                               Without::AnswerSearch)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/one_digit_network", BM_DetectDice,
-                               Without::SecondDigitNet)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/without_centre_network", BM_DetectDice,
-                               Without::CentreNetwork)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
-  benchmark::RegisterBenchmark("BM_DetectDice/scan_by_opencv", BM_DetectDice, Without::OwnScan)
-      ->Unit(benchmark::kMillisecond)
-      ->Iterations(every_frame);
+  const std::pair<const char*, Without> readers[] = {
+      {"as_read", Without::Nothing},
+      {"without_face_network", Without::FaceNetwork},
+      {"without_presence_network", Without::PresenceNetwork},
+      {"without_answer_search", Without::AnswerSearch},
+      {"one_digit_network", Without::SecondDigitNet},
+      {"without_centre_network", Without::CentreNetwork},
+      {"scan_by_opencv", Without::OwnScan}};
+  for (const auto& [name, without] : readers) {
+    benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,
+                                 without)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(every_frame);
+  }
   benchmark::RegisterBenchmark("BM_ScanWindows/own", BM_ScanWindows, false)
       ->Unit(benchmark::kMillisecond)
       ->Iterations(every_frame);

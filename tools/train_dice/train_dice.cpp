@@ -369,7 +369,7 @@ int main(int argc, char** argv) {
                  face_target.c_str());
     return 2;
   }
-  if (face_cnn && (face_copies < 1 || threads < 1)) {
+  if ((face_cnn || centre_cnn) && (face_copies < 1 || threads < 1)) {
     std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
   }
@@ -386,10 +386,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "train_dice: --centre-cnn needs --base, and goes without --face-cnn and "
                  "--face-target\n");
-    return 2;
-  }
-  if (centre_cnn && (face_copies < 1 || threads < 1)) {
-    std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
   }
   if (out.empty() || dirs.empty()) {
