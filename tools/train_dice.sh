@@ -13,10 +13,12 @@
 # textured: frosted and transparent dice) and seed 4900's 150 (all with cocked dice), all with the
 # room, and the second digit network trained on those 880 (--cnn-second, 2026-12-03; the reader
 # takes the mean of the two digit networks' answers), then the centre network on the same 880
-# (--centre-cnn, 2026-12-03: where each die's centre lies).
+# (--centre-cnn, 2026-12-03: where each die's centre lies). Last, seed 7000's 300 scenes (all
+# textured, with the room) and the clear network and the clear face network on the 1,180
+# scenes with the room (--cnn-clear, --face-clear, 2026-12-03: transparent dice alone).
 #   tools/train_dice.sh [BUILD_DIR]
-# Two POV-Ray processes at a time (1,460 scenes, 4-8 s each on one core: about 80 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 31 more for the
+# Two POV-Ray processes at a time (1,760 scenes, 4-8 s each on one core: about 100 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 45 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,7 @@ for room in no-room room; do
 done
 render "$out/room/g" 4200 150 --textured-share 1.0
 render "$out/room/h" 4900 150 --cocked-share 1.0
+render "$out/room/t" 7000 300 --textured-share 1.0
 mkdir "$out/model"
 n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
@@ -56,7 +59,11 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/presence.yml" --cnn-second --cnn-epochs 15 --cnn-copies 6 --threads 2 \
   --out "$out/second.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h"
 "$build/tools/train_dice" --base "$out/second.yml" --centre-cnn --face-copies 16 --cnn-epochs 15 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h"
+  --out "$out/centre.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h"
+"$build/tools/train_dice" --base "$out/centre.yml" --cnn-clear --clear-side 40 --clear-colour --cnn-epochs 15 \
+  --cnn-copies 10 --threads 2 --out "$out/clear.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h" "$r/t"
+"$build/tools/train_dice" --base "$out/clear.yml" --face-clear --face-copies 32 --cnn-epochs 15 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h" "$r/t"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# CTests train_dice_presence, train_dice_second and train_dice_centre: the presence network's
-# training step of tools/train_dice.sh, the second digit network's or the centre network's (its
-# last), on the committed dice scenes (one epoch): bad arguments are refused with exit code 2;
+# CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear and
+# train_dice_clearface: the presence network's training step of tools/train_dice.sh, the second
+# digit network's, the centre network's, the clear network's or the clear face network's (its
+# last), on committed dice scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
-# same bytes as one.
-#   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR [presence|second|centre]
+# same bytes as one. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
+#   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
+#     [presence|second|centre|clear|clearface] [OPAQUE_DIR]
 set -euo pipefail
-train=$1 tarball=$2 scenes=$3 step=${4:-presence}
+train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar -xJf "$tarball" -C "$work"
@@ -21,6 +23,10 @@ case $step in
   second) flags=(--cnn-second --cnn-copies 1) key=digit_cnn_2: bad=(--cnn-second) named=--base ;;
   centre) flags=(--centre-cnn --face-copies 1) key=centre_cnn:
     bad=(--centre-cnn --face-cnn --base "$base") named=--face-cnn ;;
+  clear) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-copies 1) key=clear_cnn:
+    bad=(--cnn-clear --clear-side 30 --base "$base") named=--clear-side ;;
+  clearface) flags=(--face-clear --face-copies 1) key=clear_face_cnn:
+    bad=(--face-clear --centre-cnn --base "$base") named=--centre-cnn ;;
   *) fail "unknown step $step" ;;
 esac
 
@@ -31,6 +37,15 @@ set -e
 [ "$code" -eq 2 ] || fail "${bad[*]} gave exit code $code, not 2"
 grep -q -- "$named" "$work/err" || fail "the error does not name $named"
 [ ! -e "$work/bad.yml" ] || fail "a model was written after bad arguments"
+if [ -n "$opaque" ]; then
+  set +e
+  "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --out "$work/opaque.yml" "$opaque" 2>"$work/err"
+  code=$?
+  set -e
+  [ "$code" -eq 2 ] || fail "scenes without a transparent die gave exit code $code, not 2"
+  grep -q "no transparent die" "$work/err" || fail "the error does not say there is no transparent die"
+  [ ! -e "$work/opaque.yml" ] || fail "a model was written from scenes without a transparent die"
+fi
 
 "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --threads 1 --out "$work/one.yml" "$scenes" 2>"$work/log1"
 "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --threads 2 --out "$work/two.yml" "$scenes" 2>"$work/log2"

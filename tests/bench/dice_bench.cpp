@@ -36,7 +36,8 @@ std::vector<cv::Mat>& frames() {
 // HOG instead of the reader's own scan (hog_scan.h); or with the first digit network alone (at
 // its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03;
 // or without the centre network: the dice left at their candidates' centres, as until
-// 2026-12-03.
+// 2026-12-03; or without the clear network: a transparent die left unread not read again, as
+// until 2026-12-03 (twentieth session).
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -44,7 +45,8 @@ enum class Without {
   OwnScan,
   AnswerSearch,
   SecondDigitNet,
-  CentreNetwork
+  CentreNetwork,
+  ClearNetwork
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -54,6 +56,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   params.answer_search = without != Without::AnswerSearch;
   params.scan_by_opencv = without == Without::OwnScan;
   if (without == Without::CentreNetwork) params.centre_steps = 0;
+  if (without == Without::ClearNetwork) params.clear_weight = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -157,6 +160,7 @@ int main(int argc, char** argv) {
       {"without_answer_search", Without::AnswerSearch},
       {"one_digit_network", Without::SecondDigitNet},
       {"without_centre_network", Without::CentreNetwork},
+      {"without_clear_network", Without::ClearNetwork},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

@@ -170,6 +170,16 @@ int main(int argc, char** argv) {
       params.second_candidates = std::atoi(argv[++i]);
     else if (a == "--textures")
       params.textures = true;
+    else if (a == "--clear-gate" && i + 1 < argc)
+      params.clear_gate = std::atoi(argv[++i]);
+    else if (a == "--clear-weight" && i + 1 < argc)
+      params.clear_weight = std::atof(argv[++i]);
+    else if (a == "--clear-confidence" && i + 1 < argc)
+      params.clear_confidence = std::atof(argv[++i]);
+    else if (a == "--clear-margin" && i + 1 < argc)
+      params.clear_margin = std::atof(argv[++i]);
+    else if (a == "--clear-locate" && i + 1 < argc)
+      params.clear_locate = std::atoi(argv[++i]);
     else if (a == "--face-offset" && i + 1 < argc)
       params.face_offset = std::atof(argv[++i]);
     else if (a == "--face-rings" && i + 1 < argc)

@@ -16,6 +16,7 @@
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
 //              [--centre-cnn [--face-copies 8]]
+//              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -38,6 +39,13 @@
 // --centre-cnn (with --base) trains the centre network: the face network's crops and draws, taught
 // every die's centre (as --face-cnn --face-target centre), kept beside the base's face network;
 // the reader puts each die it chooses, and reports it, where that network finds its centre.
+// --cnn-clear (with --base) trains the clear network: the digit network's crops, draws and
+// classes (--cnn-copies ...) of transparent dice alone, at --clear-side pixels (the crop spans
+// the same +- kCnnRadius x the radius) and with --clear-colour from the blue, green and red
+// planes instead of the lightness; --face-clear (with --base) the clear face network: the face
+// network's crops and draws (--face-copies) of transparent dice alone. The reader reads a
+// transparent die left unread again with both (Params::clear_*). Both refuse scenes without a
+// transparent die.
 // --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
 // a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
@@ -254,6 +262,9 @@ int main(int argc, char** argv) {
   arbitre::vision::MlpTraining net;
   net.hidden.clear();
   bool cnn = false, cnn_second = false;
+  bool cnn_clear =
+      false;  // the digit network's training on transparent dice alone, kept as clear_cnn
+  int clear_side = vd::kCnnSide, clear_planes = 1;  // its crops' side and planes (1 grey, 3 colour)
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;
   double cnn_jitter = 0.12;  // x radius, the CNN's crops around the true top face
@@ -262,6 +273,7 @@ int main(int argc, char** argv) {
   double axis_jitter = 0.15;
   bool face_cnn = false;
   bool centre_cnn = false;  // the face network's training, taught centres, kept as centre_cnn
+  bool face_clear = false;  // the face network's training on transparent dice alone: clear_face_cnn
   int face_copies = 8;
   std::string face_target = "read";  // what the face network is taught to find (see --face-target)
   bool presence_cnn = false;
@@ -297,6 +309,12 @@ int main(int argc, char** argv) {
       cnn = true;
     else if (a == "--cnn-second")
       cnn = cnn_second = true;
+    else if (a == "--cnn-clear")
+      cnn = cnn_clear = true;
+    else if (a == "--clear-side" && i + 1 < argc)
+      clear_side = std::atoi(argv[++i]);
+    else if (a == "--clear-colour")
+      clear_planes = 3;
     else if (a == "--cnn-epochs" && i + 1 < argc)
       cnn_training.epochs = std::atoi(argv[++i]);
     else if (a == "--cnn-rate" && i + 1 < argc)
@@ -327,6 +345,8 @@ int main(int argc, char** argv) {
       face_cnn = true;
     else if (a == "--centre-cnn")
       centre_cnn = true;
+    else if (a == "--face-clear")
+      face_clear = true;
     else if (a == "--face-target" && i + 1 < argc)
       face_target = argv[++i];
     else if (a == "--face-copies" && i + 1 < argc)
@@ -369,7 +389,7 @@ int main(int argc, char** argv) {
                  face_target.c_str());
     return 2;
   }
-  if ((face_cnn || centre_cnn) && (face_copies < 1 || threads < 1)) {
+  if ((face_cnn || centre_cnn || face_clear) && (face_copies < 1 || threads < 1)) {
     std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
   }
@@ -377,9 +397,33 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "train_dice: --presence-copies and --threads must be at least 1\n");
     return 2;
   }
-  if (cnn_second && base_file.empty()) {
+  if ((cnn_second || cnn_clear) && base_file.empty()) {
     std::fprintf(stderr,
-                 "train_dice: --cnn-second needs --base (the first digit network's model)\n");
+                 "train_dice: --cnn-second and --cnn-clear need --base (the first digit "
+                 "network's model)\n");
+    return 2;
+  }
+  if (cnn_clear) {
+    arbitre::vision::CnnShape shape = cnn_training.shape;
+    shape.side = clear_side;
+    if (clear_side > 64 || !shape.valid()) {
+      std::fprintf(stderr,
+                   "train_dice: --clear-side %d does not fit the network (at most 64 pixels, and "
+                   "each convolution's output even: 28, 32, 36, 40, ...)\n",
+                   clear_side);
+      return 2;
+    }
+  }
+  if (cnn_second && cnn_clear) {
+    std::fprintf(stderr,
+                 "train_dice: --cnn-second and --cnn-clear train one network each: "
+                 "one at a time\n");
+    return 2;
+  }
+  if (face_clear && (base_file.empty() || face_cnn || centre_cnn)) {
+    std::fprintf(stderr,
+                 "train_dice: --face-clear needs --base, and goes without --face-cnn and "
+                 "--centre-cnn\n");
     return 2;
   }
   if (centre_cnn && (base_file.empty() || face_cnn || face_target != "read")) {
@@ -397,6 +441,7 @@ int main(int argc, char** argv) {
         "[--cnn-second]] "
         "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C] "
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
+        "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -415,19 +460,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: not a complete dice model\n", base_file.c_str());
     return 2;
   }
-  if (cnn_second && base.digit_cnn.empty()) {
-    std::fprintf(stderr, "%s: --cnn-second: the model has no first digit network\n",
-                 base_file.c_str());
+  if ((cnn_second || cnn_clear) && base.digit_cnn.empty()) {
+    std::fprintf(stderr, "%s: %s: the model has no first digit network\n", base_file.c_str(),
+                 cnn_second ? "--cnn-second" : "--cnn-clear");
     return 2;
   }
   vd::Model model;
   if (!base.empty()) {
     model = base;
     if (!net.hidden.empty()) model.digit_net = {};
-    if (cnn) (cnn_second ? model.digit_cnn_2 : model.digit_cnn) = {};
+    if (cnn) (cnn_second ? model.digit_cnn_2 : cnn_clear ? model.clear_cnn : model.digit_cnn) = {};
     if (axis_cnn) model.axis_cnn = {};
     if (face_cnn) model.face_cnn = {};
     if (centre_cnn) model.centre_cnn = {};
+    if (face_clear) model.clear_face_cnn = {};
     if (presence_cnn) model.presence_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
@@ -659,15 +705,33 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> cnn_images;
   std::vector<int> cnn_labels;
   std::vector<unsigned char> cnn_row(vd::kCnnSide * vd::kCnnSide);
+  // The clear network's crops: its own side and planes (the scene's colour planes found by its
+  // lightness).
+  arbitre::vision::Cnn clear_shape;
+  clear_shape.shape.side = clear_side;
+  clear_shape.shape.channels = clear_planes;
+  std::vector<std::vector<cv::Mat>> scene_planes;
+  for (const Scene& s : scenes)
+    scene_planes.push_back(cnn_clear ? vd::clear_planes(s.image, s.grey, clear_shape)
+                                     : std::vector<cv::Mat>{});
+  cv::Mat clear_rows;
   const auto keep_crop = [&](const cv::Mat& grey, cv::Point2d centre, double radius, double angle,
                              int label) {
-    vd::cnn_crop(grey, centre, radius, angle, cnn_row.data());
-    cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
+    if (cnn_clear) {
+      const auto s = std::find_if(scenes.begin(), scenes.end(),
+                                  [&](const Scene& x) { return x.grey.data == grey.data; });
+      vd::clear_crops(scene_planes[static_cast<std::size_t>(s - scenes.begin())], centre, radius,
+                      {angle}, clear_shape, clear_rows);
+      cnn_images.insert(cnn_images.end(), clear_rows.data, clear_rows.data + clear_rows.total());
+    } else {
+      vd::cnn_crop(grey, centre, radius, angle, cnn_row.data());
+      cnn_images.insert(cnn_images.end(), cnn_row.begin(), cnn_row.end());
+    }
     cnn_labels.push_back(label);
   };
   const auto add_cnn = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d centre,
                            double radius, int copies, double jitter) {
-    if (!cnn) return;
+    if (!cnn || (cnn_clear && d.texture != 2)) return;
     for (int k = 0; k < copies; ++k) {
       const cv::Point2d at = centre + cv::Point2d(cnn_rng.uniform(-jitter, jitter) * radius,
                                                   cnn_rng.uniform(-jitter, jitter) * radius);
@@ -691,13 +755,13 @@ int main(int argc, char** argv) {
   };
   // Not a die (a window off the dice, or on a die at the wrong size), at any turn.
   const auto add_cnn_none = [&](const cv::Mat& grey, cv::Point2d centre, double radius) {
-    if (cnn) keep_crop(grey, centre, radius, cnn_rng.uniform(0.0, 360.0), vd::kNoDie);
+    if (cnn && !cnn_clear) keep_crop(grey, centre, radius, cnn_rng.uniform(0.0, 360.0), vd::kNoDie);
   };
   // A die seen from a candidate's centre at any turn (what the examine stage sees): its value
   // within the reader's step of upright, else a wrong turn (0 and 8 also half a turn round).
   const auto add_cnn_any_turn = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d centre,
                                     double radius) {
-    if (!cnn) return;
+    if (!cnn || (cnn_clear && d.texture != 2)) return;
     const double turn = cnn_rng.uniform(0.0, 360.0);
     int label = vd::kWrongTurn;
     const double off = std::fmod(turn + 360.0, 360.0);
@@ -739,7 +803,7 @@ int main(int argc, char** argv) {
   std::vector<int> face_labels;
   const auto add_face_crop = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d from,
                                  double radius) {
-    if (!face_cnn && !centre_cnn) return;
+    if ((!face_cnn && !centre_cnn && !face_clear) || (face_clear && d.texture != 2)) return;
     const double turn = face_rng.uniform(0.0, 360.0);
     vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
@@ -827,7 +891,7 @@ int main(int argc, char** argv) {
       if (d.visible < 0.6) continue;
       add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
-      for (int k = 0; k < (face_cnn || centre_cnn ? face_copies : 0); ++k) {
+      for (int k = 0; k < (face_cnn || centre_cnn || face_clear ? face_copies : 0); ++k) {
         const double jitter = k % 2 == 0 ? 0.15 : 0.25;
         const cv::Point2d from = (k % 2 == 0 || d.cocked ? d.centre : d.face) +
                                  cv::Point2d(face_rng.uniform(-jitter, jitter) * d.radius,
@@ -932,25 +996,33 @@ int main(int argc, char** argv) {
   // 9, 10 and 11. The digit, axis and face convolutional networks (optional), with the same
   // training settings (--cnn-epochs, --cnn-rate) and their own classes (and planes).
   const auto train_grey = [&](const char* what, std::vector<unsigned char>& images,
-                              const std::vector<int>& labels, int classes, int planes = 1) {
+                              const std::vector<int>& labels, int classes, int planes = 1,
+                              int side = vd::kCnnSide) {
     arbitre::vision::CnnTraining training = cnn_training;
-    training.shape.side = vd::kCnnSide;
+    training.shape.side = side;
     training.shape.channels = planes;
     training.shape.classes = classes;
     std::fprintf(stderr, "%s: %zu crops, %d epochs, %d threads\n", what, labels.size(),
                  training.epochs, threads);
     cv::setNumThreads(threads);
     arbitre::vision::Cnn net = arbitre::vision::train_cnn(
-        cv::Mat(static_cast<int>(labels.size()), vd::kCnnSide * vd::kCnnSide * planes, CV_8U,
-                images.data()),
+        cv::Mat(static_cast<int>(labels.size()), side * side * planes, CV_8U, images.data()),
         labels, training, [](int epoch, double loss) {
           std::fprintf(stderr, "  epoch %d: loss %.4f\n", epoch, loss);
         });
     cv::setNumThreads(1);
     return net;
   };
+  if ((cnn_clear && cnn_labels.empty()) || (face_clear && face_labels.empty())) {
+    std::fprintf(stderr, "train_dice: %s: no transparent die in the scenes\n",
+                 cnn_clear ? "--cnn-clear" : "--face-clear");
+    return 2;
+  }
   if (cnn && cnn_second) {
     model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+  } else if (cnn && cnn_clear) {
+    model.clear_cnn = train_grey("clear digit cnn", cnn_images, cnn_labels, vd::kReaderClasses,
+                                 clear_planes, clear_side);
   } else if (cnn) {
     model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   }
@@ -961,6 +1033,9 @@ int main(int argc, char** argv) {
   if (centre_cnn)
     model.centre_cnn =
         train_grey("centre cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
+  if (face_clear)
+    model.clear_face_cnn =
+        train_grey("clear face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
 
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
@@ -985,10 +1060,13 @@ int main(int argc, char** argv) {
   if (!model.digit_cnn.empty()) arbitre::vision::write_cnn(storage, "digit_cnn", model.digit_cnn);
   if (!model.digit_cnn_2.empty())
     arbitre::vision::write_cnn(storage, "digit_cnn_2", model.digit_cnn_2);
+  if (!model.clear_cnn.empty()) arbitre::vision::write_cnn(storage, "clear_cnn", model.clear_cnn);
   if (!model.axis_cnn.empty()) arbitre::vision::write_cnn(storage, "axis_cnn", model.axis_cnn);
   if (!model.face_cnn.empty()) arbitre::vision::write_cnn(storage, "face_cnn", model.face_cnn);
   if (!model.centre_cnn.empty())
     arbitre::vision::write_cnn(storage, "centre_cnn", model.centre_cnn);
+  if (!model.clear_face_cnn.empty())
+    arbitre::vision::write_cnn(storage, "clear_face_cnn", model.clear_face_cnn);
   if (!model.presence_cnn.empty())
     arbitre::vision::write_cnn(storage, "presence_cnn", model.presence_cnn);
   storage.release();

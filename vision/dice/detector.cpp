@@ -144,9 +144,17 @@ Model read_model(const cv::FileStorage& storage) {
   };
   m.digit_cnn = network("digit_cnn", kReaderClasses);
   m.digit_cnn_2 = network("digit_cnn_2", kReaderClasses);
-  if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{};
+  if (const cv::FileNode node = storage["clear_cnn"]; !node.empty()) {
+    // Its own side (its crops span what the digit network's do), grey or colour.
+    m.clear_cnn = read_cnn(node);
+    if (m.clear_cnn.empty() || m.clear_cnn.classes() != kReaderClasses ||
+        (m.clear_cnn.shape.channels != 1 && m.clear_cnn.shape.channels != 3))
+      m.clear_cnn = Cnn{};
+  }
+  if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{}, m.clear_cnn = Cnn{};
   m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
   m.centre_cnn = network("centre_cnn", kFaceBins, kFacePlanes);
+  m.clear_face_cnn = network("clear_face_cnn", kFaceBins, kFacePlanes);
   m.presence_cnn = network("presence_cnn", 2);
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
@@ -525,8 +533,8 @@ cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double 
 }
 
 void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
-               const std::vector<double>& angles, cv::Mat& rows, int first, double span) {
-  const double scale = (kCnnSide / 2.0) / (span * std::max(radius, 1.0));
+               const std::vector<double>& angles, cv::Mat& rows, int first, double span, int side) {
+  const double scale = (side / 2.0) / (span * std::max(radius, 1.0));
   // Shrinking much: the neighbourhood is averaged down first (as INTER_AREA would), so that the
   // strokes do not alias; once for every turn.
   cv::Mat source = grey;
@@ -547,11 +555,31 @@ void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
   for (std::size_t i = 0; i < angles.size(); ++i) {
     cv::Mat m = cv::getRotationMatrix2D(
         cv::Point2f(static_cast<float>(at.x), static_cast<float>(at.y)), angles[i], scale / pre);
-    m.at<double>(0, 2) += kCnnSide / 2.0 - at.x;
-    m.at<double>(1, 2) += kCnnSide / 2.0 - at.y;
-    cv::Mat crop(kCnnSide, kCnnSide, CV_8U, rows.ptr(first + static_cast<int>(i)));
+    m.at<double>(0, 2) += side / 2.0 - at.x;
+    m.at<double>(1, 2) += side / 2.0 - at.y;
+    cv::Mat crop(side, side, CV_8U, rows.ptr(first + static_cast<int>(i)));
     warp_linear(source, crop, m, crop.size());
   }
+}
+
+void clear_crops(const std::vector<cv::Mat>& planes, cv::Point2d centre, double radius,
+                 const std::vector<double>& angles, const Cnn& net, cv::Mat& rows) {
+  const int side = net.shape.side, area = side * side, n = static_cast<int>(angles.size());
+  rows.create(n, net.inputs(), CV_8U);
+  cv::Mat plane_rows(n, area, CV_8U);
+  for (int c = 0; c < net.shape.channels; ++c) {
+    cnn_crops(planes[static_cast<std::size_t>(c)], centre, radius, angles, plane_rows, 0,
+              kCnnRadius, side);
+    for (int i = 0; i < n; ++i)
+      plane_rows.row(i).copyTo(rows.row(i).colRange(c * area, (c + 1) * area));
+  }
+}
+
+std::vector<cv::Mat> clear_planes(const cv::Mat& bgr, const cv::Mat& grey, const Cnn& net) {
+  if (net.shape.channels == 1) return {grey};
+  std::vector<cv::Mat> planes;
+  cv::split(bgr, planes);
+  return planes;
 }
 
 void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
@@ -802,14 +830,26 @@ struct RoundReading {
   int value = 0;
 };
 
+// The turns of a round reading: `turns` from `start` degrees round.
+std::vector<double> round_turns(double start, int turns) {
+  std::vector<double> circle(static_cast<std::size_t>(turns));
+  for (int t = 0; t < turns; ++t) circle[static_cast<std::size_t>(t)] = start + 360.0 * t / turns;
+  return circle;
+}
+
+// The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
+RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
+
 RoundReading read_round(const cv::Mat& grey, cv::Point2d at, double radius, double start, int turns,
                         const Model& model) {
-  const int n = turns;
-  std::vector<double> circle(static_cast<std::size_t>(n));
-  for (int t = 0; t < n; ++t) circle[static_cast<std::size_t>(t)] = start + 360.0 * t / n;
-  cv::Mat rows(n, kCnnSide * kCnnSide, CV_8U);
+  const std::vector<double> circle = round_turns(start, turns);
+  cv::Mat rows(turns, kCnnSide * kCnnSide, CV_8U);
   cnn_crops(grey, at, radius, circle, rows, 0);
-  const cv::Mat p = digit_probabilities(model, rows);
+  return round_reading(digit_probabilities(model, rows), circle);
+}
+
+RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle) {
+  const int n = static_cast<int>(circle.size());
   std::array<double, 11> value_best{};
   std::array<int, 11> value_turn{};
   for (int t = 0; t < n; ++t) {
@@ -1678,6 +1718,52 @@ std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Pa
   return dropped;
 }
 
+// A die left unread (not cocked) that looks transparent is read once more through the whole
+// circle with the clear network mixed in, at its top face as the clear face network finds it and
+// where it was read (Params::clear_*). The digit networks read a transparent die poorly: the
+// digits of its other faces show through its body, and its top face is found off.
+void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
+                const Model& model) {
+  const auto start = Clock::now();
+  cv::Mat features(1, kTextureFeatures, CV_32F);
+  const std::vector<cv::Mat> planes = clear_planes(bgr, grey, model.clear_cnn);
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    DieSighting& die = d.observation.dice[k];
+    if (die.value != 0 || die.cocked) continue;
+    const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
+    if (params.clear_gate > 0) {
+      texture_features(face_crop(bgr, d.face[k], c.radius, 0), features.ptr<float>());
+      const int t = static_cast<int>(model.texture->predict(features));
+      if (t < params.clear_gate) continue;
+    }
+    const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
+    // At the clear face network's answer from the die's centre, and where the die was read.
+    std::vector<cv::Point2d> points{d.face[k]};
+    if (!model.clear_face_cnn.empty() && params.clear_locate > 0) {
+      points.insert(points.begin(),
+                    locate_with(model.clear_face_cnn, grey, {cv::Point2d(die.x, die.y)}, {c.radius},
+                                params.clear_locate)[0]);
+    }
+    RoundReading r;
+    for (const cv::Point2d& at : points) {
+      cv::Mat rows(params.full_turns, kCnnSide * kCnnSide, CV_8U), clear_rows;
+      cnn_crops(grey, at, c.radius, circle, rows, 0);
+      clear_crops(planes, at, c.radius, circle, model.clear_cnn, clear_rows);
+      const cv::Mat p = (1 - params.clear_weight) * digit_probabilities(model, rows) +
+                        params.clear_weight * model.clear_cnn.probabilities(clear_rows);
+      const RoundReading here = round_reading(p, circle);
+      if (here.best - here.second > r.best - r.second) r = here;
+    }
+    if (r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin) {
+      die.value = r.value;
+      die.confidence = r.best;
+      d.best_value[k] = r.value;
+      d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
+    }
+  }
+  d.timing.read_ms += ms_since(start);
+}
+
 }  // namespace
 
 Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
@@ -1729,6 +1815,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       take_again(d, std::move(again));
     }
   }
+  // A transparent die left unread: read again with the clear network (the digit networks'
+  // reader only).
+  if (params.clear_weight > 0 && params.use_cnn && !model.clear_cnn.empty() && model.texture &&
+      params.full_turns >= 8)
+    read_clear(bgr, grey, d, params, model);
   d.timing.candidates_ms += scan_ms;
   return d;
 }

@@ -123,6 +123,17 @@ struct Params {
   double colour_gap = 3;        // ten dice: other than five red only when the redness falls this
                                 // many times further there than between the fifth and sixth
   bool textures = false;        // the game is played with textured dice: tell frosted/transparent
+  // With a clear network (trained on transparent dice): a die left unread, not cocked, that the
+  // texture forest calls at least `clear_gate` (0 any, 1 frosted or transparent, 2 transparent) is
+  // read again through the whole circle (full_turns) at its top face as the clear face network
+  // finds it from the die's centre (`clear_locate` steps; 0: not asked) and where it was read,
+  // each crop's reading the digit networks' mean and the clear network's, the clear network's
+  // share `clear_weight` (0: off); the surer of the two places, taken at this mean and margin.
+  int clear_gate = 1;
+  double clear_weight = 0.5;
+  double clear_confidence = 0.6;
+  double clear_margin = 0.2;
+  int clear_locate = 3;
   Zones zones;
 };
 
@@ -196,6 +207,12 @@ struct Model {
   // the axis, through the whole circle, at the face answers), the mean of the two answers; the
   // presence and the search beside the dice take the first network's "no die" alone.
   Cnn digit_cnn_2;
+  // The clear network (optional): the digit network's shape, input and classes, trained on
+  // transparent dice alone (their back faces' digits show through the body).
+  Cnn clear_cnn;
+  // The clear face network (optional): the face network trained on transparent dice alone; with
+  // the clear network, where a transparent die left unread is read again.
+  Cnn clear_face_cnn;
   // The axis convolutional network: the digit's axis at the located top face, from the unturned
   // grey crop (cnn_crop at turn 0), as one of kAxisBins directions modulo 180 degrees; when the
   // model has one it replaces the axis forests.
@@ -298,7 +315,14 @@ void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double ang
 // kCnnSide x kCnnSide columns); the neighbourhood is averaged down once for all of them.
 void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
                const std::vector<double>& angles, cv::Mat& rows, int first,
-               double span = kCnnRadius);
+               double span = kCnnRadius, int side = kCnnSide);
+// The clear network's input planes of the image: the lightness `grey`, or for a network of three
+// planes the image's blue, green and red.
+std::vector<cv::Mat> clear_planes(const cv::Mat& bgr, const cv::Mat& grey, const Cnn& net);
+// Its crops: the digit network's (+- kCnnRadius x `radius` round `centre`, at each of `angles`)
+// at the network's side, plane after plane, one row per angle into `rows`.
+void clear_crops(const std::vector<cv::Mat>& planes, cv::Point2d centre, double radius,
+                 const std::vector<double>& angles, const Cnn& net, cv::Mat& rows);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
 // The face network's second plane (kCnnSide x kCnnSide bytes into `out`): a bright mark, on a
