@@ -1737,13 +1737,16 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
       if (t < params.clear_gate) continue;
     }
     const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
-    // At the clear face network's answer from the die's centre, and where the die was read.
+    // At the clear face network's answer from the die's centre, then where the die was read.
     std::vector<cv::Point2d> points{d.face[k]};
     if (!model.clear_face_cnn.empty() && params.clear_locate > 0) {
       points.insert(points.begin(),
                     locate_with(model.clear_face_cnn, grey, {cv::Point2d(die.x, die.y)}, {c.radius},
                                 params.clear_locate)[0]);
     }
+    const auto reads = [&](const RoundReading& x) {
+      return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;
+    };
     RoundReading r;
     for (const cv::Point2d& at : points) {
       cv::Mat rows(params.full_turns, kCnnSide * kCnnSide, CV_8U), clear_rows;
@@ -1753,8 +1756,9 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
                         params.clear_weight * model.clear_cnn.probabilities(clear_rows);
       const RoundReading here = round_reading(p, circle);
       if (here.best - here.second > r.best - r.second) r = here;
+      if (reads(r)) break;  // the second place only when the first reads nothing
     }
-    if (r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin) {
+    if (reads(r)) {
       die.value = r.value;
       die.confidence = r.best;
       d.best_value[k] = r.value;

@@ -126,9 +126,9 @@ struct Params {
   // With a clear network (trained on transparent dice): a die left unread, not cocked, that the
   // texture forest calls at least `clear_gate` (0 any, 1 frosted or transparent, 2 transparent) is
   // read again through the whole circle (full_turns) at its top face as the clear face network
-  // finds it from the die's centre (`clear_locate` steps; 0: not asked) and where it was read,
-  // each crop's reading the digit networks' mean and the clear network's, the clear network's
-  // share `clear_weight` (0: off); the surer of the two places, taken at this mean and margin.
+  // finds it from the die's centre (`clear_locate` steps; 0: not asked), then, if that reads
+  // nothing, where it was read; each crop's reading the digit networks' mean and the clear
+  // network's, the clear network's share `clear_weight` (0: off), taken at this mean and margin.
   int clear_gate = 1;
   double clear_weight = 0.5;
   double clear_confidence = 0.6;
