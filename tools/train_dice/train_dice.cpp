@@ -262,8 +262,8 @@ int main(int argc, char** argv) {
   arbitre::vision::MlpTraining net;
   net.hidden.clear();
   bool cnn = false, cnn_second = false;
-  bool cnn_clear =
-      false;  // the digit network's training on transparent dice alone, kept as clear_cnn
+  // The digit network's training on transparent dice alone, kept as clear_cnn.
+  bool cnn_clear = false;
   int clear_side = vd::kCnnSide, clear_planes = 1;  // its crops' side and planes (1 grey, 3 colour)
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;

@@ -1719,8 +1719,8 @@ std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Pa
 }
 
 // A die left unread (not cocked) that looks transparent is read once more through the whole
-// circle with the clear network mixed in, at its top face as the clear face network finds it and
-// where it was read (Params::clear_*). The digit networks read a transparent die poorly: the
+// circle with the clear network mixed in, at its top face as the clear face network finds it,
+// then where it was read (Params::clear_*). The digit networks read a transparent die poorly: the
 // digits of its other faces show through its body, and its top face is found off.
 void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
                 const Model& model) {
