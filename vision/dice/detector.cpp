@@ -1748,6 +1748,7 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
       return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;
     };
     RoundReading r;
+    cv::Point2d read_at = d.face[k];
     for (const cv::Point2d& at : points) {
       cv::Mat rows(params.full_turns, kCnnSide * kCnnSide, CV_8U), clear_rows;
       cnn_crops(grey, at, c.radius, circle, rows, 0);
@@ -1755,7 +1756,7 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
       const cv::Mat p = (1 - params.clear_weight) * digit_probabilities(model, rows) +
                         params.clear_weight * model.clear_cnn.probabilities(clear_rows);
       const RoundReading here = round_reading(p, circle);
-      if (here.best - here.second > r.best - r.second) r = here;
+      if (here.best - here.second > r.best - r.second) r = here, read_at = at;
       if (reads(r)) break;  // the second place only when the first reads nothing
     }
     if (reads(r)) {
@@ -1763,6 +1764,7 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
       die.confidence = r.best;
       d.best_value[k] = r.value;
       d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
+      d.face[k] = read_at;
     }
   }
   d.timing.read_ms += ms_since(start);

@@ -207,8 +207,9 @@ struct Model {
   // the axis, through the whole circle, at the face answers), the mean of the two answers; the
   // presence and the search beside the dice take the first network's "no die" alone.
   Cnn digit_cnn_2;
-  // The clear network (optional): the digit network's shape, input and classes, trained on
-  // transparent dice alone (their back faces' digits show through the body).
+  // The clear network (optional): the digit network's layers and classes on a crop of its own
+  // side and planes (clear_crops: the committed one 40 pixels, in colour), trained on
+  // transparent dice alone (their other faces' digits show through the body).
   Cnn clear_cnn;
   // The clear face network (optional): the face network trained on transparent dice alone; with
   // the clear network, where a transparent die left unread is read again.
@@ -312,7 +313,8 @@ cv::Mat face_crop(const cv::Mat& bgr, cv::Point2d centre, double radius, double 
 void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
               unsigned char* out, double span = kCnnRadius);
 // The same crop at several turns `angles`, into rows first, first + 1, ... of `rows` (8-bit,
-// kCnnSide x kCnnSide columns); the neighbourhood is averaged down once for all of them.
+// side x side columns: kCnnSide but for the clear network's); the neighbourhood is averaged down
+// once for all of them.
 void cnn_crops(const cv::Mat& grey, cv::Point2d centre, double radius,
                const std::vector<double>& angles, cv::Mat& rows, int first,
                double span = kCnnRadius, int side = kCnnSide);
