@@ -133,24 +133,19 @@ Model read_model(const cv::FileStorage& storage) {
     if (m.digit_net.inputs() != kFaceFeatures || m.digit_net.classes() != kReaderClasses)
       m.digit_net = Mlp{};
   }
-  // A network of the expected input (kCnnSide square, 1 to `planes` planes) and classes, else
-  // none.
-  const auto network = [&](const char* name, int classes, int planes = 1) {
+  // A network of the expected input (`side` square, 0: any side; 1 to `planes` planes) and
+  // classes, else none.
+  const auto network = [&](const char* name, int classes, int planes = 1, int side = kCnnSide) {
     Cnn n = read_cnn(storage[name]);
-    if (n.empty() || n.shape.side != kCnnSide || n.shape.channels < 1 ||
+    if (n.empty() || (side > 0 && n.shape.side != side) || n.shape.channels < 1 ||
         n.shape.channels > planes || n.classes() != classes)
       n = Cnn{};
     return n;
   };
   m.digit_cnn = network("digit_cnn", kReaderClasses);
   m.digit_cnn_2 = network("digit_cnn_2", kReaderClasses);
-  if (const cv::FileNode node = storage["clear_cnn"]; !node.empty()) {
-    // Its own side (its crops span what the digit network's do), grey or colour.
-    m.clear_cnn = read_cnn(node);
-    if (m.clear_cnn.empty() || m.clear_cnn.classes() != kReaderClasses ||
-        (m.clear_cnn.shape.channels != 1 && m.clear_cnn.shape.channels != 3))
-      m.clear_cnn = Cnn{};
-  }
+  // Its own side (its crops span what the digit network's do), grey or colour.
+  m.clear_cnn = network("clear_cnn", kReaderClasses, 3, 0);
   if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{}, m.clear_cnn = Cnn{};
   m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
   m.centre_cnn = network("centre_cnn", kFaceBins, kFacePlanes);
@@ -840,12 +835,18 @@ std::vector<double> round_turns(double start, int turns) {
 // The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
 
+// The digit networks' probabilities for the crops at `at` at each turn of `circle`.
+cv::Mat round_probabilities(const cv::Mat& grey, cv::Point2d at, double radius,
+                            const std::vector<double>& circle, const Model& model) {
+  cv::Mat rows(static_cast<int>(circle.size()), kCnnSide * kCnnSide, CV_8U);
+  cnn_crops(grey, at, radius, circle, rows, 0);
+  return digit_probabilities(model, rows);
+}
+
 RoundReading read_round(const cv::Mat& grey, cv::Point2d at, double radius, double start, int turns,
                         const Model& model) {
   const std::vector<double> circle = round_turns(start, turns);
-  cv::Mat rows(turns, kCnnSide * kCnnSide, CV_8U);
-  cnn_crops(grey, at, radius, circle, rows, 0);
-  return round_reading(digit_probabilities(model, rows), circle);
+  return round_reading(round_probabilities(grey, at, radius, circle, model), circle);
 }
 
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle) {
@@ -1750,11 +1751,11 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
     RoundReading r;
     cv::Point2d read_at = d.face[k];
     for (const cv::Point2d& at : points) {
-      cv::Mat rows(params.full_turns, kCnnSide * kCnnSide, CV_8U), clear_rows;
-      cnn_crops(grey, at, c.radius, circle, rows, 0);
+      cv::Mat clear_rows;
       clear_crops(planes, at, c.radius, circle, model.clear_cnn, clear_rows);
-      const cv::Mat p = (1 - params.clear_weight) * digit_probabilities(model, rows) +
-                        params.clear_weight * model.clear_cnn.probabilities(clear_rows);
+      const cv::Mat p =
+          (1 - params.clear_weight) * round_probabilities(grey, at, c.radius, circle, model) +
+          params.clear_weight * model.clear_cnn.probabilities(clear_rows);
       const RoundReading here = round_reading(p, circle);
       if (here.best - here.second > r.best - r.second) r = here, read_at = at;
       if (reads(r)) break;  // the second place only when the first reads nothing
