@@ -15,10 +15,13 @@
 # takes the mean of the two digit networks' answers), then the centre network on the same 880
 # (--centre-cnn, 2026-12-03: where each die's centre lies). Last, seed 7000's 300 scenes (all
 # textured, with the room) and the clear network and the clear face network on the 1,180
-# scenes with the room (--cnn-clear, --face-clear, 2026-12-03: transparent dice alone).
+# scenes with the room (--cnn-clear, --face-clear, 2026-12-03: transparent dice alone). Last, seed
+# 7200's 240 scenes (all with cocked dice, with the room) and the top network, started from the
+# face network and trained on the 420 scenes with cocked dice (seeds 2100, 4900 and 7200;
+# --top-cnn, 2026-12-03: every die's most upward face, a cocked die's too).
 #   tools/train_dice.sh [BUILD_DIR]
-# Two POV-Ray processes at a time (1,760 scenes, 4-8 s each on one core: about 100 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 45 more for the
+# Two POV-Ray processes at a time (2,000 scenes, 4-8 s each on one core: about 115 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 50 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +50,7 @@ done
 render "$out/room/g" 4200 150 --textured-share 1.0
 render "$out/room/h" 4900 150 --cocked-share 1.0
 render "$out/room/t" 7000 300 --textured-share 1.0
+render "$out/room/k" 7200 240 --cocked-share 1.0
 mkdir "$out/model"
 n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
@@ -63,7 +67,9 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/centre.yml" --cnn-clear --clear-side 40 --clear-colour --cnn-epochs 15 \
   --cnn-copies 10 --threads 2 --out "$out/clear.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h" "$r/t"
 "$build/tools/train_dice" --base "$out/clear.yml" --face-clear --face-copies 32 --cnn-epochs 15 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h" "$r/t"
+  --out "$out/clearface.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h" "$r/t"
+"$build/tools/train_dice" --base "$out/clearface.yml" --top-cnn --face-copies 16 --cnn-epochs 8 --cnn-rate 0.005 \
+  --threads 2 --out "$out/model/dice_digits.yml" "$r/c" "$r/h" "$r/k"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

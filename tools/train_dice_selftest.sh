@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear and
-# train_dice_clearface: the presence network's training step of tools/train_dice.sh, the second
-# digit network's, the centre network's, the clear network's or the clear face network's (its
-# last), on committed dice scenes (one epoch): bad arguments are refused with exit code 2;
+# CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear,
+# train_dice_clearface and train_dice_top: the presence network's training step of
+# tools/train_dice.sh, the second digit network's, the centre network's, the clear network's, the
+# clear face network's or the top network's (its last), on committed dice scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
 # same bytes as one. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|second|centre|clear|clearface] [OPAQUE_DIR]
+#     [presence|second|centre|clear|clearface|top] [OPAQUE_DIR]
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
 work=$(mktemp -d)
@@ -27,6 +27,8 @@ case $step in
     bad=(--cnn-clear --clear-side 30 --base "$base") named=--clear-side ;;
   clearface) flags=(--face-clear --face-copies 1) key=clear_face_cnn:
     bad=(--face-clear --centre-cnn --base "$base") named=--centre-cnn ;;
+  top) flags=(--top-cnn --face-copies 1 --cnn-rate 0.005) key=top_cnn:
+    bad=(--top-cnn --centre-cnn --base "$base") named=--centre-cnn ;;
   *) fail "unknown step $step" ;;
 esac
 

@@ -9,6 +9,9 @@
 //     [--answer-gap R] [--answer-cocked P] [--neighbour-distance R] [--neighbour-rings N]
 //     [--neighbour-ring-step R] [--neighbour-directions N] [--neighbour-no-die P]
 //     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P] [--centre-steps N]
+//     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
+//     [--clear-locate N] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
+//     [--tilt-dice N] [--tilt-outlier R]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
@@ -180,6 +183,16 @@ int main(int argc, char** argv) {
       params.clear_margin = std::atof(argv[++i]);
     else if (a == "--clear-locate" && i + 1 < argc)
       params.clear_locate = std::atoi(argv[++i]);
+    else if (a == "--tilt-residual" && i + 1 < argc)
+      params.tilt_residual = std::atof(argv[++i]);
+    else if (a == "--tilt-locate" && i + 1 < argc)
+      params.tilt_locate = std::atoi(argv[++i]);
+    else if (a == "--tilt-dice" && i + 1 < argc)
+      params.tilt_dice = std::atoi(argv[++i]);
+    else if (a == "--tilt-outlier" && i + 1 < argc)
+      params.tilt_outlier = std::atof(argv[++i]);
+    else if (a == "--tilt-face-residual" && i + 1 < argc)
+      params.tilt_face_residual = std::atof(argv[++i]);
     else if (a == "--face-offset" && i + 1 < argc)
       params.face_offset = std::atof(argv[++i]);
     else if (a == "--face-rings" && i + 1 < argc)
@@ -286,7 +299,7 @@ int main(int argc, char** argv) {
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
            "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
-           "cocked_share\n";
+           "cocked_share,tilt,top_x,top_y\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
@@ -411,9 +424,12 @@ int main(int argc, char** argv) {
               << d.redness[k] << ',' << d.observation.dice[k].x << ',' << d.observation.dice[k].y
               << ',' << d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius << ','
               << d.face[k].x << ',' << d.face[k].y << ',' << t["x"] << ',' << t["y"] << ','
-              << f["x"] << ',' << f["y"] << ',' << d.cocked_evidence[k][1] << '\n';
+              << f["x"] << ',' << f["y"] << ',' << d.cocked_evidence[k][1] << ','
+              << (k < d.tilt.size() ? d.tilt[k] : -1.0) << ','
+              << (k < d.top.size() ? d.top[k].x : -1.0) << ','
+              << (k < d.top.size() ? d.top[k].y : -1.0) << '\n';
         } else {
-          csv << ",,,,,,,,,,,,,,,,\n";
+          csv << ",,,,,,,,,,,,,,,,,,,\n";
         }
       }
     }

@@ -15,7 +15,7 @@
 //               [--cnn-shape 12,24,64] [--threads 1] [--cnn-second]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
-//              [--centre-cnn [--face-copies 8]]
+//              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
@@ -39,6 +39,11 @@
 // --centre-cnn (with --base) trains the centre network: the face network's crops and draws, taught
 // every die's centre (as --face-cnn --face-target centre), kept beside the base's face network;
 // the reader puts each die it chooses, and reports it, where that network finds its centre.
+// --top-cnn (with --base) trains the top network the same way, taught every die's most upward
+// face (a cocked die's too, as --face-target top), starting from the base's face network's
+// weights (which find a flat die's top face already), kept beside the others: the reader flags a die
+// cocked when that face lies off where the other dice's top faces put a flat die's
+// (Params::tilt_*).
 // --cnn-clear (with --base) trains the clear network: the digit network's crops, draws and
 // classes (--cnn-copies ...) of transparent dice alone, at --clear-side pixels (the crop spans
 // the same +- kCnnRadius x the radius) and with --clear-colour from the blue, green and red
@@ -273,6 +278,7 @@ int main(int argc, char** argv) {
   double axis_jitter = 0.15;
   bool face_cnn = false;
   bool centre_cnn = false;  // the face network's training, taught centres, kept as centre_cnn
+  bool top_cnn = false;     // the same, taught every die's most upward face: kept as top_cnn
   bool face_clear = false;  // the face network's training on transparent dice alone: clear_face_cnn
   int face_copies = 8;
   std::string face_target = "read";  // what the face network is taught to find (see --face-target)
@@ -345,6 +351,8 @@ int main(int argc, char** argv) {
       face_cnn = true;
     else if (a == "--centre-cnn")
       centre_cnn = true;
+    else if (a == "--top-cnn")
+      top_cnn = true;
     else if (a == "--face-clear")
       face_clear = true;
     else if (a == "--face-target" && i + 1 < argc)
@@ -389,7 +397,7 @@ int main(int argc, char** argv) {
                  face_target.c_str());
     return 2;
   }
-  if ((face_cnn || centre_cnn || face_clear) && (face_copies < 1 || threads < 1)) {
+  if ((face_cnn || centre_cnn || face_clear || top_cnn) && (face_copies < 1 || threads < 1)) {
     std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
   }
@@ -432,6 +440,13 @@ int main(int argc, char** argv) {
                  "--face-target\n");
     return 2;
   }
+  if (top_cnn && (base_file.empty() || face_cnn || centre_cnn || face_clear ||
+                  face_target != "read")) {
+    std::fprintf(stderr,
+                 "train_dice: --top-cnn needs --base, and goes without --face-cnn, --centre-cnn, "
+                 "--face-clear and --face-target\n");
+    return 2;
+  }
   if (out.empty() || dirs.empty()) {
     std::fprintf(
         stderr,
@@ -441,6 +456,7 @@ int main(int argc, char** argv) {
         "[--cnn-second]] "
         "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C] "
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
+        "[--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
@@ -460,6 +476,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: not a complete dice model\n", base_file.c_str());
     return 2;
   }
+  if (top_cnn) {
+    const arbitre::vision::CnnShape& f = base.face_cnn.shape;
+    const arbitre::vision::CnnShape& t = cnn_training.shape;
+    if (base.face_cnn.empty() || f.kernel1 != t.kernel1 || f.maps1 != t.maps1 ||
+        f.kernel2 != t.kernel2 || f.maps2 != t.maps2 || f.hidden != t.hidden) {
+      std::fprintf(stderr,
+                   "%s: --top-cnn starts from the model's face network: it has none of the "
+                   "training's shape (--cnn-shape)\n",
+                   base_file.c_str());
+      return 2;
+    }
+  }
   if ((cnn_second || cnn_clear) && base.digit_cnn.empty()) {
     std::fprintf(stderr, "%s: %s: the model has no first digit network\n", base_file.c_str(),
                  cnn_second ? "--cnn-second" : "--cnn-clear");
@@ -473,6 +501,7 @@ int main(int argc, char** argv) {
     if (axis_cnn) model.axis_cnn = {};
     if (face_cnn) model.face_cnn = {};
     if (centre_cnn) model.centre_cnn = {};
+    if (top_cnn) model.top_cnn = {};
     if (face_clear) model.clear_face_cnn = {};
     if (presence_cnn) model.presence_cnn = {};
   } else {
@@ -803,7 +832,8 @@ int main(int argc, char** argv) {
   std::vector<int> face_labels;
   const auto add_face_crop = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d from,
                                  double radius) {
-    if ((!face_cnn && !centre_cnn && !face_clear) || (face_clear && d.texture != 2)) return;
+    if ((!face_cnn && !centre_cnn && !face_clear && !top_cnn) || (face_clear && d.texture != 2))
+      return;
     const double turn = face_rng.uniform(0.0, 360.0);
     vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
@@ -811,9 +841,10 @@ int main(int argc, char** argv) {
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
     const double a = turn * M_PI / 180.0;
     // A cocked die has no top face to read: its centre, where the digit network learnt it
-    // (--face-target read); or every die's centre (centre), or its most upward face (top).
-    const cv::Point2d target = face_target == "centre" || centre_cnn ? d.centre
-                               : face_target == "top"                ? d.face
+    // (--face-target read); or every die's centre (centre), or its most upward face (top, and
+    // the top network).
+    const cv::Point2d target = face_target == "centre" || centre_cnn  ? d.centre
+                               : face_target == "top" || top_cnn      ? d.face
                                : d.cocked                            ? d.centre
                                                                      : d.face;
     const cv::Point2d shift = (target - from) / radius;
@@ -891,7 +922,8 @@ int main(int argc, char** argv) {
       if (d.visible < 0.6) continue;
       add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
-      for (int k = 0; k < (face_cnn || centre_cnn || face_clear ? face_copies : 0); ++k) {
+      for (int k = 0; k < (face_cnn || centre_cnn || face_clear || top_cnn ? face_copies : 0);
+           ++k) {
         const double jitter = k % 2 == 0 ? 0.15 : 0.25;
         const cv::Point2d from = (k % 2 == 0 || d.cocked ? d.centre : d.face) +
                                  cv::Point2d(face_rng.uniform(-jitter, jitter) * d.radius,
@@ -997,8 +1029,10 @@ int main(int argc, char** argv) {
   // training settings (--cnn-epochs, --cnn-rate) and their own classes (and planes).
   const auto train_grey = [&](const char* what, std::vector<unsigned char>& images,
                               const std::vector<int>& labels, int classes, int planes = 1,
-                              int side = vd::kCnnSide) {
+                              int side = vd::kCnnSide,
+                              const arbitre::vision::Cnn* start = nullptr) {
     arbitre::vision::CnnTraining training = cnn_training;
+    training.start = start;
     training.shape.side = side;
     training.shape.channels = planes;
     training.shape.classes = classes;
@@ -1033,6 +1067,9 @@ int main(int argc, char** argv) {
   if (centre_cnn)
     model.centre_cnn =
         train_grey("centre cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
+  if (top_cnn)
+    model.top_cnn = train_grey("top cnn (from the face network)", face_images, face_labels,
+                               vd::kFaceBins, vd::kFacePlanes, vd::kCnnSide, &base.face_cnn);
   if (face_clear)
     model.clear_face_cnn =
         train_grey("clear face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
@@ -1069,6 +1106,7 @@ int main(int argc, char** argv) {
     arbitre::vision::write_cnn(storage, "clear_face_cnn", model.clear_face_cnn);
   if (!model.presence_cnn.empty())
     arbitre::vision::write_cnn(storage, "presence_cnn", model.presence_cnn);
+  if (!model.top_cnn.empty()) arbitre::vision::write_cnn(storage, "top_cnn", model.top_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

@@ -51,6 +51,9 @@ struct CnnTraining {
   double momentum = 0.9;
   double decay = 1e-4;  // L2 weight decay (weights, not biases)
   std::uint64_t seed = 20261130;
+  // Weights to start from instead of random ones (fine-tuning a trained network on other
+  // targets; its shape must be the training's), or none.
+  const Cnn* start = nullptr;
 };
 
 // Trains on `images` (rows as in Cnn::probabilities) with `labels` (0 .. classes-1); the

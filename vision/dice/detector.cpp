@@ -150,6 +150,7 @@ Model read_model(const cv::FileStorage& storage) {
   m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
   m.centre_cnn = network("centre_cnn", kFaceBins, kFacePlanes);
   m.clear_face_cnn = network("clear_face_cnn", kFaceBins, kFacePlanes);
+  m.top_cnn = network("top_cnn", kFaceBins, kFacePlanes);
   m.presence_cnn = network("presence_cnn", 2);
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
@@ -700,6 +701,12 @@ std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
                                           const std::vector<double>& radii, int steps,
                                           const Model& model) {
   return locate_with(model.face_cnn, grey, centres, radii, steps);
+}
+
+std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey, const std::vector<cv::Point2d>& centres,
+                                         const std::vector<double>& radii, int steps,
+                                         const Model& model) {
+  return locate_with(model.top_cnn, grey, centres, radii, steps);
 }
 
 std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
@@ -1771,7 +1778,100 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
   d.timing.read_ms += ms_since(start);
 }
 
+// A die read whose top face lies off where a flat die's would is cocked (Params::tilt_*): each
+// die's top face is found by the top network from its centre, and tilt_residuals says how far it
+// lies off.
+void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
+  const auto start = Clock::now();
+  const std::size_t n = d.observation.dice.size();
+  d.tilt.assign(n, -1.0);
+  d.top.assign(n, cv::Point2d(-1, -1));
+  std::vector<std::size_t> read;
+  std::vector<cv::Point2d> centres;
+  std::vector<double> radii;
+  for (std::size_t k = 0; k < n; ++k) {
+    const DieSighting& die = d.observation.dice[k];
+    if (die.value == 0 || die.cocked) continue;
+    read.push_back(k);
+    centres.emplace_back(die.x, die.y);
+    radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
+  }
+  if (static_cast<int>(read.size()) < params.tilt_dice + 1) return;
+  const std::vector<cv::Point2d> tops =
+      locate_with(model.top_cnn, grey, centres, radii, params.tilt_locate);
+  const double width = std::max(1, grey.cols);
+  std::vector<cv::Point2d> places(read.size()), shifts(read.size());
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    places[i] = centres[i] / width;
+    shifts[i] = (tops[i] - centres[i]) / radii[i];
+  }
+  const std::vector<double> tilt =
+      tilt_residuals(places, shifts, params.tilt_dice, params.tilt_outlier);
+  // Where each die's top face was read (the face network's answer: a cocked die's centre).
+  std::vector<double> read_off(read.size(), 1.0);
+  if (params.tilt_face_residual > 0) {
+    std::vector<cv::Point2d> read_shifts(read.size());
+    for (std::size_t i = 0; i < read.size(); ++i)
+      read_shifts[i] = (d.face[read[i]] - centres[i]) / radii[i];
+    read_off = tilt_residuals(places, read_shifts, params.tilt_dice, params.tilt_outlier);
+  }
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    d.tilt[read[i]] = tilt[i];
+    d.top[read[i]] = tops[i];
+    if (tilt[i] >= params.tilt_residual && read_off[i] >= params.tilt_face_residual) {
+      DieSighting& die = d.observation.dice[read[i]];
+      die.cocked = true;
+      die.value = 0;
+      die.confidence = std::min(1.0, 0.5 * tilt[i] / params.tilt_residual);
+    }
+  }
+  d.timing.read_ms += ms_since(start);
+}
+
 }  // namespace
+
+std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
+                                   const std::vector<cv::Point2d>& shifts, int min_dice,
+                                   double outlier) {
+  const std::size_t n = std::min(places.size(), shifts.size());
+  std::vector<double> residual(n, -1.0);
+  // Least squares of k, a, b over the dice `use`: x k - a = shift x, y k - b = shift y.
+  const auto fit = [&](const std::vector<std::size_t>& use, cv::Vec3d& m) {
+    cv::Matx33d normal = cv::Matx33d::zeros();
+    cv::Vec3d right(0, 0, 0);
+    for (std::size_t i : use) {
+      const cv::Vec3d rx(places[i].x, -1, 0), ry(places[i].y, 0, -1);
+      normal += rx * rx.t() + ry * ry.t();
+      right += rx * shifts[i].x + ry * shifts[i].y;
+    }
+    return cv::solve(normal, right, m, cv::DECOMP_CHOLESKY);
+  };
+  const auto off = [&](std::size_t i, const cv::Vec3d& m) {
+    return cv::norm(shifts[i] -
+                    cv::Point2d(m[0] * places[i].x - m[1], m[0] * places[i].y - m[2]));
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<std::size_t> others;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j != i) others.push_back(j);
+    }
+    if (static_cast<int>(others.size()) < std::max(2, min_dice)) continue;
+    cv::Vec3d m;
+    bool fitted = fit(others, m);
+    for (int round = 0; round < 2 && fitted; ++round) {
+      std::vector<std::size_t> near;
+      for (std::size_t j : others) {
+        if (off(j, m) <= outlier) near.push_back(j);
+      }
+      if (static_cast<int>(near.size()) < std::max(2, min_dice) || near.size() == others.size())
+        break;
+      others = std::move(near);
+      fitted = fit(others, m);
+    }
+    if (fitted) residual[i] = off(i, m);
+  }
+  return residual;
+}
 
 Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   if (model.empty() || bgr.empty()) {
@@ -1827,6 +1927,13 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   if (params.clear_weight > 0 && params.use_cnn && !model.clear_cnn.empty() && model.texture &&
       params.full_turns >= 8)
     read_clear(bgr, grey, d, params, model);
+  // A die leaning on another or on a wall, read as if flat: flagged cocked by where its top face
+  // lies against its centre (the centre network's: a candidate's centre is too rough for it).
+  if (params.tilt_residual > 0 && params.tilt_locate > 0 && !model.top_cnn.empty() &&
+      params.centre_steps > 0 && !model.centre_cnn.empty())
+    flag_tilted(grey, d, params, model);
+  else
+    d.tilt.assign(d.observation.dice.size(), -1.0);
   d.timing.candidates_ms += scan_ms;
   return d;
 }

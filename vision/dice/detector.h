@@ -134,6 +134,20 @@ struct Params {
   double clear_confidence = 0.6;
   double clear_margin = 0.2;
   int clear_locate = 3;
+  // With a top network: a die read (not cocked) whose top face, where the top network finds it
+  // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
+  // where the other dice's top faces put a flat die's, and whose top face as read (the face
+  // network's, taught a cocked die's centre) lies `tilt_face_residual` or more off where the other
+  // dice's read faces put it, is cocked (0: off). A flat die's top face lies above its centre, so
+  // its shift from the centre (x radius) is, over the image, a linear function of where the die
+  // lies: k (x, y) - (a, b), fitted to the other dice read (at least `tilt_dice` of them;
+  // refitted without those `tilt_outlier` off, twice: tilt_residuals). A die leaning 15-40
+  // degrees has its top face 0.16-0.37 radius off (the ground truth's, seeds 5600 and 7100).
+  double tilt_residual = 0.2;
+  int tilt_locate = 3;
+  int tilt_dice = 4;
+  double tilt_outlier = 0.15;
+  double tilt_face_residual = 0.2;
   Zones zones;
 };
 
@@ -228,6 +242,11 @@ struct Model {
   // radius): the spacing, the search beside the dice, the top face and where the die is reported
   // (DieSighting x, y and its zone) start from there.
   Cnn centre_cnn;
+  // The top network (optional): the face network's shape and input, taught every die's most
+  // upward face, a cocked die's too (the face network is taught a cocked die's centre). Where it
+  // puts a die's top face against where the other dice's put a flat die's tells a leaning die
+  // (Params::tilt_*).
+  Cnn top_cnn;
   // The presence network: whether a candidate is a die at its centre and size, from a wider
   // crop than the reader's; when the model has one its "not a die" is averaged into the
   // presence (Params::presence_net).
@@ -267,6 +286,10 @@ struct Detection {
   // share and the best other value's (what the flat / cocked / unread decision was made on).
   std::vector<std::array<double, 4>> cocked_evidence;
   std::vector<int> best_value;       // for each die, the likeliest value (also when not given)
+  // For each die: how far (x radius) its top face lies off a flat die's where the others' put it
+  // (Params::tilt_*; -1 when not measured).
+  std::vector<double> tilt;
+  std::vector<cv::Point2d> top;  // for each die, its top face as the top network finds it (or -1)
   std::vector<cv::Point2d> emptied;  // dice whose reading was empty (see empty_presence)
   double die_radius = 0;             // the common radius (median), image pixels
   Timing timing;
@@ -282,6 +305,16 @@ const Model& default_model();
 Model load_model(const std::string& path);
 // The same from an opened storage (a file, or the embedded text).
 Model read_model(const cv::FileStorage& storage);
+
+// For each die, how far its top face's shift from its centre (`shifts`, x its radius) lies off
+// the linear function k p - (a, b) of its place p (`places`) fitted to the other dice's (least
+// squares, then again without those more than `outlier` off, twice, keeping at least `min_dice`);
+// -1 when fewer than `min_dice` others (at least 2) are given. A flat die's top face lies above
+// its centre, and seen through the camera that shift grows linearly from where the camera looks
+// straight down (Params::tilt_*).
+std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
+                                   const std::vector<cv::Point2d>& shifts, int min_dice,
+                                   double outlier);
 
 // The HOG descriptor of the window detector.
 cv::HOGDescriptor window_hog();
@@ -351,6 +384,11 @@ std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
                                             const std::vector<cv::Point2d>& centres,
                                             const std::vector<double>& radii, int steps,
                                             const Model& model);
+// The same with the top network (the model must have one): where each die's most upward face is,
+// a cocked die's too.
+std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey, const std::vector<cv::Point2d>& centres,
+                                         const std::vector<double>& radii, int steps,
+                                         const Model& model);
 // The digit's axis at the top face `face` (degrees clockwise from image-up, in [0, 180)): the
 // digit stands upright when the crop is turned by it or by it + 180: the axis network's (from
 // the lightness `grey`) when the model has one and `use_cnn`, else the axis forests'. -1 without
