@@ -147,7 +147,7 @@ struct Params {
   int tilt_locate = 3;
   int tilt_dice = 4;
   double tilt_outlier = 0.15;
-  double tilt_face_residual = 0.2;
+  double tilt_face_residual = 0.25;
   Zones zones;
 };
 
