@@ -10,7 +10,7 @@
 //     [--neighbour-ring-step R] [--neighbour-directions N] [--neighbour-no-die P]
 //     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P] [--centre-steps N]
 //     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
-//     [--clear-locate N] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
+//     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
@@ -183,6 +183,8 @@ int main(int argc, char** argv) {
       params.clear_margin = std::atof(argv[++i]);
     else if (a == "--clear-locate" && i + 1 < argc)
       params.clear_locate = std::atoi(argv[++i]);
+    else if (a == "--leaning")
+      params.tilt_residual = vd::kLeaningResidual;
     else if (a == "--tilt-residual" && i + 1 < argc)
       params.tilt_residual = std::atof(argv[++i]);
     else if (a == "--tilt-locate" && i + 1 < argc)

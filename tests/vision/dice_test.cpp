@@ -24,6 +24,11 @@
 
 namespace fs = std::filesystem;
 namespace vd = arbitre::vision::dice;
+
+// The committed scene of leaning dice (tests/data/dice/cocked): scenegen --dice --seed 7100
+// --cocked-share 1, scene 68 (a development scene: two dice leaning on others).
+constexpr const char* kCockedScene = "0068";
+
 using arbitre::referee::yams::DieColour;
 using arbitre::vision::DiceObservation;
 using arbitre::vision::DieSighting;
@@ -555,6 +560,26 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
   fs::remove(zones);
 }
 
+// `arbitre detect dice --leaning` reports a leaning die cocked (value null) that the command reads
+// as a value without it (the committed scene of leaning dice, tests/data/dice/cocked).
+TEST(DiceCli, DetectDiceLeaningFlagsALeaningDie) {
+  const std::string image =
+      (fs::path(ARBITRE_TEST_DATA) / "dice" / "cocked" / (std::string(kCockedScene) + ".jpg"))
+          .string();
+  const auto plain = arbitre::testing::run_arbitre("detect dice " + image);
+  const auto leaning = arbitre::testing::run_arbitre("detect dice --leaning " + image);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(leaning.exit_code, 0) << leaning.err;
+  const nlohmann::json a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(leaning.out);
+  const auto cocked = [](const nlohmann::json& j) {
+    int n = 0;
+    for (const auto& d : j["dice"]) n += d["cocked"].get<bool>() && d["value"].is_null();
+    return n;
+  };
+  ASSERT_EQ(a["dice"].size(), b["dice"].size());
+  EXPECT_GT(cocked(b), cocked(a));
+}
+
 // The digit network's veto: the forest reads, and a value the network does not find most likely
 // at the same crop is left unread. A network that always answers "wrong turn" leaves every die
 // unread; the committed model's network only ever removes readings, never changes one.
@@ -702,10 +727,6 @@ arbitre::vision::Cnn always(arbitre::vision::Cnn cnn, int c) {
   cnn.b4[static_cast<std::size_t>(c)] = 20;
   return cnn;
 }
-
-// The committed scene of leaning dice (tests/data/dice/cocked): scenegen --dice --seed 7100
-// --cocked-share 1, scene 68 (a development scene: two dice leaning on others).
-constexpr const char* kCockedScene = "0068";
 
 // Calls look(image, grey, die) for every flat die of the committed scenes (tests/data/dice).
 template <typename Look>
@@ -987,7 +1008,7 @@ TEST(DiceReader, TiltResidualsFindTheDieWhoseTopFaceLiesOff) {
 // face as the face network does (the committed scenes' flat dice: within 0.2 radius for 85% of
 // them), and a leaning die's where it lies off the flat dice's: on the committed scene of leaning
 // dice (tests/data/dice/cocked), from the true centres, every cocked die's top face lies at least
-// tilt_residual off where the other dice's put it (tilt_residuals), and every flat die's less.
+// kLeaningResidual off where the other dice's put it (tilt_residuals), and every flat die's less.
 TEST(DiceReader, TheTopNetworkFindsWhereALeaningDiesTopFaceLiesOff) {
   const vd::Model& model = vd::default_model();
   ASSERT_FALSE(model.top_cnn.empty()) << "the committed model has a top network";
@@ -1017,9 +1038,9 @@ TEST(DiceReader, TheTopNetworkFindsWhereALeaningDiesTopFaceLiesOff) {
   for (std::size_t i = 0; i < off.size(); ++i) {
     if (cocked[i]) {
       ++leaning;
-      EXPECT_GE(off[i], params.tilt_residual) << "cocked die " << i;
+      EXPECT_GE(off[i], vd::kLeaningResidual) << "cocked die " << i;
     } else {
-      EXPECT_LT(off[i], params.tilt_residual) << "flat die " << i;
+      EXPECT_LT(off[i], vd::kLeaningResidual) << "flat die " << i;
     }
   }
   EXPECT_GE(leaning, 1);
@@ -1036,17 +1057,20 @@ TEST(DiceReader, TheTopNetworkFindsWhereALeaningDiesTopFaceLiesOff) {
   EXPECT_GT(near, 0.85 * dice) << near << " of " << dice << " within 0.2 radius";
 }
 
-// A die leaning on another, read as if flat without the step, is flagged cocked by where its top
-// face lies (Params::tilt_*): on the committed scene of leaning dice, the cocked dice read as a
-// value without the step are flagged with it, and every flat die is read as without it. A top
-// network that answers "no shift" whatever it sees flags nothing.
+// With the leaning option (DiceDetectOptions::leaning, off by default), a die leaning on another,
+// read as if flat without it, is flagged cocked by where its top face lies (Params::tilt_*): on
+// the committed scene of leaning dice, the cocked dice read as a value without the option are
+// flagged with it, and every flat die is read as without it. A top network that answers "no
+// shift" whatever it sees flags nothing.
 TEST(DiceReader, ADieLeaningOnAnotherIsFlaggedCockedByWhereItsTopFaceLies) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "cocked", kCockedScene);
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
-  ASSERT_GT(with.tilt_residual, 0) << "the step is on by default";
-  vd::Params without;
-  without.tilt_residual = 0;
+  arbitre::vision::DiceDetectOptions leaning;
+  leaning.leaning = true;
+  const vd::Params with = vd::params_for(leaning);
+  ASSERT_GT(with.tilt_residual, 0) << "the step is on with the option";
+  const vd::Params without = vd::params_for({});
+  ASSERT_EQ(without.tilt_residual, 0) << "and off without it";
   vd::Model still = vd::default_model();
   still.top_cnn = always(still.top_cnn, vd::kFaceBins / 2);
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
@@ -1319,14 +1343,11 @@ TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
 // Scene 19 of seed 4400 (a cluster seen at 30 degrees; tests/data/dice/answers): with one ring
 // the red 5 and the white 7 at the cluster's edges are missed; with the rings (24 places on
 // each of three, a quarter radius apart) both are found by the search and read, the whole roll
-// is read right, and every die found with one ring is still found, read the same. (Read without
-// the tilt step, which calls the red 9 of this cluster cocked: its top face 0.201 radius off the
-// others', one of the flat dice docs/benchmarks.md counts called cocked.)
+// is read right, and every die found with one ring is still found, read the same.
 TEST(DiceReader, TheRingsOfTheSearchFindADieHalfHiddenBehindAnother) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "answers", "0019");
   ASSERT_FALSE(image.empty());
   vd::Params rings, ring;
-  rings.tilt_residual = ring.tilt_residual = 0;
   one_ring(ring);
   const vd::Detection a = vd::detect(image, rings), b = vd::detect(image, ring);
   found_by_the_search(a, b, truth["dice"][2], 5, DieColour::Red, "with one ring / the rings");
