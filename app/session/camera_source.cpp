@@ -128,8 +128,8 @@ class PionCamera : public Camera {
 class DiceCamera : public Camera {
  public:
   DiceCamera(const vision::SourceSpec& spec, const CameraOptions& options)
-      : Camera(spec, options), params_(vision::dice::params_for(
-          {"", options.zones, options.textures, options.leaning})) {}
+      : Camera(spec, options),
+        params_(vision::dice::params_for({"", options.zones, options.textures, options.leaning})) {}
 
  protected:
   void read(const cv::Mat& frame, SourceStep& step) override {

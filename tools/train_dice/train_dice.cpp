@@ -41,8 +41,8 @@
 // the reader puts each die it chooses, and reports it, where that network finds its centre.
 // --top-cnn (with --base) trains the top network the same way, taught every die's most upward
 // face (a cocked die's too, as --face-target top), starting from the base's face network's
-// weights (which find a flat die's top face already), kept beside the others: the reader flags a die
-// cocked when that face lies off where the other dice's top faces put a flat die's
+// weights (which find a flat die's top face already), kept beside the others: the reader flags a
+// die cocked when that face lies off where the other dice's top faces put a flat die's
 // (Params::tilt_*).
 // --cnn-clear (with --base) trains the clear network: the digit network's crops, draws and
 // classes (--cnn-copies ...) of transparent dice alone, at --clear-side pixels (the crop spans
@@ -440,8 +440,8 @@ int main(int argc, char** argv) {
                  "--face-target\n");
     return 2;
   }
-  if (top_cnn && (base_file.empty() || face_cnn || centre_cnn || face_clear ||
-                  face_target != "read")) {
+  if (top_cnn &&
+      (base_file.empty() || face_cnn || centre_cnn || face_clear || face_target != "read")) {
     std::fprintf(stderr,
                  "train_dice: --top-cnn needs --base, and goes without --face-cnn, --centre-cnn, "
                  "--face-clear and --face-target\n");
@@ -843,8 +843,8 @@ int main(int argc, char** argv) {
     // A cocked die has no top face to read: its centre, where the digit network learnt it
     // (--face-target read); or every die's centre (centre), or its most upward face (top, and
     // the top network).
-    const cv::Point2d target = face_target == "centre" || centre_cnn  ? d.centre
-                               : face_target == "top" || top_cnn      ? d.face
+    const cv::Point2d target = face_target == "centre" || centre_cnn ? d.centre
+                               : face_target == "top" || top_cnn     ? d.face
                                : d.cocked                            ? d.centre
                                                                      : d.face;
     const cv::Point2d shift = (target - from) / radius;

@@ -703,7 +703,8 @@ std::vector<cv::Point2d> locate_faces_cnn(const cv::Mat& grey,
   return locate_with(model.face_cnn, grey, centres, radii, steps);
 }
 
-std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey, const std::vector<cv::Point2d>& centres,
+std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey,
+                                         const std::vector<cv::Point2d>& centres,
                                          const std::vector<double>& radii, int steps,
                                          const Model& model) {
   return locate_with(model.top_cnn, grey, centres, radii, steps);
@@ -1847,8 +1848,7 @@ std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
     return cv::solve(normal, right, m, cv::DECOMP_CHOLESKY);
   };
   const auto off = [&](std::size_t i, const cv::Vec3d& m) {
-    return cv::norm(shifts[i] -
-                    cv::Point2d(m[0] * places[i].x - m[1], m[0] * places[i].y - m[2]));
+    return cv::norm(shifts[i] - cv::Point2d(m[0] * places[i].x - m[1], m[0] * places[i].y - m[2]));
   };
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<std::size_t> others;

@@ -389,7 +389,8 @@ std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
                                             const Model& model);
 // The same with the top network (the model must have one): where each die's most upward face is,
 // a cocked die's too.
-std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey, const std::vector<cv::Point2d>& centres,
+std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey,
+                                         const std::vector<cv::Point2d>& centres,
                                          const std::vector<double>& radii, int steps,
                                          const Model& model);
 // The digit's axis at the top face `face` (degrees clockwise from image-up, in [0, 180)): the
