@@ -1808,7 +1808,8 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
   }
   const std::vector<double> tilt =
       tilt_residuals(places, shifts, params.tilt_dice, params.tilt_outlier);
-  // Where each die's top face was read (the face network's answer: a cocked die's centre).
+  // Where each die's top face was read (the face network's and the forests' answer): a second
+  // measure, so that the top network's slip alone does not call a flat die cocked.
   std::vector<double> read_off(read.size(), 1.0);
   if (params.tilt_face_residual > 0) {
     std::vector<cv::Point2d> read_shifts(read.size());
@@ -1930,10 +1931,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // A die leaning on another or on a wall, read as if flat: flagged cocked by where its top face
   // lies against its centre (the centre network's: a candidate's centre is too rough for it).
   if (params.tilt_residual > 0 && params.tilt_locate > 0 && !model.top_cnn.empty() &&
-      params.centre_steps > 0 && !model.centre_cnn.empty())
+      params.centre_steps > 0 && !model.centre_cnn.empty()) {
     flag_tilted(grey, d, params, model);
-  else
+  } else {
     d.tilt.assign(d.observation.dice.size(), -1.0);
+    d.top.assign(d.observation.dice.size(), cv::Point2d(-1, -1));
+  }
   d.timing.candidates_ms += scan_ms;
   return d;
 }

@@ -137,8 +137,8 @@ struct Params {
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
-  // network's, taught a cocked die's centre) lies `tilt_face_residual` or more off where the other
-  // dice's read faces put it, is cocked (0: off). A flat die's top face lies above its centre, so
+  // network's and the forests') lies `tilt_face_residual` or more off where the other dice's read
+  // faces put it, is cocked (0: off). A flat die's top face lies above its centre, so
   // its shift from the centre (x radius) is, over the image, a linear function of where the die
   // lies: k (x, y) - (a, b), fitted to the other dice read (at least `tilt_dice` of them;
   // refitted without those `tilt_outlier` off, twice: tilt_residuals). A die leaning 15-40
