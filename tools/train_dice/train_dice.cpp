@@ -397,7 +397,9 @@ int main(int argc, char** argv) {
                  face_target.c_str());
     return 2;
   }
-  if ((face_cnn || centre_cnn || face_clear || top_cnn) && (face_copies < 1 || threads < 1)) {
+  // Any network of the face network's shape and crops (each trained on its own targets).
+  const bool face_shaped = face_cnn || centre_cnn || face_clear || top_cnn;
+  if (face_shaped && (face_copies < 1 || threads < 1)) {
     std::fprintf(stderr, "train_dice: --face-copies and --threads must be at least 1\n");
     return 2;
   }
@@ -832,8 +834,7 @@ int main(int argc, char** argv) {
   std::vector<int> face_labels;
   const auto add_face_crop = [&](const cv::Mat& grey, const TruthDie& d, cv::Point2d from,
                                  double radius) {
-    if ((!face_cnn && !centre_cnn && !face_clear && !top_cnn) || (face_clear && d.texture != 2))
-      return;
+    if (!face_shaped || (face_clear && d.texture != 2)) return;
     const double turn = face_rng.uniform(0.0, 360.0);
     vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
     face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
@@ -922,8 +923,7 @@ int main(int argc, char** argv) {
       if (d.visible < 0.6) continue;
       add_cnn(s.grey, d, d.cocked ? d.centre : d.face, d.radius, cnn_copies, cnn_jitter);
       add_axis_crop(s.grey, d, d.face, d.radius, axis_copies, axis_jitter);
-      for (int k = 0; k < (face_cnn || centre_cnn || face_clear || top_cnn ? face_copies : 0);
-           ++k) {
+      for (int k = 0; k < (face_shaped ? face_copies : 0); ++k) {
         const double jitter = k % 2 == 0 ? 0.15 : 0.25;
         const cv::Point2d from = (k % 2 == 0 || d.cocked ? d.centre : d.face) +
                                  cv::Point2d(face_rng.uniform(-jitter, jitter) * d.radius,
