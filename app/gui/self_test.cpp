@@ -222,6 +222,7 @@ void SelfTest::tick(wxTimerEvent&) {
     fail("timed out in phase " + std::to_string(static_cast<int>(phase_)));
     phase_ = Phase::Finished;
   }
+  if (!shown_file_.empty()) report_shown();
   step();
   if (phase_ == Phase::Finished) {
     timer_.Stop();
@@ -231,6 +232,19 @@ void SelfTest::tick(wxTimerEvent&) {
     frame_->stop();
     done_(failures_ == 0 ? 0 : 1);
   }
+}
+
+// The network camera's server holds each accepted placement until the window shows it (a loaded
+// machine reads a real-time stream late): it reads the pions shown from this file.
+void SelfTest::report_shown() {
+  const s::IrmaGame::Player* player = irma_player(*frame_);
+  const int shown = player ? static_cast<int>(player->state.board.size()) : 0;
+  if (shown == shown_) return;
+  shown_ = shown;
+  const std::string part = shown_file_ + ".part";
+  std::ofstream(part) << shown << "\n";
+  std::error_code error;
+  std::filesystem::rename(part, shown_file_, error);  // whole, never half written
 }
 
 void SelfTest::step() {
@@ -765,11 +779,12 @@ void SelfTest::step() {
       port_file_ = in_out("camera.port");
       resume_file_ = in_out("camera.resume");
       camera_store_ = in_out("camera-store.db");
+      shown_file_ = in_out("camera.shown");
       const std::string script = camera_server_.ToStdString(wxConvUTF8);
       const std::string drop_after = std::to_string(drop_.frame + 1), last_frame = std::to_string(last_.frame);
       const char* argv[] = {"python3", script.c_str(), "--frames", dir->c_str(), "--port-file", port_file_.c_str(),
                             "--drop-after", drop_after.c_str(), "--last", last_frame.c_str(),
-                            "--resume-file", resume_file_.c_str(), nullptr};
+                            "--resume-file", resume_file_.c_str(), "--shown-file", shown_file_.c_str(), nullptr};
       server_ = new wxProcess(this);
       Bind(wxEVT_END_PROCESS, [this](wxProcessEvent&) { server_running_ = false; });
       server_running_ = wxExecute(argv, wxEXEC_ASYNC, server_) > 0;

@@ -49,6 +49,7 @@ class SelfTest : public wxEvtHandler {
   void fail(const std::string& why);
   void check(bool ok, const std::string& what);
   void screenshot(const std::string& name);
+  void report_shown();
   // The Irma demo recording opened as an image sequence (the camera path), with the demo's
   // players, into a fresh store `store_name` in the output folder; none if the recording is
   // missing (a failed check).
@@ -83,6 +84,8 @@ class SelfTest : public wxEvtHandler {
   wxProcess* server_ = nullptr;  // the MJPEG server (tests/gui/mjpeg_server.py)
   bool server_running_ = false;
   std::string port_file_, resume_file_, camera_store_;
+  std::string shown_file_;  // the pions the window shows, for the server (report_shown)
+  int shown_ = -1;
   struct TruthPoint {
     long frame = 0;  // the last frame of a placement's shot
     int score = 0;   // after it

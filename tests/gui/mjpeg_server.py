@@ -11,8 +11,14 @@ RESUME_FILE exists. Then it listens again on the same port and goes on from wher
 (the table as it was for LEAD seconds first, then the following frames) up to frame LAST, and ends (the camera is
 lost a second time; the test stops the game).
 
+The stream is real time, and a reader slowed down by a loaded machine may not have seen a
+placement settle before the table changes or the frames stop: the last frame of each accepted
+placement is sent again and again until SHOWN_FILE (the number of pions the window shows, which
+the test writes) reaches that placement's count, for at most HOLD seconds (a window that never
+shows it is let go on, and its test fails on the score).
+
 The port is written to PORT_FILE once listening. Nothing is timed by the test: it waits for the
-events (camera lost, camera back) and creates RESUME_FILE itself.
+events (camera lost, camera back), creates RESUME_FILE and writes SHOWN_FILE itself.
 """
 import argparse
 import json
@@ -22,14 +28,27 @@ import sys
 import time
 
 
-def frame_pace(frames_dir, count, seconds):
-    """How long each frame is shown and how many times it is sent, from truth.json's shots."""
-    pace = [(seconds, 1)] * count
+def read_truth(frames_dir):
     try:
         with open(os.path.join(frames_dir, "truth.json"), encoding="utf-8") as f:
-            truth = json.load(f)
+            return json.load(f)
     except (OSError, ValueError):
-        return pace
+        return {}
+
+
+def placed_pions(truth):
+    """{the last frame of an accepted placement's shot: the pions on the board after it}."""
+    placed, pions = {}, 0
+    for shot in truth.get("shots", []):
+        if shot.get("kind") == "placed" and shot.get("verdict") == "accepted":
+            pions += 1
+            placed[shot["frames"][1]] = pions
+    return placed
+
+
+def frame_pace(truth, count, seconds):
+    """How long each frame is shown and how many times it is sent, from truth.json's shots."""
+    pace = [(seconds, 1)] * count
     for shot in truth.get("shots", []):
         first, last = shot["frames"]
         for i in range(first, min(last, count - 1) + 1):
@@ -46,7 +65,11 @@ class Camera:
         names = sorted(n for n in os.listdir(self.dir) if n.endswith(".jpg"))
         self.frames = [os.path.join(self.dir, n) for n in names]
         self.last = min(args.last, len(self.frames) - 1)
-        self.pace = frame_pace(self.dir, len(self.frames), args.seconds)
+        truth = read_truth(self.dir)
+        self.pace = frame_pace(truth, len(self.frames), args.seconds)
+        self.placed = placed_pions(truth)
+        self.shown_file = args.shown_file
+        self.hold = args.hold
         self.lead = args.lead
         self.port = 0
         self.listener = None
@@ -73,6 +96,9 @@ class Camera:
             if not part:
                 break
             request += part
+        # A reader slowed down by a loaded machine lets the socket fill and the sends wait: it is
+        # slow, not gone (a client gone fails the send at once).
+        conn.settimeout(120)
         conn.sendall(b"HTTP/1.0 200 OK\r\nCache-Control: no-cache\r\n"
                      b"Content-Type: multipart/x-mixed-replace; boundary=frame\r\n\r\n")
         return conn
@@ -85,6 +111,21 @@ class Camera:
             conn.sendall(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(jpeg))
             conn.sendall(jpeg + b"\r\n")
             time.sleep(pace_seconds if seconds is None else seconds)
+
+    def shown(self):
+        try:
+            with open(self.shown_file, encoding="utf-8") as f:
+                return int(f.read().strip() or 0)
+        except (OSError, ValueError):
+            return 0
+
+    def hold_until_shown(self, conn, index):
+        """An accepted placement's last frame, again, until the window shows its pions."""
+        if index not in self.placed:
+            return
+        deadline = time.monotonic() + self.hold
+        while self.shown() < self.placed[index] and time.monotonic() < deadline:
+            self.send(conn, index, times=1)
 
     def play(self, first, stop, hold=None):
         """Frames first..stop-1 (after `hold`, the table as the last client saw it), to whoever
@@ -103,6 +144,7 @@ class Camera:
                 hold = None
                 while index < stop:
                     self.send(conn, index)
+                    self.hold_until_shown(conn, index)
                     index += 1
             except OSError:
                 pass
@@ -117,6 +159,9 @@ def main():
     parser.add_argument("--drop-after", type=int, required=True, help="frames served before the drop")
     parser.add_argument("--last", type=int, required=True, help="the last frame served")
     parser.add_argument("--resume-file", required=True, help="answer again once this file exists")
+    parser.add_argument("--shown-file", required=True, help="the pions the window shows (written by the test)")
+    parser.add_argument("--hold", type=float, default=60.0,
+                        help="seconds an accepted placement's last frame is held at most")
     parser.add_argument("--seconds", type=float, default=0.35, help="a settled frame's time on screen")
     parser.add_argument("--lead", type=float, default=8.0,
                         help="seconds a new client is shown the table as it is before it changes")
