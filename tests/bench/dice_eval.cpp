@@ -11,7 +11,7 @@
 //     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P] [--centre-steps N]
 //     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
-//     [--tilt-dice N] [--tilt-outlier R]
+//     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
@@ -239,6 +239,10 @@ int main(int argc, char** argv) {
       params.net_weight = std::atof(argv[++i]);
     else if (a == "--no-resized")
       params.search_resized = false;
+    else if (a == "--empty-crowded-presence" && i + 1 < argc)
+      params.empty_crowded_presence = std::atof(argv[++i]);
+    else if (a == "--empty-crowded-best" && i + 1 < argc)
+      params.empty_crowded_best = std::atof(argv[++i]);
     else if (a == "--empty-presence" && i + 1 < argc)
       params.empty_presence = std::atof(argv[++i]);
     else if (a == "--empty-best" && i + 1 < argc)

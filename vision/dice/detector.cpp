@@ -1624,11 +1624,16 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
 
   // A die the examine stage was not sure of, on which the reader saw nothing (no value near
   // likely, not cocked): maybe a window on a cloth's pattern or between two touching dice.
+  // When a die was turned down as an eleventh, one of the eleven is no die: looser bounds.
+  const bool crowded = std::any_of(d.candidates.begin(), d.candidates.end(),
+                                   [](const Candidate& c) { return c.why == "an eleventh"; });
+  const double empty_presence = crowded ? params.empty_crowded_presence : params.empty_presence;
+  const double empty_best = crowded ? params.empty_crowded_best : params.empty_best;
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
     const DieSighting& die = d.observation.dice[k];
-    if (die.value == 0 && !die.cocked && c.presence < params.empty_presence &&
-        d.cocked_evidence[k][2] < params.empty_best)
+    if (die.value == 0 && !die.cocked && c.presence < empty_presence &&
+        d.cocked_evidence[k][2] < empty_best)
       d.emptied.push_back(c.centre);
   }
 

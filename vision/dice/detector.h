@@ -120,6 +120,10 @@ struct Params {
   double empty_best = 0.1;      // probability (unread, not cocked) read nothing: the dice are
   bool empty_again = true;      // chosen again without it, taken when they read more dice (or
                                 // as many, and find as many)
+  // The same when a die was turned down as an eleventh (one of the eleven is no die): a die of
+  // less presence than this whose likeliest value has less than empty_crowded_best.
+  double empty_crowded_presence = 0.9;
+  double empty_crowded_best = 0.2;
   double colour_gap = 3;        // ten dice: other than five red only when the redness falls this
                                 // many times further there than between the fifth and sixth
   bool textures = false;        // the game is played with textured dice: tell frosted/transparent
