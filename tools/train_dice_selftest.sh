@@ -6,7 +6,8 @@
 # the model given as --base is kept to the byte with the network after it; two threads train the
 # same bytes as one. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|second|centre|clear|clearface|top] [OPAQUE_DIR]
+#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top] [OPAQUE_DIR]
+# clearmore and clearfacemore go on from the base's own clear networks (--clear-continue).
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
 work=$(mktemp -d)
@@ -27,6 +28,10 @@ case $step in
     bad=(--cnn-clear --clear-side 30 --base "$base") named=--clear-side ;;
   clearface) flags=(--face-clear --face-copies 1) key=clear_face_cnn:
     bad=(--face-clear --centre-cnn --base "$base") named=--centre-cnn ;;
+  clearmore) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-copies 1 --clear-continue) key=clear_cnn:
+    bad=(--cnn-clear --clear-side 44 --clear-colour --clear-continue --base "$base") named=--clear-continue ;;
+  clearfacemore) flags=(--face-clear --face-copies 1 --clear-continue) key=clear_face_cnn:
+    bad=(--cnn-second --cnn-copies 1 --clear-continue --base "$base") named=--clear-continue ;;
   top) flags=(--top-cnn --face-copies 1 --cnn-rate 0.005) key=top_cnn:
     bad=(--top-cnn --centre-cnn --base "$base") named=--centre-cnn ;;
   *) fail "unknown step $step" ;;
@@ -59,4 +64,14 @@ cmp -s -n "$size" "$base" "$work/one.yml" || fail "the base model is not kept to
 [ "$(tail -c +"$((size + 1))" "$work/one.yml" | head -c ${#key})" = "$key" ] ||
   fail "the network ($key) does not follow the base model"
 cmp -s "$work/one.yml" "$work/two.yml" || fail "one and two threads trained different bytes"
+if [[ " ${flags[*]} " == *" --clear-continue "* ]]; then
+  # Gone on from the base's own network: at a rate too small to move a weight, the network
+  # written is the base's, to the byte (from random weights it could not be).
+  "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --cnn-rate 1e-30 --out "$work/still.yml" "$scenes" 2>"$work/log3"
+  section() { awk -v key="$1" '$0 ~ "^" key {on = 1; print; next} on && /^[a-z_0-9]+:/ {exit} on' "$2"; }
+  [ -n "$(section "$key" "$base")" ] || fail "the base has no $key"
+  [ "$(section "$key" "$base")" = "$(section "$key" "$work/still.yml")" ] ||
+    fail "--clear-continue did not start from the base's $key"
+  [ "$(section "$key" "$base")" != "$(section "$key" "$work/one.yml")" ] || fail "one epoch moved no weight"
+fi
 echo "$name: refused bad arguments; kept the base model; the same bytes on 1 and 2 threads"

@@ -237,9 +237,16 @@ cv::Mat raytrace(const std::string& pov, const fs::path& base, const RenderSetti
                         " " + settings.antialias + " -J -D -V +FN -GA";
   if (settings.threads > 0) command += " +WT" + std::to_string(settings.threads);
   command += " > /dev/null 2>&1";
-  if (std::system(command.c_str()) != 0) {
-    std::fprintf(stderr, "scenegen: povray failed on %s\n", pov_file.c_str());
-    return {};
+  // POV-Ray now and then fails on a scene it renders the next time (seen once in 400 renders on
+  // 2026-12-03, the scene fine when run again): the render is deterministic, so it is tried up
+  // to three times before the scene is given up.
+  int attempt = 0;
+  while (std::system(command.c_str()) != 0) {
+    if (++attempt == 3) {
+      std::fprintf(stderr, "scenegen: povray failed on %s (three times)\n", pov_file.c_str());
+      return {};
+    }
+    std::fprintf(stderr, "scenegen: povray failed on %s, trying again\n", pov_file.c_str());
   }
   cv::Mat image = cv::imread(png_file.string(), cv::IMREAD_COLOR);
   fs::remove(png_file);

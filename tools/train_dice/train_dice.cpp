@@ -17,6 +17,7 @@
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
 //              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
+//              [--clear-continue]
 //              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -50,7 +51,9 @@
 // planes instead of the lightness; --face-clear (with --base) the clear face network: the face
 // network's crops and draws (--face-copies) of transparent dice alone. The reader reads a
 // transparent die left unread again with both (Params::clear_*). Both refuse scenes without a
-// transparent die.
+// transparent die. With --clear-continue, either starts from the base's own network of its kind
+// (its shape: the same --clear-side, --clear-colour and --cnn-shape) instead of random weights:
+// more scenes of transparent dice taught to the networks already trained.
 // --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
 // a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
@@ -278,6 +281,7 @@ int main(int argc, char** argv) {
   double axis_jitter = 0.15;
   bool face_cnn = false;
   bool centre_cnn = false;  // the face network's training, taught centres, kept as centre_cnn
+  bool clear_continue = false;  // --cnn-clear / --face-clear from the base's own network
   bool top_cnn = false;     // the same, taught every die's most upward face: kept as top_cnn
   bool face_clear = false;  // the face network's training on transparent dice alone: clear_face_cnn
   int face_copies = 8;
@@ -353,6 +357,8 @@ int main(int argc, char** argv) {
       centre_cnn = true;
     else if (a == "--top-cnn")
       top_cnn = true;
+    else if (a == "--clear-continue")
+      clear_continue = true;
     else if (a == "--face-clear")
       face_clear = true;
     else if (a == "--face-target" && i + 1 < argc)
@@ -460,6 +466,7 @@ int main(int argc, char** argv) {
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
         "[--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
+        "[--clear-continue] "
         "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -486,6 +493,29 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "%s: --top-cnn starts from the model's face network: it has none of the "
                    "training's shape (--cnn-shape)\n",
+                   base_file.c_str());
+      return 2;
+    }
+  }
+  if (clear_continue) {
+    // The network to go on training: the base's, of the training's shape.
+    arbitre::vision::CnnShape want = cnn_training.shape;
+    const arbitre::vision::Cnn* from = nullptr;
+    if (cnn_clear) {
+      from = &base.clear_cnn;
+      want.side = clear_side, want.channels = clear_planes, want.classes = vd::kReaderClasses;
+    } else if (face_clear) {
+      from = &base.clear_face_cnn;
+      want.side = vd::kCnnSide, want.channels = vd::kFacePlanes, want.classes = vd::kFaceBins;
+    }
+    const arbitre::vision::CnnShape* f = from ? &from->shape : nullptr;
+    if (!from || from->empty() || f->side != want.side || f->channels != want.channels ||
+        f->classes != want.classes || f->kernel1 != want.kernel1 || f->maps1 != want.maps1 ||
+        f->kernel2 != want.kernel2 || f->maps2 != want.maps2 || f->hidden != want.hidden) {
+      std::fprintf(stderr,
+                   "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
+                   "model's network of that kind: it has none of the training's shape "
+                   "(--clear-side, --clear-colour, --cnn-shape)\n",
                    base_file.c_str());
       return 2;
     }
@@ -1056,7 +1086,7 @@ int main(int argc, char** argv) {
     model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   } else if (cnn && cnn_clear) {
     model.clear_cnn = train_grey("clear digit cnn", cnn_images, cnn_labels, vd::kReaderClasses,
-                                 clear_planes, clear_side);
+                                 clear_planes, clear_side, clear_continue ? &base.clear_cnn : nullptr);
   } else if (cnn) {
     model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   }
@@ -1072,7 +1102,8 @@ int main(int argc, char** argv) {
                                vd::kFaceBins, vd::kFacePlanes, vd::kCnnSide, &base.face_cnn);
   if (face_clear)
     model.clear_face_cnn =
-        train_grey("clear face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
+        train_grey("clear face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes,
+                   vd::kCnnSide, clear_continue ? &base.clear_face_cnn : nullptr);
 
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
