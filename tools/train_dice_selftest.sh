@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear,
-# train_dice_clearface and train_dice_top: the presence network's training step of
+# train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore and train_dice_top: the
+# presence network's training step of
 # tools/train_dice.sh, the second digit network's, the centre network's, the clear network's, the
 # clear face network's or the top network's (its last), on committed dice scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
