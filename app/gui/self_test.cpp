@@ -782,9 +782,11 @@ void SelfTest::step() {
       shown_file_ = in_out("camera.shown");
       const std::string script = camera_server_.ToStdString(wxConvUTF8);
       const std::string drop_after = std::to_string(drop_.frame + 1), last_frame = std::to_string(last_.frame);
-      const char* argv[] = {"python3", script.c_str(), "--frames", dir->c_str(), "--port-file", port_file_.c_str(),
-                            "--drop-after", drop_after.c_str(), "--last", last_frame.c_str(),
-                            "--resume-file", resume_file_.c_str(), "--shown-file", shown_file_.c_str(), nullptr};
+      const char* argv[] = {"python3",          script.c_str(),      "--frames",
+                            dir->c_str(),       "--port-file",       port_file_.c_str(),
+                            "--drop-after",     drop_after.c_str(),  "--last",
+                            last_frame.c_str(), "--resume-file",     resume_file_.c_str(),
+                            "--shown-file",     shown_file_.c_str(), nullptr};
       server_ = new wxProcess(this);
       Bind(wxEVT_END_PROCESS, [this](wxProcessEvent&) { server_running_ = false; });
       server_running_ = wxExecute(argv, wxEXEC_ASYNC, server_) > 0;

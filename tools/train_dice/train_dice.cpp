@@ -1085,8 +1085,9 @@ int main(int argc, char** argv) {
   if (cnn && cnn_second) {
     model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   } else if (cnn && cnn_clear) {
-    model.clear_cnn = train_grey("clear digit cnn", cnn_images, cnn_labels, vd::kReaderClasses,
-                                 clear_planes, clear_side, clear_continue ? &base.clear_cnn : nullptr);
+    model.clear_cnn =
+        train_grey("clear digit cnn", cnn_images, cnn_labels, vd::kReaderClasses, clear_planes,
+                   clear_side, clear_continue ? &base.clear_cnn : nullptr);
   } else if (cnn) {
     model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   }
