@@ -1566,8 +1566,8 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToADieLeftUnread) {
 }
 
 // Scene 9 of seed 6000 (tests/data/dice/empty/6000-0009): a window on the squares of the score
-// sheet takes a place among the ten (presence 0.64, its likeliest value 0.13: over the bounds of
-// a die that read nothing, 0.8 and 0.1), and a frosted white die is turned down as an eleventh.
+// sheet takes a place among the ten (presence 0.64, its likeliest value 0.13: over the 0.1 of a
+// die that read nothing), and a frosted white die is turned down as an eleventh.
 // One of eleven is no die: with a die turned down as an eleventh the bounds are looser (0.9 and
 // 0.2), the dice are chosen again without the window, and the white die is found and read.
 TEST(DiceReader, AmongElevenADieThatReadsLittleGivesItsPlace) {
@@ -1583,7 +1583,7 @@ TEST(DiceReader, AmongElevenADieThatReadsLittleGivesItsPlace) {
   ASSERT_EQ(b.observation.dice.size(), 10U);
   EXPECT_TRUE(b.emptied.empty()) << "within the bounds of a die that read nothing";
   EXPECT_TRUE(std::any_of(b.candidates.begin(), b.candidates.end(),
-                          [](const vd::Candidate& c) { return c.why == "an eleventh"; }));
+                          [](const vd::Candidate& c) { return c.why == vd::kEleventh; }));
   EXPECT_EQ(before.phantoms, 1);
   EXPECT_EQ(before.missed, 1);
   const auto after = arbitre::testing::score_dice(truth, a.observation);

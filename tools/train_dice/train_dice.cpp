@@ -498,20 +498,17 @@ int main(int argc, char** argv) {
     }
   }
   if (clear_continue) {
-    // The network to go on training: the base's, of the training's shape.
-    arbitre::vision::CnnShape want = cnn_training.shape;
-    const arbitre::vision::Cnn* from = nullptr;
-    if (cnn_clear) {
-      from = &base.clear_cnn;
-      want.side = clear_side, want.channels = clear_planes, want.classes = vd::kReaderClasses;
-    } else if (face_clear) {
-      from = &base.clear_face_cnn;
-      want.side = vd::kCnnSide, want.channels = vd::kFacePlanes, want.classes = vd::kFaceBins;
-    }
-    const arbitre::vision::CnnShape* f = from ? &from->shape : nullptr;
-    if (!from || from->empty() || f->side != want.side || f->channels != want.channels ||
-        f->classes != want.classes || f->kernel1 != want.kernel1 || f->maps1 != want.maps1 ||
-        f->kernel2 != want.kernel2 || f->maps2 != want.maps2 || f->hidden != want.hidden) {
+    // The networks to go on training: the base's, of the training's shape (each asked for).
+    const auto fits = [&](const arbitre::vision::Cnn& from, int side, int channels, int classes) {
+      const arbitre::vision::CnnShape& f = from.shape;
+      const arbitre::vision::CnnShape& t = cnn_training.shape;
+      return !from.empty() && f.side == side && f.channels == channels && f.classes == classes &&
+             f.kernel1 == t.kernel1 && f.maps1 == t.maps1 && f.kernel2 == t.kernel2 &&
+             f.maps2 == t.maps2 && f.hidden == t.hidden;
+    };
+    if ((!cnn_clear && !face_clear) ||
+        (cnn_clear && !fits(base.clear_cnn, clear_side, clear_planes, vd::kReaderClasses)) ||
+        (face_clear && !fits(base.clear_face_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins))) {
       std::fprintf(stderr,
                    "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
                    "model's network of that kind: it has none of the training's shape "

@@ -1179,7 +1179,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       return "size";
     if (c.presence < params.min_presence) return "not a die";
     if (!clear_of_chosen(c.centre)) return "on another die";
-    if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) return "an eleventh";
+    if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) return kEleventh;
     return {};
   };
   for (int i : order) {
@@ -1626,7 +1626,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   // likely, not cocked): maybe a window on a cloth's pattern or between two touching dice.
   // When a die was turned down as an eleventh, one of the eleven is no die: looser bounds.
   const bool crowded = std::any_of(d.candidates.begin(), d.candidates.end(),
-                                   [](const Candidate& c) { return c.why == "an eleventh"; });
+                                   [](const Candidate& c) { return c.why == kEleventh; });
   const double empty_presence = crowded ? params.empty_crowded_presence : params.empty_presence;
   const double empty_best = crowded ? params.empty_crowded_best : params.empty_best;
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {

@@ -261,6 +261,9 @@ struct Model {
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
+// Candidate::why of a die turned down because ten were chosen (the game has ten dice).
+inline constexpr const char* kEleventh = "an eleventh";
+
 struct Candidate {
   cv::Point2d centre;      // image pixels
   double radius = 0;       // image pixels
