@@ -485,37 +485,30 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: not a complete dice model\n", base_file.c_str());
     return 2;
   }
-  if (top_cnn) {
-    const arbitre::vision::CnnShape& f = base.face_cnn.shape;
-    const arbitre::vision::CnnShape& t = cnn_training.shape;
-    if (base.face_cnn.empty() || f.kernel1 != t.kernel1 || f.maps1 != t.maps1 ||
-        f.kernel2 != t.kernel2 || f.maps2 != t.maps2 || f.hidden != t.hidden) {
-      std::fprintf(stderr,
-                   "%s: --top-cnn starts from the model's face network: it has none of the "
-                   "training's shape (--cnn-shape)\n",
-                   base_file.c_str());
-      return 2;
-    }
+  // Whether the base has `from` trained in the shape this training gives a network of that input
+  // and classes (train_grey), so that the training can start from it.
+  const auto fits = [&](const arbitre::vision::Cnn& from, int side, int channels, int classes) {
+    arbitre::vision::CnnShape want = cnn_training.shape;
+    want.side = side, want.channels = channels, want.classes = classes;
+    return !from.empty() && from.shape == want;
+  };
+  if (top_cnn && !fits(base.face_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins)) {
+    std::fprintf(stderr,
+                 "%s: --top-cnn starts from the model's face network: it has none of the "
+                 "training's shape (--cnn-shape)\n",
+                 base_file.c_str());
+    return 2;
   }
-  if (clear_continue) {
-    // The networks to go on training: the base's, of the training's shape (each asked for).
-    const auto fits = [&](const arbitre::vision::Cnn& from, int side, int channels, int classes) {
-      const arbitre::vision::CnnShape& f = from.shape;
-      const arbitre::vision::CnnShape& t = cnn_training.shape;
-      return !from.empty() && f.side == side && f.channels == channels && f.classes == classes &&
-             f.kernel1 == t.kernel1 && f.maps1 == t.maps1 && f.kernel2 == t.kernel2 &&
-             f.maps2 == t.maps2 && f.hidden == t.hidden;
-    };
-    if ((!cnn_clear && !face_clear) ||
-        (cnn_clear && !fits(base.clear_cnn, clear_side, clear_planes, vd::kReaderClasses)) ||
-        (face_clear && !fits(base.clear_face_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins))) {
-      std::fprintf(stderr,
-                   "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
-                   "model's network of that kind: it has none of the training's shape "
-                   "(--clear-side, --clear-colour, --cnn-shape)\n",
-                   base_file.c_str());
-      return 2;
-    }
+  if (clear_continue &&
+      ((!cnn_clear && !face_clear) ||
+       (cnn_clear && !fits(base.clear_cnn, clear_side, clear_planes, vd::kReaderClasses)) ||
+       (face_clear && !fits(base.clear_face_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins)))) {
+    std::fprintf(stderr,
+                 "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
+                 "model's network of that kind: it has none of the training's shape "
+                 "(--clear-side, --clear-colour, --cnn-shape)\n",
+                 base_file.c_str());
+    return 2;
   }
   if ((cnn_second || cnn_clear) && base.digit_cnn.empty()) {
     std::fprintf(stderr, "%s: %s: the model has no first digit network\n", base_file.c_str(),

@@ -521,10 +521,7 @@ Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTr
   init(net.w3, net.b3, sh.hidden, sh.flat());  // flat x hidden: fan-in flat either way
   init(net.w4, net.b4, sh.classes, sh.hidden);
   if (const Cnn* from = training.start) {
-    const CnnShape& fs = from->shape;
-    CV_Assert(fs.side == sh.side && fs.channels == sh.channels && fs.kernel1 == sh.kernel1 &&
-              fs.maps1 == sh.maps1 && fs.kernel2 == sh.kernel2 && fs.maps2 == sh.maps2 &&
-              fs.hidden == sh.hidden && fs.classes == sh.classes);
+    CV_Assert(from->shape == sh);
     net.w1 = from->w1, net.b1 = from->b1, net.w2 = from->w2, net.b2 = from->b2;
     net.w3 = from->w3, net.b3 = from->b3, net.w4 = from->w4, net.b4 = from->b4;
   }

@@ -27,6 +27,7 @@ struct CnnShape {
   int pool2() const { return conv2() / 2; }
   int flat() const { return maps2 * pool2() * pool2(); }
   bool valid() const;
+  bool operator==(const CnnShape&) const = default;
 };
 
 struct Cnn {
