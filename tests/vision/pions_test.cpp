@@ -93,6 +93,13 @@ void crowded_pieces_left_out(arbitre::vision::pions::Params& p) {
   p.merge_split = 0;
 }
 
+// Each candidate's lattice alone tried only when no pion is read, as before it was tried for a
+// lattice through few candidates too (2026-12-03): for tests of a step whose scene those
+// readings read by themselves.
+void no_lone_readings_for_few_inliers(arbitre::vision::pions::Params& p) {
+  p.lone_inliers = 0;
+}
+
 // A merged core split into as many as 35 pions, as before a core of more than 15 was taken for a
 // thing (2026-12-02): for tests of a step whose scene that bound reads by itself.
 void cores_split_up_to_35(arbitre::vision::pions::Params& p) {
@@ -412,10 +419,15 @@ TEST(PionReader, APionsWidthEndsWhereItsColourEnds) {
 // candidates, and the green and the orange left are a knight's move apart. The lattice through
 // them has two mirror images; the first one tried put the white pions' cells 0.4 pitch off them,
 // and they were missed. The board is now read through both, and the one that finds more pions
-// is kept.
+// is kept. (The board read through each candidate alone when the lattice goes through few,
+// `lone_inliers`, reads it too: off in both readings.)
 TEST(PionReader, AKnightsMoveIsReadThroughBothMirrorImages) {
   const auto r = read_without_and_with(
-      "knight", "0186", [](auto& p) { p.knight_retry = false; }, greyish_within_35);
+      "knight", "0186", [](auto& p) { p.knight_retry = false; },
+      [](auto& p) {
+        greyish_within_35(p);
+        no_lone_readings_for_few_inliers(p);
+      });
   ASSERT_NE(r.without.lattice.knight, 0);
   EXPECT_LE(arbitre::testing::score_scene(r.truth, r.without.observation).right, 2)
       << "the white pions are missed";
@@ -449,10 +461,15 @@ TEST(PionReader, ASparseBoardIsReadThroughItsTwoLikeliestLattices) {
 // greyish pixels (the white pion) say otherwise; the board is then read again with the
 // candidates' colours judged against them, and that reading, finding more pions, is kept. (The
 // light's white kept near the blackbody locus, `white_max_a` and `white_max_b`, reads this board
-// by itself: it is off here.)
+// by itself, and so does the board read through each candidate alone when the lattice goes
+// through few, `lone_inliers`: both off here.)
 TEST(PionReader, ABoardIsReadAgainAgainstTheBrightestGreyishPixelsWhenTheyDisagree) {
   const auto r = read_without_and_with(
-      "warm", "0172", [](auto& p) { p.white_retry = 0; }, no_white_clamp);
+      "warm", "0172", [](auto& p) { p.white_retry = 0; },
+      [](auto& p) {
+        no_white_clamp(p);
+        no_lone_readings_for_few_inliers(p);
+      });
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_GT(r.with.candidates.size(), r.without.candidates.size());
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
@@ -597,6 +614,21 @@ TEST(PionReader, ALonePionSplitInTwoIsReadThroughEitherHalf) {
   const auto r = read_without_and_with("split", "0095", [](auto& p) { p.lone_crowded = false; });
   EXPECT_EQ(r.without.candidates.size(), 2u);
   EXPECT_TRUE(r.without.observation.pions.empty());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// Three discs in a row of the board's diagonal, a white, a red and a green, on a green and cream
+// checkered cloth (development scene 46 of seed 71): the lattice went through the green and two
+// points of the cloth, and the red lay off it, the white between its nodes: one pion read of
+// three. A lattice through at most four candidates (`lone_inliers`) has the board read through
+// each likeliest candidate alone too, as when no pion is read, and the reading that finds the
+// most pions is kept.
+TEST(PionReader, ABoardThroughFewCandidatesIsReadThroughEachCandidateAloneToo) {
+  const auto r = read_without_and_with("few", "0046", [](auto& p) { p.lone_inliers = 0; });
+  ASSERT_TRUE(r.without.lattice.found);
+  EXPECT_LE(r.without.lattice.inliers, 4);
+  EXPECT_EQ(r.without.observation.pions.size(), 1u);
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 

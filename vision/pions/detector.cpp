@@ -2130,8 +2130,12 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
   // board's, through three candidates). The board is read through the lattice of each of the
   // likeliest candidates alone (one pion's core first, the largest first: clutter leaves partial
   // cores), its pitch from the pion's width and its angle from its neighbours, and the reading
-  // with the most pions kept.
-  if (params.lone_readings > 0 && pions_of(d) == 0 && !d.candidates.empty()) {
+  // with the most pions kept. So too when the lattice went through few candidates
+  // (`lone_inliers`: three pions in a row of the board's diagonal, the lattice through one of
+  // them and two points of the cloth).
+  const bool few_inliers = params.lone_inliers > 0 && d.lattice.found &&
+                           d.lattice.inliers <= params.lone_inliers;
+  if (params.lone_readings > 0 && (pions_of(d) == 0 || few_inliers) && !d.candidates.empty()) {
     std::vector<int> order(d.candidates.size());
     std::iota(order.begin(), order.end(), 0);
     const auto likeliness = [&](int k) {

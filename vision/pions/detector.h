@@ -86,6 +86,8 @@ struct Params {
                               // the lattice of each of this many candidates alone (the likeliest
                               // pions first), the reading with the most pions kept (0: never)
   bool lone_crowded = true;  // ... a crowded candidate too (a pion split in two by a cloth's edges)
+  int lone_inliers = 4;      // ... and also when the lattice went through at most this many
+                             // candidates (0: only with no pion read)
   double recentre = 0.2;  // an empty cell is examined again at 4 points this far (pitch) from its
                           // node, diagonally (0: never)
   double recentre_low = 0.02;      // ... when its presence is at least this
