@@ -632,6 +632,24 @@ TEST(PionReader, ABoardThroughFewCandidatesIsReadThroughEachCandidateAloneToo) {
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }
 
+// Twelve glossy discs on a green and cream checker under a warm light (fresh scene 35 of seed
+// 77): the discs' highlights stopped the width's rays and cut their regions, and the pions'
+// width came out half the pitch where the discs are 0.8 of it. The lattice's pitch was sought
+// up to 1.8 widths, short of the board's 2: the lattice came out 0.72 of the pitch, and a red
+// and a white were missed and the rest read a cell off. With more than 8 candidates fitted,
+// the pitch is now sought up to 2.2 widths (`pitch_range_many`).
+TEST(PionReader, APitchTwiceAWidthMeasuredShortIsStillSoughtAmongManyCandidates) {
+  const auto r =
+      read_without_and_with("short", "0035", [](auto& p) { p.pitch_range_many = 0; });
+  const double pitch = r.truth["scene"]["pitch_px"].get<double>();
+  ASSERT_TRUE(r.without.lattice.found);
+  EXPECT_LT(r.without.pion_width / (pitch * r.without.scale), 0.55);
+  EXPECT_LT(r.without.observation.pitch, 0.8 * pitch);
+  EXPECT_FALSE(reads_the_board(r.truth, r.without));
+  EXPECT_NEAR(r.with.observation.pitch / pitch, 1.0, 0.1);
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
 // Eight discs on a checkered cloth, the board turned 45 degrees in the image (fresh scene 50 of
 // seed 70): the white between four pions gave no candidate, and the six candidates all lay on one
 // colour of the board's checkerboard, so the lattice fit took the lattice sqrt(2) coarser and

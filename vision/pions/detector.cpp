@@ -1520,7 +1520,13 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   lp.edge_knight = params.edge_knight;
   lp.parity_edges = params.parity_edges;
   lp.hint_range_low = params.pitch_range_low;
-  lp.hint_range_high = params.pitch_range_high;
+  // Many candidates say the pitch by their spacing: a width measured short (the highlights of
+  // glossy discs cut their rims and regions) must not keep the pitch out of reach. A few
+  // candidates are better held to the width (a pair would fit as diagonal neighbours too far
+  // apart).
+  lp.hint_range_high =
+      centres.size() > 8 ? std::max(params.pitch_range_high, params.pitch_range_many)
+                         : params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
   lp.far_pairs = params.far_pairs;
