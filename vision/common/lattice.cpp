@@ -237,7 +237,7 @@ LatticeFit fit_lattice(const std::vector<cv::Point2d>& points, double pitch_hint
     // a diagonal; when no pair is one step apart, a knight's move too (both mirror images: the
     // pair cannot tell which, so only as a last resort).
     const bool none_near = hypotheses.empty();
-    if ((none_near && params.far_pairs > 0) || (params.far_pairs > 1 && n <= 8)) {
+    if ((none_near && params.far_pairs > 0) || (params.far_pairs > 1 && n <= kSparsePoints)) {
       const double knight = std::atan2(1.0, 2.0);
       for (std::size_t a = 0; a < n; ++a) {
         for (std::size_t b = 0; b < n; ++b) {

@@ -5,9 +5,14 @@
 
 #include <opencv2/core.hpp>
 
+#include <cstddef>
 #include <vector>
 
 namespace arbitre::vision {
+
+// A board of at most this many points is sparse: its pairs two steps apart propose lattices too
+// (LatticeParams::far_pairs 2), and the pion reader holds its pitch nearer its pions' width.
+inline constexpr std::size_t kSparsePoints = 8;
 
 struct LatticeParams {
   double assign_tolerance = 0.3;  // a point is on its cell when within this share of the pitch
@@ -19,7 +24,7 @@ struct LatticeParams {
   int parity_points = 6;          // from this many points all on one parity of i + j, the lattice sqrt(2) coarser and turned 45 degrees is taken (0: never)
   // Sparse boards whose pions between were not seen: pairs two steps apart along an axis or a
   // diagonal propose lattices too (1: only when no pair is one step apart for a pitch the hint
-  // allows; 2: also whenever there are at most 8 points), and a knight's move (both mirror
+  // allows; 2: also whenever there are at most kSparsePoints), and a knight's move (both mirror
   // images) when no pair is one step apart. 0: never.
   int far_pairs = 2;
   double avoid_pitch = 0, avoid_angle = 0;  // hypotheses within 12% of this pitch and 8 degrees of

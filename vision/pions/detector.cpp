@@ -1525,7 +1525,7 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   // candidates are better held to the width (a pair would fit as diagonal neighbours too far
   // apart).
   lp.hint_range_high =
-      centres.size() > 8 ? std::max(params.pitch_range_high, params.pitch_range_many)
+      centres.size() > kSparsePoints ? std::max(params.pitch_range_high, params.pitch_range_many)
                          : params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
