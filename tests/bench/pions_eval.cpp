@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--patch-views") params.patch_views = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--lone-readings") params.lone_readings = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--lone-inliers") params.lone_inliers = std::atoi(argv[i + 1]);
-    if (std::string(argv[i]) == "--pitch-range-many") params.pitch_range_many = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--pitch-range-many")
+      params.pitch_range_many = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--region-radius")

@@ -639,8 +639,7 @@ TEST(PionReader, ABoardThroughFewCandidatesIsReadThroughEachCandidateAloneToo) {
 // and a white were missed and the rest read a cell off. With more than 8 candidates fitted,
 // the pitch is now sought up to 2.2 widths (`pitch_range_many`).
 TEST(PionReader, APitchTwiceAWidthMeasuredShortIsStillSoughtAmongManyCandidates) {
-  const auto r =
-      read_without_and_with("short", "0035", [](auto& p) { p.pitch_range_many = 0; });
+  const auto r = read_without_and_with("short", "0035", [](auto& p) { p.pitch_range_many = 0; });
   const double pitch = r.truth["scene"]["pitch_px"].get<double>();
   ASSERT_TRUE(r.without.lattice.found);
   EXPECT_LT(r.without.pion_width / (pitch * r.without.scale), 0.55);

@@ -1524,9 +1524,9 @@ Detection finish(const Prepared& prepared, const Params& params, const CellModel
   // glossy discs cut their rims and regions) must not keep the pitch out of reach. A few
   // candidates are better held to the width (a pair would fit as diagonal neighbours too far
   // apart).
-  lp.hint_range_high =
-      centres.size() > kSparsePoints ? std::max(params.pitch_range_high, params.pitch_range_many)
-                         : params.pitch_range_high;
+  lp.hint_range_high = centres.size() > kSparsePoints
+                           ? std::max(params.pitch_range_high, params.pitch_range_many)
+                           : params.pitch_range_high;
   lp.expected_pitch_share = params.expected_pitch_share;
   lp.parity_points = params.parity_points;
   lp.far_pairs = params.far_pairs;
@@ -2139,8 +2139,8 @@ Detection read(const Prepared& prepared, const Params& params, const CellModel& 
   // with the most pions kept. So too when the lattice went through few candidates
   // (`lone_inliers`: three pions in a row of the board's diagonal, the lattice through one of
   // them and two points of the cloth).
-  const bool few_inliers = params.lone_inliers > 0 && d.lattice.found &&
-                           d.lattice.inliers <= params.lone_inliers;
+  const bool few_inliers =
+      params.lone_inliers > 0 && d.lattice.found && d.lattice.inliers <= params.lone_inliers;
   if (params.lone_readings > 0 && (pions_of(d) == 0 || few_inliers) && !d.candidates.empty()) {
     std::vector<int> order(d.candidates.size());
     std::iota(order.begin(), order.end(), 0);
