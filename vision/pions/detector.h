@@ -65,8 +65,9 @@ struct Params {
   double min_pitch_share = 0.85;   // of a pion's width: a finer lattice is refused
   double pitch_range_low = 0.85;   // the pitches the lattice fit considers, as shares of a pion's width
   double pitch_range_high = 1.8;
-  double pitch_range_many = 2.2;       // ... up to this many widths when more than 8 candidates are
-                                       // fitted (a width measured short: glossy discs' highlights)
+  double pitch_range_many = 2.2;       // ... up to this many widths when more than kSparsePoints
+                                       // candidates are fitted (a width measured short: glossy
+                                       // discs' highlights; at most pitch_range_high: never wider)
   double expected_pitch_share = 1.25;  // the likeliest pitch (on a tie), as a share of the width
   int far_pairs = 2;                   // the lattice fit's far_pairs (vision/common/lattice.h)
   bool hypothesis_steps = true;  // the lattice fit's hypothesis_steps (vision/common/lattice.h)
