@@ -94,6 +94,12 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--lone-inliers") params.lone_inliers = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--pitch-range-many")
       params.pitch_range_many = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--faint-retry-noise")
+      params.faint_retry_noise = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--faint-retry-confidence")
+      params.faint_retry_confidence = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--faint-retry-floor")
+      params.faint_retry_floor = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--grow-contrast") params.grow_contrast = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--region-radius")

@@ -391,11 +391,15 @@ TEST(PionReader, APionsRadiusIsOneVotePerRegionNotPerRidgePoint) {
 // through the two had the pencil's distance from the tile as its pitch: the tile, examined over
 // a cell seven pitches wide, read empty. A core of one pion's area that is much longer and
 // thinner than one is not a pion. (The tile read through its own lattice when no pion is read,
-// `lone_readings`, reads this board too: turned off in both readings.)
+// `lone_readings`, and the candidates sought again at the table's noise, `faint_retry_noise`,
+// read this board too: turned off in both readings.)
 TEST(PionReader, APencilsCoreIsNotAPion) {
   const auto r = read_without_and_with(
       "pencil", "0156", [](auto& p) { p.max_core_aspect = 0; },
-      [](auto& p) { p.lone_readings = 0; });
+      [](auto& p) {
+        p.lone_readings = 0;
+        p.faint_retry_noise = 0;
+      });
   EXPECT_EQ(r.without.candidates.size(), 2u);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   ASSERT_EQ(r.with.candidates.size(), 1u);
@@ -630,6 +634,33 @@ TEST(PionReader, ABoardThroughFewCandidatesIsReadThroughEachCandidateAloneToo) {
   EXPECT_EQ(r.without.observation.pions.size(), 1u);
   EXPECT_FALSE(reads_the_board(r.truth, r.without));
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// A lone green tile on green felt under a cool light (fresh scene 58 of seed 84, re-encoded at
+// JPEG quality 60): the tile's top lies within 10 of the felt's colour (min_distance, the
+// foreground threshold's floor) where the felt's own noise is about 1: no candidate, no pion. With
+// no pion read, the candidates are sought again with the threshold lowered to the table's noise
+// (`faint_retry_noise` x the 90th percentile of the border band's distances off its pattern's
+// edges, at least `faint_retry_floor`).
+TEST(PionReader, WithNoPionReadCandidatesAreSoughtAgainAtTheTablesOwnNoise) {
+  const auto r = read_without_and_with("lowered", "0058", [](auto& p) { p.faint_retry_noise = 0; });
+  EXPECT_TRUE(r.without.candidates.empty());
+  EXPECT_TRUE(r.without.observation.pions.empty());
+  EXPECT_FALSE(r.with.candidates.empty());
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// An empty table: a checkered cloth of salmon and cream squares under a warm hotspot, no pion on
+// it (scene 58 of seed 88 rendered with `scenegen --empty`, re-encoded at JPEG quality 60). At the
+// lowered threshold two cream squares under the hotspot were read as white pions, at presences of
+// 0.46-0.47. A reading at the lowered threshold is kept only when each pion it finds is read with
+// at least `faint_retry_confidence`.
+TEST(PionReader, AReadingAtTheTablesNoiseIsKeptOnlyWhenItsPionsAreSure) {
+  const auto r =
+      read_without_and_with("empty", "0058", [](auto& p) { p.faint_retry_confidence = 0; });
+  EXPECT_TRUE(r.truth["pions"].empty());
+  EXPECT_EQ(r.without.observation.pions.size(), 2u);
+  EXPECT_TRUE(r.with.observation.pions.empty());
 }
 
 // Twelve glossy discs on a green and cream checker under a warm light (fresh scene 35 of seed

@@ -2,7 +2,7 @@
 //
 //   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
 //            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25] [--no-room]
-//            [--threads T] [--debug-overlay] [--calibration]
+//            [--threads T] [--debug-overlay] [--calibration | --empty]
 //   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
 //            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
 //            [--max-pictures N]
@@ -18,6 +18,8 @@
 // --calibration renders each pion scene's calibration picture instead (pion_scene.h: one pion of
 // each colour where the board's pions lie, the same table, light, camera and pion set), as NNNN: a
 // set rendered with it into another DIR is the calibration of the set rendered without it.
+// --empty renders each pion scene without its board (pion_scene.h): the same table, light, camera
+// and distractors, no pion; the truth lists none.
 // --textured-share and --cocked-share set the share of d10 scenes (or roll frames) whose dice are
 // frosted/transparent, and that have one or two cocked dice (defaults 0.2 and 0.25).
 // --no-room leaves the room out of d10 scenes (POV-Ray's black background round the table, as
@@ -60,7 +62,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   RenderSettings settings;
   settings.threads = -1;  // not given
-  bool dice = false, sequence = false, overlay = false, calibration = false;
+  bool dice = false, sequence = false, overlay = false, calibration = false, empty = false;
   DiceOptions options;
   std::string irma_record;
   IrmaSequenceOptions irma;
@@ -114,6 +116,8 @@ int main(int argc, char** argv) {
       overlay = true;
     else if (flag == "--calibration")
       calibration = true;
+    else if (flag == "--empty")
+      empty = true;
     else if (flag == "--selftest") {
       std::string report, layouts, yams;
       const bool ok = d10_self_test(report) & dice_self_test(400, layouts) & yams_sequence_self_test(yams);
@@ -175,7 +179,7 @@ int main(int argc, char** argv) {
                                                      0x5ca1ab1eULL)
                       : std::nullopt;
       const Scene scene =
-          make_pion_scene(random, settings.width, settings.height, calibration_seed);
+          make_pion_scene(random, settings.width, settings.height, calibration_seed, empty);
       nlohmann::json truth;
       const cv::Mat image = render(scene, random, seed * 7919 + static_cast<std::uint64_t>(k) + 1,
                                    fs::path(out) / name, settings, truth);

@@ -45,7 +45,7 @@ std::string pion_colour(ri::Colour colour, const Vec3& hue_shift, Random& random
 }
 
 Scene make_pion_scene(Random& random, int width, int height,
-                      std::optional<std::uint64_t> calibration_seed) {
+                      std::optional<std::uint64_t> calibration_seed, bool empty) {
   Scene scene;
   const ri::Board board = random_board(random);
   const double pitch = random.uniform(0.022, 0.032);
@@ -119,10 +119,10 @@ Scene make_pion_scene(Random& random, int width, int height,
                      {"y", std::round(at.y * 10) / 10}});
   };
   for (const auto& [cell, colour] : pions) {
-    place(cell.row - tl.row, cell.col - tl.col, colour, random, !calibration_seed,
+    place(cell.row - tl.row, cell.col - tl.col, colour, random, !calibration_seed && !empty,
           cell.row - tl.row, cell.col - tl.col);
   }
-  if (calibration_seed) {
+  if (calibration_seed && !empty) {
     // The block centred where the board's pions are, on average.
     double mean_row = 0, mean_col = 0;
     for (const auto& [cell, colour] : pions) {

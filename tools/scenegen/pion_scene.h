@@ -23,8 +23,13 @@ namespace arbitre::tools::scenegen {
 // board's pions (red, orange; green, white; each pion's own variation and jitter drawn from a
 // Random of that seed): what a player shows `arbitre calibrate pions` before the game, under the
 // same lamp.
+//
+// With `empty`, the scene without its board: the same table, light, camera and distractors, every
+// draw made as for the scene, no pion shown (the truth lists none): the table a reader sees before
+// the first pion, where whatever it reports is a phantom.
 Scene make_pion_scene(Random& random, int width, int height,
-                      std::optional<std::uint64_t> calibration_seed = std::nullopt);
+                      std::optional<std::uint64_t> calibration_seed = std::nullopt,
+                      bool empty = false);
 
 // The colour of a pion, with hue variation between sets (`hue_shift` in [-1, 1]^3) and a little
 // between pions; draws from `random`.

@@ -96,6 +96,7 @@ struct TableModel {
   // The brightest greyish pixels' colour (params.white_retry_chroma).
   cv::Vec3f grey_white{100, 0, 0};
   double threshold = 0;
+  double candidate_threshold = 0;  // the candidates' foreground threshold when not `threshold`
   double gradient_median = 1;
   cv::Mat distance;  // CV_32F
 };
@@ -161,6 +162,24 @@ void table_distances(const Working& w, const Params& params, TableModel& t) {
         t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
   }
   t.threshold = std::max(params.min_distance, 1.5 * percentile(border_distances, 0.9));
+}
+
+// The table's own noise: the 90th percentile of the border band's distances from the table's
+// colours, over the pixels off the edges of its pattern (gradient under 4 x the band's median),
+// where anti-aliased seams between a checkered cloth's squares lie between its colours.
+double table_noise(const Working& w, const TableModel& t) {
+  std::vector<double> gradients;
+  gradients.reserve(t.border.size());
+  for (const cv::Point2d& at : t.border)
+    gradients.push_back(w.gradient.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
+  const double calm = 4.0 * (median(gradients) + 1.0);
+  std::vector<double> distances;
+  for (std::size_t i = 0; i < t.border.size(); ++i) {
+    if (gradients[i] >= calm) continue;
+    const cv::Point2d& at = t.border[i];
+    distances.push_back(t.distance.at<float>(static_cast<int>(at.y), static_cast<int>(at.x)));
+  }
+  return percentile(distances, 0.9);
 }
 
 TableModel table_model(const Working& w, const Params& params) {
@@ -243,7 +262,7 @@ int pixel_class(const cv::Vec3f& lab, const TableModel& t) {
 // merged cores split into as many pions as their area holds.
 std::vector<Candidate> find_candidates(const Working& w, const TableModel& t, const Params& params, cv::Mat& mask,
                                        double& pion_radius, std::vector<Rejected>& rejected) {
-  mask = t.distance > t.threshold;
+  mask = t.distance > (t.candidate_threshold > 0 ? t.candidate_threshold : t.threshold);
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
   cv::morphologyEx(mask, mask, cv::MORPH_OPEN, kernel);
   cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, kernel);
@@ -2247,6 +2266,26 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
         const bool better = pions_of(other) > pions_of(d);
         keep(d, std::move(other), better);
       }
+    }
+  }
+  if (params.faint_retry_noise > 0 && pions_of(d) == 0) {
+    // No pion read: the candidates sought again, with the foreground threshold lowered to the
+    // table's own noise (the classifier's contrast is still judged against the first threshold).
+    const double lowered = std::max(params.faint_retry_floor,
+                                    params.faint_retry_noise * table_noise(prepared.w, prepared.table));
+    if (lowered < prepared.table.threshold) {
+      Prepared again;
+      again.w = prepared.w;
+      again.table = prepared.table;
+      again.table.candidate_threshold = lowered;
+      again.d = prepared.d;
+      again.d.timing = Timing{};
+      add_candidates(again, params);
+      Detection other = read(again, params, model);
+      const bool sure = std::all_of(
+          other.observation.pions.begin(), other.observation.pions.end(),
+          [&](const PionSighting& p) { return p.confidence >= params.faint_retry_confidence; });
+      keep(d, std::move(other), sure && pions_of(other) > pions_of(d));
     }
   }
   if (params.white_retry <= 0 || params.calibration) return d;

@@ -51,6 +51,16 @@ struct Params {
   double object_retry_distance = 20;
   int object_retry_pions = 2;
   double object_retry_grow = 0.1;  // ... unless the foreground grows by more than this share of the frame
+  // When the first reading found no pion, the candidates are sought again with the foreground
+  // threshold lowered to `faint_retry_noise` x the table's own noise (the 90th percentile of the
+  // border band's distances from its colours, edges of its pattern left out), at least
+  // `faint_retry_floor`: a green tile on green felt, a white one on a checkered cloth's light
+  // squares, within min_distance of the table (0: never). That reading is kept when it finds
+  // pions, each read with at least `faint_retry_confidence` (on an empty table, the lowered
+  // threshold finds a patterned cloth's squares, read as pions at about 0.5).
+  double faint_retry_noise = 1.5;
+  double faint_retry_floor = 4;
+  double faint_retry_confidence = 0.7;
   double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
