@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
       params.pitch_range_many = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-retry-noise")
       params.faint_retry_noise = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--white-max-blue") params.white_max_blue = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-retry-confidence")
       params.faint_retry_confidence = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-retry-floor")

@@ -128,6 +128,7 @@ void not_across_a_cell(arbitre::vision::pions::Params& p) {
 void no_white_clamp(arbitre::vision::pions::Params& p) {
   p.white_max_a = 0;
   p.white_max_b = 0;
+  p.white_max_blue = 0;
 }
 
 }  // namespace
@@ -507,6 +508,20 @@ TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
       "yellow", "0102", [](auto& p) { p.white_max_b = 0; }, no_context);
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_GE(without.wrong_colour, 1) << "the white disc judged against the wood's yellow";
+  EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
+  EXPECT_TRUE(reads_the_board(r.truth, r.with));
+}
+
+// Two white discs and a green one on blue felt under a cool light (fresh scene 80 of seed 88,
+// re-encoded at JPEG quality 60): the pions are under 1% of the frame, so the brightest pixels are
+// the felt's, and the light's white taken from them was blue (Lab b -26, where the white discs
+// are 0). Judged against it, both whites read orange. The white is now kept no bluer than b -10,
+// just beyond the coolest light of the renderer (b -8), as it is kept no yellower than b +20.
+TEST(PionReader, TheLightsWhiteIsNoBluerThanACoolLight) {
+  const auto r = read_without_and_with(
+      "blue", "0080", [](auto& p) { p.white_max_blue = 0; });
+  const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
+  EXPECT_EQ(without.wrong_colour, 2) << "the white discs judged against the felt's blue";
   EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";
   EXPECT_TRUE(reads_the_board(r.truth, r.with));
 }

@@ -232,6 +232,10 @@ TableModel table_model(const Working& w, const Params& params) {
     // brightest pixels are the table's, and the pions' true white lies far below them in b.
     t.white[2] = std::min(t.white[2], static_cast<float>(params.white_max_b));
   }
+  if (params.white_max_blue > 0) {
+    // Nor a blue beyond a cool sky's: on blue felt the brightest pixels are the felt's.
+    t.white[2] = std::max(t.white[2], static_cast<float>(-params.white_max_blue));
+  }
   t.class_white = t.white;
   t.grey_white = params.white_retry > 0 ? brightest_white(w, params.white_retry_chroma) : t.white;
   std::vector<double> gradients;

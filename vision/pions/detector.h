@@ -39,6 +39,7 @@ struct Params {
   double white_max_a = 6;
   // Lab b: ... and at most this yellow (0: as found); see docs/vision.md, stage 2.
   double white_max_b = 20;
+  double white_max_blue = 10;  // Lab b: ... and at most this blue, b >= -this (0: as found)
   double white_retry = 5;   // Lab a, b: when the brightest greyish pixels' colour is this far from
                             // the light's white, the board is read again with it (0: never)
   double white_retry_chroma = 15;  // ... greyish: within this chroma of grey
