@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
     if (std::string(argv[i]) == "--white-max-blue") params.white_max_blue = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-retry-confidence")
       params.faint_retry_confidence = std::atof(argv[i + 1]);
+    if (std::string(argv[i]) == "--faint-retry-candidates")
+      params.faint_retry_candidates = std::atoi(argv[i + 1]);
     if (std::string(argv[i]) == "--faint-retry-floor")
       params.faint_retry_floor = std::atof(argv[i + 1]);
     if (std::string(argv[i]) == "--min-confidence") params.min_confidence = std::atof(argv[i + 1]);

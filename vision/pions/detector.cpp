@@ -2285,11 +2285,16 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       again.d = prepared.d;
       again.d.timing = Timing{};
       add_candidates(again, params);
-      Detection other = read(again, params, model);
-      const bool sure = std::all_of(
-          other.observation.pions.begin(), other.observation.pions.end(),
-          [&](const PionSighting& p) { return p.confidence >= params.faint_retry_confidence; });
-      keep(d, std::move(other), sure && pions_of(other) > pions_of(d));
+      // Read only through a few candidates: a pion the table's colour gives one or a few, an empty
+      // patterned cloth at that threshold dozens.
+      const auto found = static_cast<int>(again.d.candidates.size());
+      if (found > 0 && found <= params.faint_retry_candidates) {
+        Detection other = read(again, params, model);
+        const bool sure = std::all_of(
+            other.observation.pions.begin(), other.observation.pions.end(),
+            [&](const PionSighting& p) { return p.confidence >= params.faint_retry_confidence; });
+        keep(d, std::move(other), sure && pions_of(other) > pions_of(d));
+      }
     }
   }
   if (params.white_retry <= 0 || params.calibration) return d;

@@ -56,12 +56,14 @@ struct Params {
   // threshold lowered to `faint_retry_noise` x the table's own noise (the 90th percentile of the
   // border band's distances from its colours, edges of its pattern left out), at least
   // `faint_retry_floor`: a green tile on green felt, a white one on a checkered cloth's light
-  // squares, within min_distance of the table (0: never). That reading is kept when it finds
-  // pions, each read with at least `faint_retry_confidence` (on an empty table, the lowered
-  // threshold finds a patterned cloth's squares, read as pions at about 0.5).
+  // squares, within min_distance of the table (0: never). The board is read again through them
+  // when they are at most `faint_retry_candidates`, and that reading kept when it finds pions,
+  // each read with at least `faint_retry_confidence` (on an empty table, the lowered threshold
+  // finds a patterned cloth's squares, read as pions at about 0.5).
   double faint_retry_noise = 1.5;
   double faint_retry_floor = 4;
   double faint_retry_confidence = 0.7;
+  int faint_retry_candidates = 8;
   double width_colour_stop = 30;   // Lab (L halved): a width ray also ends where the colour is this
                                    // far from the centre's (0: edges only)
   bool any_single = true;  // when no core looks like one pion, the compact ones stand for one
