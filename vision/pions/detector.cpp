@@ -2223,6 +2223,18 @@ bool drop_object_colours(TableModel& t, const Params& params) {
   return true;
 }
 
+// The candidates found anew on the prepared image against `table` (the first reading's, changed):
+// the image is the same; the mask, the rejections and the candidates are the new reading's.
+Prepared prepared_again(const Prepared& prepared, TableModel table, const Params& params) {
+  Prepared again;
+  again.w = prepared.w;
+  again.table = std::move(table);
+  again.d = prepared.d;
+  again.d.timing = Timing{};
+  add_candidates(again, params);
+  return again;
+}
+
 }  // namespace
 
 Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& model) {
@@ -2255,17 +2267,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
       return static_cast<double>(cv::countNonZero(t.distance > t.threshold)) /
              static_cast<double>(std::max<std::size_t>(1, t.distance.total()));
     };
-    Prepared again;
-    again.w = prepared.w;
-    again.table = prepared.table;
-    if (drop_object_colours(again.table, params)) {
-      again.table.distance = cv::Mat();  // its own (the copy shares the first reading's pixels)
-      table_distances(again.w, params, again.table);
-      if (foreground(again.table) - foreground(prepared.table) <= params.object_retry_grow) {
-        again.d = prepared.d;
-        again.d.timing = Timing{};
-        again.rejected.clear();
-        add_candidates(again, params);
+    TableModel table = prepared.table;
+    if (drop_object_colours(table, params)) {
+      table.distance = cv::Mat();  // its own (the copy shares the first reading's pixels)
+      table_distances(prepared.w, params, table);
+      if (foreground(table) - foreground(prepared.table) <= params.object_retry_grow) {
+        const Prepared again = prepared_again(prepared, std::move(table), params);
         Detection other = read(again, params, model);
         const bool better = pions_of(other) > pions_of(d);
         keep(d, std::move(other), better);
@@ -2278,13 +2285,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
     const double lowered = std::max(params.faint_retry_floor,
                                     params.faint_retry_noise * table_noise(prepared.w, prepared.table));
     if (lowered < prepared.table.threshold) {
-      Prepared again;
-      again.w = prepared.w;
-      again.table = prepared.table;
-      again.table.candidate_threshold = lowered;
-      again.d = prepared.d;
-      again.d.timing = Timing{};
-      add_candidates(again, params);
+      TableModel table = prepared.table;
+      table.candidate_threshold = lowered;
+      const Prepared again = prepared_again(prepared, std::move(table), params);
       // Read only through a few candidates: a pion the table's colour gives one or a few, an empty
       // patterned cloth at that threshold dozens.
       const auto found = static_cast<int>(again.d.candidates.size());
@@ -2307,13 +2310,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   if (static_cast<int>(pions_of(d)) > params.white_retry_pions) return d;
   // The image and the table are the same: only the candidates change (found anew, with a mask
   // and rejections of their own).
-  Prepared again;
-  again.w = prepared.w;
-  again.table = prepared.table;
-  again.table.class_white = grey;
-  again.d = prepared.d;
-  again.d.timing = Timing{};
-  add_candidates(again, params);
+  TableModel table = prepared.table;
+  table.class_white = grey;
+  const Prepared again = prepared_again(prepared, std::move(table), params);
   Detection other = read(again, params, model);
   const bool better = pions_of(other) > pions_of(d);
   keep(d, std::move(other), better);
