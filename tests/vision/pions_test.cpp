@@ -518,8 +518,7 @@ TEST(PionReader, TheLightsWhiteIsNoYellowerThanAWarmLamp) {
 // are 0). Judged against it, both whites read orange. The white is now kept no bluer than b -10,
 // just beyond the coolest light of the renderer (b -8), as it is kept no yellower than b +20.
 TEST(PionReader, TheLightsWhiteIsNoBluerThanACoolLight) {
-  const auto r = read_without_and_with(
-      "blue", "0080", [](auto& p) { p.white_max_blue = 0; });
+  const auto r = read_without_and_with("blue", "0080", [](auto& p) { p.white_max_blue = 0; });
   const auto without = arbitre::testing::score_scene(r.truth, r.without.observation);
   EXPECT_EQ(without.wrong_colour, 2) << "the white discs judged against the felt's blue";
   EXPECT_EQ(without.missed + without.phantoms, 0) << "found either way: only colours differ";

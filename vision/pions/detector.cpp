@@ -2282,8 +2282,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const CellModel& mode
   if (params.faint_retry_noise > 0 && pions_of(d) == 0) {
     // No pion read: the candidates sought again, with the foreground threshold lowered to the
     // table's own noise (the classifier's contrast is still judged against the first threshold).
-    const double lowered = std::max(params.faint_retry_floor,
-                                    params.faint_retry_noise * table_noise(prepared.w, prepared.table));
+    const double lowered =
+        std::max(params.faint_retry_floor,
+                 params.faint_retry_noise * table_noise(prepared.w, prepared.table));
     if (lowered < prepared.table.threshold) {
       TableModel table = prepared.table;
       table.candidate_threshold = lowered;
