@@ -12,6 +12,7 @@
 //     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
+//     [--fit-unread 0|1] [--face-check R]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
@@ -181,6 +182,10 @@ int main(int argc, char** argv) {
       params.clear_confidence = std::atof(argv[++i]);
     else if (a == "--clear-margin" && i + 1 < argc)
       params.clear_margin = std::atof(argv[++i]);
+    else if (a == "--fit-unread" && i + 1 < argc)
+      params.fit_unread = std::atoi(argv[++i]) != 0;
+    else if (a == "--face-check" && i + 1 < argc)
+      params.face_check = std::atof(argv[++i]);
     else if (a == "--clear-locate" && i + 1 < argc)
       params.clear_locate = std::atoi(argv[++i]);
     else if (a == "--leaning")

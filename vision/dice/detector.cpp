@@ -1732,46 +1732,78 @@ std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Pa
   return dropped;
 }
 
-// A die left unread (not cocked) that looks transparent is read once more through the whole
-// circle with the clear network mixed in, at its top face as the clear face network finds it,
-// then where it was read (Params::clear_*). The digit networks read a transparent die poorly: the
-// digits of its other faces show through its body, and its top face is found off.
-void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
-                const Model& model) {
+// Where the dice read put a flat die's top face: the shift k p - (a, b) from the centre (x the
+// radius; p the centre / the image's width) fitted to the dice read but `skip` (fit_face_shift,
+// Params::tilt_dice, tilt_outlier); false when too few dice were read.
+bool fit_read_faces(const Detection& d, double width, const Params& params, std::size_t skip,
+                    cv::Vec3d& m) {
+  std::vector<cv::Point2d> places, shifts;
+  for (std::size_t j = 0; j < d.observation.dice.size(); ++j) {
+    const DieSighting& e = d.observation.dice[j];
+    if (j == skip || e.value == 0 || e.cocked) continue;
+    const double r = d.candidates[static_cast<std::size_t>(d.die_candidate[j])].radius;
+    places.emplace_back(e.x / width, e.y / width);
+    shifts.push_back((d.face[j] - cv::Point2d(e.x, e.y)) / r);
+  }
+  std::vector<std::size_t> all(places.size());
+  for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
+  return fit_face_shift(places, shifts, std::move(all), params.tilt_dice, params.tilt_outlier, m);
+}
+
+// A die left unread (not cocked) is read once more through the whole circle: where the other dice
+// read put a flat die's top face (Params::fit_unread), and when it looks transparent with the
+// clear network mixed in, also at its top face as the clear face network finds it, then where it
+// was read (Params::clear_*). The digit networks read a transparent die poorly: the digits of its
+// other faces show through its body, and its top face is found off.
+void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
+                 const Model& model) {
   const auto start = Clock::now();
+  const bool clear_net = params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture;
   cv::Mat features(1, kTextureFeatures, CV_32F);
-  const std::vector<cv::Mat> planes = clear_planes(bgr, grey, model.clear_cnn);
+  const std::vector<cv::Mat> planes =
+      clear_net ? clear_planes(bgr, grey, model.clear_cnn) : std::vector<cv::Mat>{};
+  const double width = std::max(1, grey.cols);
+  int fitted = params.fit_unread ? -1 : 0;  // -1 not yet, 0 none, 1 `shift` (once, when asked)
+  cv::Vec3d shift;
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     DieSighting& die = d.observation.dice[k];
     if (die.value != 0 || die.cocked) continue;
     const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
-    if (params.clear_gate > 0) {
+    bool clear = clear_net;
+    if (clear && params.clear_gate > 0) {
       texture_features(face_crop(bgr, d.face[k], c.radius, 0), features.ptr<float>());
-      const int t = static_cast<int>(model.texture->predict(features));
-      if (t < params.clear_gate) continue;
+      clear = static_cast<int>(model.texture->predict(features)) >= params.clear_gate;
     }
+    std::vector<cv::Point2d> points;
+    if (fitted < 0) fitted = fit_read_faces(d, width, params, d.observation.dice.size(), shift);
+    if (fitted > 0) {
+      const cv::Point2d centre(die.x, die.y);
+      points.push_back(centre + c.radius * face_shift(shift, centre / width));
+    }
+    // A transparent die: at the clear face network's answer from its centre, then where it was
+    // read.
+    if (clear && !model.clear_face_cnn.empty() && params.clear_locate > 0) {
+      points.push_back(locate_with(model.clear_face_cnn, grey, {cv::Point2d(die.x, die.y)},
+                                   {c.radius}, params.clear_locate)[0]);
+    }
+    if (clear) points.push_back(d.face[k]);
     const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
-    // At the clear face network's answer from the die's centre, then where the die was read.
-    std::vector<cv::Point2d> points{d.face[k]};
-    if (!model.clear_face_cnn.empty() && params.clear_locate > 0) {
-      points.insert(points.begin(),
-                    locate_with(model.clear_face_cnn, grey, {cv::Point2d(die.x, die.y)}, {c.radius},
-                                params.clear_locate)[0]);
-    }
     const auto reads = [&](const RoundReading& x) {
       return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;
     };
     RoundReading r;
     cv::Point2d read_at = d.face[k];
     for (const cv::Point2d& at : points) {
-      cv::Mat clear_rows;
-      clear_crops(planes, at, c.radius, circle, model.clear_cnn, clear_rows);
-      const cv::Mat p =
-          (1 - params.clear_weight) * round_probabilities(grey, at, c.radius, circle, model) +
-          params.clear_weight * model.clear_cnn.probabilities(clear_rows);
+      cv::Mat p = round_probabilities(grey, at, c.radius, circle, model);
+      if (clear) {
+        cv::Mat clear_rows;
+        clear_crops(planes, at, c.radius, circle, model.clear_cnn, clear_rows);
+        p = (1 - params.clear_weight) * p +
+            params.clear_weight * model.clear_cnn.probabilities(clear_rows);
+      }
       const RoundReading here = round_reading(p, circle);
       if (here.best - here.second > r.best - r.second) r = here, read_at = at;
-      if (reads(r)) break;  // the second place only when the first reads nothing
+      if (reads(r)) break;  // the next place only when this one reads nothing
     }
     if (reads(r)) {
       die.value = r.value;
@@ -1779,6 +1811,40 @@ void read_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
       d.best_value[k] = r.value;
       d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
       d.face[k] = read_at;
+    }
+  }
+  d.timing.read_ms += ms_since(start);
+}
+
+// A die read at a place off where the other dice read put a flat die's top face (Params::
+// face_check): read again there, through the whole circle; unread when it reads nothing sure.
+void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
+  const auto start = Clock::now();
+  const double width = std::max(1, grey.cols);
+  // Each die against the others as they were read (a die read again or left unread here still
+  // counts for the others).
+  const Detection before = d;
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    DieSighting& die = d.observation.dice[k];
+    if (die.value == 0 || die.cocked) continue;
+    cv::Vec3d m;
+    if (!fit_read_faces(before, width, params, k, m)) continue;
+    const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+    const cv::Point2d centre(die.x, die.y), expected = face_shift(m, centre / width);
+    if (cv::norm((d.face[k] - centre) / radius - expected) < params.face_check) continue;
+    const cv::Point2d at = centre + radius * expected;
+    const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
+    const RoundReading r =
+        round_reading(round_probabilities(grey, at, radius, circle, model), circle);
+    if (r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
+      die.value = r.value;
+      die.confidence = r.best;
+      d.best_value[k] = r.value;
+      d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
+      d.face[k] = at;
+    } else {
+      die.value = 0;
+      die.confidence = 0;
     }
   }
   d.timing.read_ms += ms_since(start);
@@ -1837,44 +1903,47 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
 
 }  // namespace
 
-std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
-                                   const std::vector<cv::Point2d>& shifts, int min_dice,
-                                   double outlier) {
-  const std::size_t n = std::min(places.size(), shifts.size());
-  std::vector<double> residual(n, -1.0);
+bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
+                    std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m) {
   // Least squares of k, a, b over the dice `use`: x k - a = shift x, y k - b = shift y.
-  const auto fit = [&](const std::vector<std::size_t>& use, cv::Vec3d& m) {
+  const auto fit = [&](const std::vector<std::size_t>& dice) {
     cv::Matx33d normal = cv::Matx33d::zeros();
     cv::Vec3d right(0, 0, 0);
-    for (std::size_t i : use) {
+    for (std::size_t i : dice) {
       const cv::Vec3d rx(places[i].x, -1, 0), ry(places[i].y, 0, -1);
       normal += rx * rx.t() + ry * ry.t();
       right += rx * shifts[i].x + ry * shifts[i].y;
     }
     return cv::solve(normal, right, m, cv::DECOMP_CHOLESKY);
   };
-  const auto off = [&](std::size_t i, const cv::Vec3d& m) {
-    return cv::norm(shifts[i] - cv::Point2d(m[0] * places[i].x - m[1], m[0] * places[i].y - m[2]));
-  };
+  const int least = std::max(2, min_dice);
+  if (static_cast<int>(use.size()) < least) return false;
+  bool fitted = fit(use);
+  for (int round = 0; round < 2 && fitted; ++round) {
+    std::vector<std::size_t> near;
+    for (std::size_t j : use) {
+      if (cv::norm(shifts[j] - face_shift(m, places[j])) <= outlier) near.push_back(j);
+    }
+    if (static_cast<int>(near.size()) < least || near.size() == use.size()) break;
+    use = std::move(near);
+    fitted = fit(use);
+  }
+  return fitted;
+}
+
+std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
+                                   const std::vector<cv::Point2d>& shifts, int min_dice,
+                                   double outlier) {
+  const std::size_t n = std::min(places.size(), shifts.size());
+  std::vector<double> residual(n, -1.0);
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<std::size_t> others;
     for (std::size_t j = 0; j < n; ++j) {
       if (j != i) others.push_back(j);
     }
-    if (static_cast<int>(others.size()) < std::max(2, min_dice)) continue;
     cv::Vec3d m;
-    bool fitted = fit(others, m);
-    for (int round = 0; round < 2 && fitted; ++round) {
-      std::vector<std::size_t> near;
-      for (std::size_t j : others) {
-        if (off(j, m) <= outlier) near.push_back(j);
-      }
-      if (static_cast<int>(near.size()) < std::max(2, min_dice) || near.size() == others.size())
-        break;
-      others = std::move(near);
-      fitted = fit(others, m);
-    }
-    if (fitted) residual[i] = off(i, m);
+    if (fit_face_shift(places, shifts, std::move(others), min_dice, outlier, m))
+      residual[i] = cv::norm(shifts[i] - face_shift(m, places[i]));
   }
   return residual;
 }
@@ -1928,11 +1997,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       take_again(d, std::move(again));
     }
   }
-  // A transparent die left unread: read again with the clear network (the digit networks'
-  // reader only).
-  if (params.clear_weight > 0 && params.use_cnn && !model.clear_cnn.empty() && model.texture &&
+  // A die left unread: read again where the others put a flat die's top face, and a transparent
+  // one with the clear network (the digit networks' reader only).
+  if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
+      (params.fit_unread || (params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture)))
+    read_unread(bgr, grey, d, params, model);
+  // A die read off where the others put a flat die's top face: read again there, or unread.
+  if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
       params.full_turns >= 8)
-    read_clear(bgr, grey, d, params, model);
+    check_read_faces(grey, d, params, model);
   // A die leaning on another or on a wall, read as if flat: flagged cocked by where its top face
   // lies against its centre (the centre network's: a candidate's centre is too rough for it).
   if (params.tilt_residual > 0 && params.tilt_locate > 0 && !model.top_cnn.empty() &&

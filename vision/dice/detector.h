@@ -138,6 +138,15 @@ struct Params {
   double clear_confidence = 0.6;
   double clear_margin = 0.2;
   int clear_locate = 3;
+  // A die left unread (not cocked) is read again through the whole circle, first where the other
+  // dice read put a flat die's top face (the shift k p - (a, b) of fit_face_shift over the dice
+  // read, tilt_dice and tilt_outlier), taken at clear_confidence and clear_margin; a transparent
+  // one with the clear network mixed in, and then at the places above.
+  bool fit_unread = true;
+  // A die read at a place `face_check` x its radius or more off where the other dice read put a
+  // flat die's top face (fit_face_shift) is read again there through the whole circle, taken at
+  // full_confidence and cnn_margin, else left unread (0: not checked).
+  double face_check = 0.3;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
@@ -325,6 +334,15 @@ Model read_model(const cv::FileStorage& storage);
 std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
                                    const std::vector<cv::Point2d>& shifts, int min_dice,
                                    double outlier);
+// The fit itself: k, a, b of the shift k p - (a, b) over the dice `use` (least squares, then
+// again without those more than `outlier` off, twice, keeping at least `min_dice`, at least 2);
+// false when too few dice are given or the fit is singular.
+bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
+                    std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m);
+// The shift the fit `m` gives a flat die at `place` (its centre / the image's width).
+inline cv::Point2d face_shift(const cv::Vec3d& m, cv::Point2d place) {
+  return {m[0] * place.x - m[1], m[0] * place.y - m[2]};
+}
 
 // The HOG descriptor of the window detector.
 cv::HOGDescriptor window_hog();
