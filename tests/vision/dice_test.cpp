@@ -1184,7 +1184,11 @@ TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
   const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
   vd::Params without;
   without.centre_steps = 0;
-  const vd::Params with;
+  // The steps that need the centre network's centres (a die read again where the others put its
+  // top face) off in both: only where the dice lie is compared.
+  vd::Params with;
+  with.fit_unread = false;
+  with.face_check = 0;
   int dice = 0;
   double error_with = 0, error_without = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {

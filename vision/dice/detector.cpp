@@ -1732,6 +1732,11 @@ std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Pa
   return dropped;
 }
 
+// Whether each die is put where the centre network finds its centre (Params::centre_steps).
+bool centred(const Params& params, const Model& model) {
+  return params.centre_steps > 0 && !model.centre_cnn.empty();
+}
+
 // Where the dice read put a flat die's top face: the shift k p - (a, b) from the centre (x the
 // radius; p the centre / the image's width) fitted to the dice read but `skip` (fit_face_shift,
 // Params::tilt_dice, tilt_outlier); false when too few dice were read.
@@ -1763,7 +1768,9 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
   const std::vector<cv::Mat> planes =
       clear_net ? clear_planes(bgr, grey, model.clear_cnn) : std::vector<cv::Mat>{};
   const double width = std::max(1, grey.cols);
-  int fitted = params.fit_unread ? -1 : 0;  // -1 not yet, 0 none, 1 `shift` (once, when asked)
+  // -1 not yet, 0 none, 1 `shift` (once, when asked; the shifts are measured from the centre
+  // network's centres: a candidate's is too rough for them).
+  int fitted = params.fit_unread && centred(params, model) ? -1 : 0;
   cv::Vec3d shift;
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     DieSighting& die = d.observation.dice[k];
@@ -2000,11 +2007,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
-      (params.fit_unread || (params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture)))
+      ((params.fit_unread && centred(params, model)) ||
+       (params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture)))
     read_unread(bgr, grey, d, params, model);
   // A die read off where the others put a flat die's top face: read again there, or unread.
   if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
-      params.full_turns >= 8)
+      params.full_turns >= 8 && centred(params, model))
     check_read_faces(grey, d, params, model);
   // A die leaning on another or on a wall, read as if flat: flagged cocked by where its top face
   // lies against its centre (the centre network's: a candidate's centre is too rough for it).

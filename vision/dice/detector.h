@@ -141,7 +141,8 @@ struct Params {
   // A die left unread (not cocked) is read again through the whole circle, first where the other
   // dice read put a flat die's top face (the shift k p - (a, b) of fit_face_shift over the dice
   // read, tilt_dice and tilt_outlier), taken at clear_confidence and clear_margin; a transparent
-  // one with the clear network mixed in, and then at the places above.
+  // one with the clear network mixed in, and then at the places above. Only with the centre
+  // network (centre_steps), as face_check: the shifts are measured from its centres.
   bool fit_unread = true;
   // A die read at a place `face_check` x its radius or more off where the other dice read put a
   // flat die's top face (fit_face_shift) is read again there through the whole circle, taken at
