@@ -46,7 +46,8 @@ enum class Without {
   AnswerSearch,
   SecondDigitNet,
   CentreNetwork,
-  ClearNetwork
+  ClearNetwork,
+  FittedFaces
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -57,6 +58,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   params.scan_by_opencv = without == Without::OwnScan;
   if (without == Without::CentreNetwork) params.centre_steps = 0;
   if (without == Without::ClearNetwork) params.clear_weight = 0;
+  if (without == Without::FittedFaces) params.fit_unread = false, params.face_check = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -161,6 +163,7 @@ int main(int argc, char** argv) {
       {"one_digit_network", Without::SecondDigitNet},
       {"without_centre_network", Without::CentreNetwork},
       {"without_clear_network", Without::ClearNetwork},
+      {"without_fitted_faces", Without::FittedFaces},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,
