@@ -1737,22 +1737,36 @@ bool centred(const Params& params, const Model& model) {
   return params.centre_steps > 0 && !model.centre_cnn.empty();
 }
 
-// Where the dice read put a flat die's top face: the shift k p - (a, b) from the centre (x the
-// radius; p the centre / the image's width) fitted to the dice read but `skip` (fit_face_shift,
-// Params::tilt_dice, tilt_outlier); false when too few dice were read.
-bool fit_read_faces(const Detection& d, double width, const Params& params, std::size_t skip,
-                    cv::Vec3d& m) {
+// The dice read (not cocked), each with its place (its centre / the image's width) and its read
+// face's shift from its centre (x its radius): what fit_face_shift fits.
+struct ReadShifts {
+  std::vector<std::size_t> dice;  // index in the observation
   std::vector<cv::Point2d> places, shifts;
+};
+
+ReadShifts read_shifts(const Detection& d, double width) {
+  ReadShifts r;
   for (std::size_t j = 0; j < d.observation.dice.size(); ++j) {
     const DieSighting& e = d.observation.dice[j];
-    if (j == skip || e.value == 0 || e.cocked) continue;
-    const double r = d.candidates[static_cast<std::size_t>(d.die_candidate[j])].radius;
-    places.emplace_back(e.x / width, e.y / width);
-    shifts.push_back((d.face[j] - cv::Point2d(e.x, e.y)) / r);
+    if (e.value == 0 || e.cocked) continue;
+    const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[j])].radius;
+    r.dice.push_back(j);
+    r.places.emplace_back(e.x / width, e.y / width);
+    r.shifts.push_back((d.face[j] - cv::Point2d(e.x, e.y)) / radius);
   }
-  std::vector<std::size_t> all(places.size());
-  for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
-  return fit_face_shift(places, shifts, std::move(all), params.tilt_dice, params.tilt_outlier, m);
+  return r;
+}
+
+// Where the dice read put a flat die's top face: the shift k p - (a, b) fitted to the dice of `r`
+// but its `skip`-th (none when `skip` is past the last; fit_face_shift, Params::tilt_dice,
+// tilt_outlier); false when too few.
+bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip, cv::Vec3d& m) {
+  std::vector<std::size_t> use;
+  for (std::size_t j = 0; j < r.dice.size(); ++j) {
+    if (j != skip) use.push_back(j);
+  }
+  return fit_face_shift(r.places, r.shifts, std::move(use), params.tilt_dice, params.tilt_outlier,
+                        m);
 }
 
 // A die left unread (not cocked) is read once more through the whole circle: where the other dice
@@ -1782,7 +1796,10 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       clear = static_cast<int>(model.texture->predict(features)) >= params.clear_gate;
     }
     std::vector<cv::Point2d> points;
-    if (fitted < 0) fitted = fit_read_faces(d, width, params, d.observation.dice.size(), shift);
+    if (fitted < 0) {
+      const ReadShifts read = read_shifts(d, width);
+      fitted = fit_read_faces(read, params, read.dice.size(), shift);  // none skipped
+    }
     if (fitted > 0) {
       const cv::Point2d centre(die.x, die.y);
       points.push_back(centre + c.radius * face_shift(shift, centre / width));
@@ -1830,12 +1847,12 @@ void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, c
   const double width = std::max(1, grey.cols);
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
-  const Detection before = d;
-  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+  const ReadShifts read = read_shifts(d, width);
+  for (std::size_t i = 0; i < read.dice.size(); ++i) {
+    const std::size_t k = read.dice[i];
     DieSighting& die = d.observation.dice[k];
-    if (die.value == 0 || die.cocked) continue;
     cv::Vec3d m;
-    if (!fit_read_faces(before, width, params, k, m)) continue;
+    if (!fit_read_faces(read, params, i, m)) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     const cv::Point2d centre(die.x, die.y), expected = face_shift(m, centre / width);
     if (cv::norm((d.face[k] - centre) / radius - expected) < params.face_check) continue;
