@@ -1737,6 +1737,11 @@ bool centred(const Params& params, const Model& model) {
   return params.centre_steps > 0 && !model.centre_cnn.empty();
 }
 
+// Whether a transparent die left unread is read with the clear network (Params::clear_*).
+bool reads_clear(const Params& params, const Model& model) {
+  return params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture;
+}
+
 // The dice read (not cocked), each with its place (its centre / the image's width) and its read
 // face's shift from its centre (x its radius): what fit_face_shift fits.
 struct ReadShifts {
@@ -1777,15 +1782,17 @@ bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
 void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
                  const Model& model) {
   const auto start = Clock::now();
-  const bool clear_net = params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture;
+  const bool clear_net = reads_clear(params, model);
   cv::Mat features(1, kTextureFeatures, CV_32F);
   const std::vector<cv::Mat> planes =
       clear_net ? clear_planes(bgr, grey, model.clear_cnn) : std::vector<cv::Mat>{};
   const double width = std::max(1, grey.cols);
-  // -1 not yet, 0 none, 1 `shift` (once, when asked; the shifts are measured from the centre
+  // Where the dice read put a flat die's top face (the shifts are measured from the centre
   // network's centres: a candidate's is too rough for them).
-  int fitted = params.fit_unread && centred(params, model) ? -1 : 0;
   cv::Vec3d shift;
+  const ReadShifts read = read_shifts(d, width);
+  const bool fitted = params.fit_unread && centred(params, model) &&
+                      fit_read_faces(read, params, read.dice.size(), shift);  // none skipped
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     DieSighting& die = d.observation.dice[k];
     if (die.value != 0 || die.cocked) continue;
@@ -1796,11 +1803,7 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       clear = static_cast<int>(model.texture->predict(features)) >= params.clear_gate;
     }
     std::vector<cv::Point2d> points;
-    if (fitted < 0) {
-      const ReadShifts read = read_shifts(d, width);
-      fitted = fit_read_faces(read, params, read.dice.size(), shift);  // none skipped
-    }
-    if (fitted > 0) {
+    if (fitted) {
       const cv::Point2d centre(die.x, die.y);
       points.push_back(centre + c.radius * face_shift(shift, centre / width));
     }
@@ -2024,8 +2027,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
-      ((params.fit_unread && centred(params, model)) ||
-       (params.clear_weight > 0 && !model.clear_cnn.empty() && model.texture)))
+      ((params.fit_unread && centred(params, model)) || reads_clear(params, model)))
     read_unread(bgr, grey, d, params, model);
   // A die read off where the others put a flat die's top face: read again there, or unread.
   if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
