@@ -12,7 +12,8 @@
 //     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
-//     [--fit-unread 0|1] [--face-check R]
+//     [--fit-unread 0|1] [--face-check R] [--scan-threshold S] [--faint S N (0: off)]
+//     [--faint-presence P] [--tie-again]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
@@ -29,7 +30,8 @@
 // DICE_EVAL_MISSES=1: each image's common die radius against the true one (RADIUS), each die
 // missed with the nearest die seen and the nearest candidate (presence, size, why it was not
 // kept), each phantom with how far the nearest true die is; =2 also every candidate within a
-// radius of a die missed.
+// radius of a die missed; =3 instead the scan's strongest window within half a radius of it, at
+// any score (under the scan's threshold: the window detector did not see the die).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -164,6 +166,16 @@ int main(int argc, char** argv) {
       params.deferred_levels = std::atoi(argv[++i]);
     else if (a == "--candidates" && i + 1 < argc)
       params.max_candidates = std::atoi(argv[++i]);
+    else if (a == "--tie-again")
+      params.empty_tie_first = false;
+    else if (a == "--scan-threshold" && i + 1 < argc)
+      params.scan_threshold = std::atof(argv[++i]);
+    else if (a == "--faint" && i + 2 < argc) {
+      params.faint_threshold = std::atof(argv[++i]);
+      params.faint_candidates = std::atoi(argv[++i]);
+    } else if (a == "--faint-presence" && i + 1 < argc)
+      params.faint_presence = std::atof(argv[++i]);
+
     else if (a == "--pool")
       params.pool = true;
     else if (a == "--axis-turns" && i + 1 < argc)
@@ -370,6 +382,18 @@ int main(int argc, char** argv) {
               std::printf("  near %.2f radius %.2f presence %.2f neighbour %d why %s\n", dist,
                           other.radius / r, other.presence, other.neighbour ? 1 : 0,
                           other.why.c_str());
+          }
+        }
+        if (misses[0] == '3') {
+          // The scan's strongest window within half a radius (before suppression).
+          vd::Params any = params;
+          any.scan_threshold = -5;
+          const std::vector<vd::Candidate> windows = vd::scan_windows(image, any, model);
+          for (const vd::Candidate& w : windows) {
+            if (cv::norm(w.centre - at) < 0.5 * r) {
+              std::printf("  window score %.2f radius %.2f\n", w.score, w.radius / r);
+              break;
+            }
           }
         }
         std::printf(

@@ -956,8 +956,12 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   // first pass starts again on every window, as if all were scanned at once.
   auto start = Clock::now();
   const int deferred = std::max(0, params.deferred_levels);
-  std::vector<Candidate> windows = coarse;
+  // The scan's windows down to scan_threshold; the fainter ones (Params::faint_threshold) wait.
+  std::vector<Candidate> windows, faint_windows;
+  for (const Candidate& w : coarse)
+    (w.score >= params.scan_threshold ? windows : faint_windows).push_back(w);
   strongest_first(windows);
+  strongest_first(faint_windows);
   d.candidates = suppress(windows, params, params.max_candidates);
   d.timing.candidates_ms = ms_since(start);
 
@@ -1081,7 +1085,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     if (r <= 0 || r <= fine_r * params.size_tolerance) {
       const auto scan_start = Clock::now();
       windows = scan_grey(grey, params, model, 0, deferred);
-      windows.insert(windows.end(), coarse.begin(), coarse.end());
+      std::copy_if(coarse.begin(), coarse.end(), std::back_inserter(windows),
+                   [&](const Candidate& w) { return w.score >= params.scan_threshold; });
       strongest_first(windows);
       d.candidates = suppress(windows, params, params.max_candidates);
       const double scan_ms = ms_since(scan_start);
@@ -1106,6 +1111,32 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         if (!again) d.candidates.push_back(c);
       }
       examine(first);
+    }
+  }
+  // Faint windows: at the common size, scoring under scan_threshold but at least faint_threshold,
+  // away from every candidate examined so far, suppressed among themselves: a die the window
+  // detector scores low (a plain red die on a bright cloth) is still one the presence network
+  // knows.
+  if (params.faint_candidates > 0 && params.faint_threshold < params.scan_threshold &&
+      params.second_pass > 1) {
+    const double r = common_radius();
+    if (r > 0) {
+      std::vector<Candidate> faint;
+      for (const Candidate& w : faint_windows) {
+        if (w.radius < r / params.second_pass || w.radius > r * params.second_pass) continue;
+        const bool near = std::any_of(d.candidates.begin(), d.candidates.end(), [&](const auto& k) {
+          return cv::norm(k.centre - w.centre) < params.suppression * std::min(k.radius, w.radius);
+        });
+        if (!near) faint.push_back(w);
+      }
+      const int first = static_cast<int>(d.candidates.size());
+      for (const Candidate& c : suppress(faint, params, params.faint_candidates,
+                                         r / params.second_pass, r * params.second_pass))
+        d.candidates.push_back(c);
+      examine(first);
+      for (std::size_t k = static_cast<std::size_t>(first); k < d.candidates.size(); ++k) {
+        if (d.candidates[k].presence < params.faint_presence) d.candidates[k].why = "faint";
+      }
     }
   }
   const int n = static_cast<int>(d.candidates.size());
@@ -1985,8 +2016,12 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   const auto start = Clock::now();
   cv::Mat grey;  // the lightness: the window detector's, and re-centring's
   cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+  // Down to faint_threshold when faint windows are looked at (detect_pass).
+  Params scan = params;
+  if (params.faint_candidates > 0)
+    scan.scan_threshold = std::min(params.scan_threshold, params.faint_threshold);
   const std::vector<Candidate> coarse =
-      scan_grey(grey, params, model, std::max(0, params.deferred_levels), -1);
+      scan_grey(grey, scan, model, std::max(0, params.deferred_levels), -1);
   const double scan_ms = ms_since(start);
   Examined examined;
   std::vector<Read> reads;
@@ -1994,23 +2029,38 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     return std::count_if(x.observation.dice.begin(), x.observation.dice.end(),
                          [](const DieSighting& s) { return s.value > 0; });
   };
-  // The second choice is taken when it reads more dice, or as many and finds as many.
-  const auto take_again = [&](Detection& d, Detection&& again) {
+  // The second choice is taken when it reads more dice, or as many and finds as many (`more`,
+  // with Params::empty_tie_first: more, or as many surer ones).
+  const auto take_again = [&](Detection& d, Detection&& again, bool more) {
     Timing both = d.timing;  // both passes were spent, whichever is kept
     both += again.timing;
     const auto read_again = read(again), read_first = read(d);
+    const std::size_t found_again = again.observation.dice.size(),
+                      found_first = d.observation.dice.size();
+    // On a tie the surer dice (the sum of their presence) when `more`.
+    const auto presence = [](const Detection& x) {
+      double sum = 0;
+      for (int k : x.die_candidate) sum += x.candidates[static_cast<std::size_t>(k)].presence;
+      return sum;
+    };
     if (read_again > read_first ||
-        (read_again == read_first && again.observation.dice.size() >= d.observation.dice.size()))
+        (read_again == read_first &&
+         (more && params.empty_tie_first
+              ? found_again > found_first ||
+                    (found_again == found_first && presence(again) > presence(d))
+              : found_again >= found_first)))
       d = std::move(again);
     d.timing = both;
   };
   Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads);
   // A die that read nothing took a place among the ten, and its spacing may have turned down a
   // die beside it: the dice are chosen once more without it (a die left unread, or cocked, in the
-  // place of one that read nothing).
+  // place of one that read nothing), taken when they read more dice or find more. On a tie the
+  // first choice stays: the die that read nothing is most often a die (a clear one) the other
+  // dice's reading reads later, and what took its place no die (docs/benchmarks.md, 2026-12-04).
   std::vector<cv::Point2d> excluded = d.emptied;
   if (!d.emptied.empty() && params.empty_again)
-    take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads));
+    take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads), true);
   // Where each die lies: the dice the search beside them added are centred too (the others were
   // when chosen), and every die's zone is taken where it lies. A die put on another is that die,
   // and its place is given up: the dice are chosen once more without it (the die it turned down
@@ -2021,7 +2071,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       excluded.insert(excluded.end(), twice.begin(), twice.end());
       Detection again = detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads);
       centre_dice(grey, again, params, model);
-      take_again(d, std::move(again));
+      take_again(d, std::move(again), false);
     }
   }
   // A die left unread: read again where the others put a flat die's top face, and a transparent

@@ -46,6 +46,10 @@ struct Params {
   bool scan_by_opencv = false;   // the windows scored by cv::HOGDescriptor::detect instead of
                                  // scan_hog (hog_scan.h: the same scores to a few thousandths;
                                  // the scan 19 ms a frame instead of 11)
+  double faint_threshold = -1.5;  // then windows at the common size scoring this or more (under
+  int faint_candidates = 6;       // scan_threshold), away from every candidate examined, this
+                                  // many more examined (0: off), kept at this presence or
+  double faint_presence = 0.8;    // more
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
   double second_pass = 1.45;     // then the windows within this factor of the common die size,
@@ -119,7 +123,8 @@ struct Params {
   double empty_presence = 0.8;  // a die of less presence whose likeliest value has less than this
   double empty_best = 0.1;      // probability (unread, not cocked) read nothing: the dice are
   bool empty_again = true;      // chosen again without it, taken when they read more dice (or
-                                // as many, and find as many)
+                                // as many, and find more, or as many whose presence sums
+  bool empty_tie_first = true;  // higher; false: as many, as until 2026-12-04)
   // The same when a die was turned down as an eleventh (one of the eleven is no die): a die of
   // less presence than this whose likeliest value has less than empty_crowded_best.
   double empty_crowded_presence = 0.9;
