@@ -1113,25 +1113,32 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       examine(first);
     }
   }
-  // Faint windows: at the common size, scoring under scan_threshold but at least faint_threshold,
-  // away from every candidate examined so far, suppressed among themselves: a die the window
-  // detector scores low (a plain red die on a bright cloth) is still one the presence network
-  // knows.
-  if (params.faint_candidates > 0 && params.faint_threshold < params.scan_threshold &&
-      params.second_pass > 1) {
+  // Faint windows: the windows at the common size that scored at least faint_threshold (under
+  // scan_threshold, or above it but not among the strongest examined), away from every candidate
+  // of that size, suppressed among themselves: a die the window detector scores low (a plain red
+  // die on a bright cloth), or whose only windows near it were at another size (a digit's, a
+  // cluster's), is still one the presence network knows.
+  if (params.faint_candidates > 0 && params.second_pass > 1) {
     const double r = common_radius();
     if (r > 0) {
+      const auto sized = [&](const Candidate& w) {
+        return w.radius >= r / params.second_pass && w.radius <= r * params.second_pass;
+      };
       std::vector<Candidate> faint;
-      for (const Candidate& w : faint_windows) {
-        if (w.radius < r / params.second_pass || w.radius > r * params.second_pass) continue;
-        const bool near = std::any_of(d.candidates.begin(), d.candidates.end(), [&](const auto& k) {
-          return cv::norm(k.centre - w.centre) < params.suppression * std::min(k.radius, w.radius);
-        });
-        if (!near) faint.push_back(w);
+      for (const std::vector<Candidate>* from : {&windows, &faint_windows}) {
+        for (const Candidate& w : *from) {
+          if (!sized(w)) continue;
+          const bool near =
+              std::any_of(d.candidates.begin(), d.candidates.end(), [&](const Candidate& k) {
+                return sized(k) && cv::norm(k.centre - w.centre) <
+                                       params.suppression * std::min(k.radius, w.radius);
+              });
+          if (!near) faint.push_back(w);
+        }
       }
+      strongest_first(faint);
       const int first = static_cast<int>(d.candidates.size());
-      for (const Candidate& c : suppress(faint, params, params.faint_candidates,
-                                         r / params.second_pass, r * params.second_pass))
+      for (const Candidate& c : suppress(faint, params, params.faint_candidates))
         d.candidates.push_back(c);
       examine(first);
       for (std::size_t k = static_cast<std::size_t>(first); k < d.candidates.size(); ++k) {

@@ -46,10 +46,9 @@ struct Params {
   bool scan_by_opencv = false;   // the windows scored by cv::HOGDescriptor::detect instead of
                                  // scan_hog (hog_scan.h: the same scores to a few thousandths;
                                  // the scan 19 ms a frame instead of 11)
-  double faint_threshold = -1.5;  // then windows at the common size scoring this or more (under
-  int faint_candidates = 6;       // scan_threshold), away from every candidate examined, this
-                                  // many more examined (0: off), kept at this presence or
-  double faint_presence = 0.8;    // more
+  double faint_threshold = -1.5;  // then the windows at the common size scoring this or more,
+  int faint_candidates = 6;       // not examined yet, away from every candidate of that size:
+  double faint_presence = 0.7;    // this many more examined, kept at this presence or more
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
   double second_pass = 1.45;     // then the windows within this factor of the common die size,
