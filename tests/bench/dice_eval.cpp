@@ -13,7 +13,7 @@
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
 //     [--fit-unread 0|1] [--face-check R] [--scan-threshold S] [--faint S N (0: off)]
-//     [--faint-presence P] [--tie-again]
+//     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
@@ -166,6 +166,8 @@ int main(int argc, char** argv) {
       params.deferred_levels = std::atoi(argv[++i]);
     else if (a == "--candidates" && i + 1 < argc)
       params.max_candidates = std::atoi(argv[++i]);
+    else if (a == "--resize-reads" && i + 1 < argc)
+      params.resize_reads = std::atoi(argv[++i]);
     else if (a == "--tie-again")
       params.empty_tie_first = false;
     else if (a == "--scan-threshold" && i + 1 < argc)

@@ -1761,6 +1761,33 @@ TEST(DiceReader, ADieWhoseOnlyWindowWasADigitsIsFoundAmongTheWindowsAtTheDicesSi
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
 }
 
+// Ten dice seen from close by (fresh seed 6500's scene 20, the dice 52-74 pixels in radius;
+// tests/data/dice/resize): their digits are windows of their own and outnumber the dice, and the
+// dice were chosen at a digit's size (a third of theirs): none read right. Fewer than four dice
+// read, they are chosen again at the size of the surer larger candidates: most of them read right,
+// fewer missed or doubled.
+TEST(DiceReader, DiceChosenAtADigitsSizeAreChosenAgainAtTheLargerSize) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "resize", "6500-0020");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_GT(with.resize_reads, 0);
+  vd::Params without;
+  without.resize_reads = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  std::vector<double> radii;
+  for (const auto& die : truth["dice"]) radii.push_back(die["radius_px"].get<double>());
+  std::sort(radii.begin(), radii.end());
+  const double true_radius = radii[radii.size() / 2];
+  EXPECT_LT(b.die_radius, 0.5 * true_radius) << "chosen at the die's size without";
+  EXPECT_GT(a.die_radius, 0.8 * true_radius);
+  EXPECT_LT(a.die_radius, 1.25 * true_radius);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  EXPECT_LE(sb.flat_right, 1);
+  EXPECT_GE(sa.flat_right, 6);
+  EXPECT_LT(sa.missed + sa.doubled, sb.missed + sb.doubled);
+}
+
 // Scene 9 of seed 6000 (tests/data/dice/empty/6000-0009): a window on the squares of the score
 // sheet takes a place among the ten (presence 0.64, its likeliest value 0.13: over the 0.1 of a
 // die that read nothing), and a frosted white die is turned down as an eleventh.

@@ -947,7 +947,7 @@ void read_at_face_answers(const cv::Mat& grey, Detection& d, const std::vector<i
 Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector<Candidate>& coarse,
                       const Params& params, const Model& model,
                       const std::vector<cv::Point2d>& excluded, Examined& examined,
-                      std::vector<Read>& reads) {
+                      std::vector<Read>& reads, double forced_radius) {
   Detection d;
   d.observation.width = bgr.cols;
   d.observation.height = bgr.rows;
@@ -1062,6 +1062,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     }
   };
   const auto common_radius = [&]() {
+    if (forced_radius > 0) return forced_radius;
     std::vector<const Candidate*> sure;
     for (const Candidate& c : d.candidates) {
       if (c.why.empty() && c.presence >= params.min_presence) sure.push_back(&c);
@@ -2059,7 +2060,38 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       d = std::move(again);
     d.timing = both;
   };
-  Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads);
+  Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads, 0);
+  double resized = 0;  // the size the dice were chosen again at, kept by the passes below
+  // Seen from close by, a die's digits are windows of their own, and they can outnumber the dice:
+  // the dice chosen at a digit's size read few. When fewer than resize_reads are read, the dice
+  // are chosen again at the size of the surer candidates larger than the tolerance (the median
+  // of the ten surest), taken when that reads more dice.
+  if (params.resize_reads > 0 && read(d) < params.resize_reads && d.die_radius > 0) {
+    std::vector<const Candidate*> larger;
+    for (const Candidate& c : d.candidates) {
+      if (c.presence >= params.min_presence && c.radius > d.die_radius * params.size_tolerance)
+        larger.push_back(&c);
+    }
+    std::stable_sort(larger.begin(), larger.end(), [](const Candidate* a, const Candidate* b) {
+      return a->presence > b->presence;
+    });
+    std::vector<double> radii;
+    for (const Candidate* c : larger) {
+      if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount))
+        radii.push_back(c->radius);
+    }
+    if (!radii.empty()) {
+      Detection again =
+          detect_pass(bgr, grey, coarse, params, model, {}, examined, reads, median(radii));
+      Timing both = d.timing;
+      both += again.timing;
+      if (read(again) > read(d)) {
+        d = std::move(again);
+        resized = d.die_radius;
+      }
+      d.timing = both;
+    }
+  }
   // A die that read nothing took a place among the ten, and its spacing may have turned down a
   // die beside it: the dice are chosen once more without it (a die left unread, or cocked, in the
   // place of one that read nothing), taken when they read more dice or find more. On a tie the
@@ -2067,7 +2099,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // dice's reading reads later, and what took its place no die (docs/benchmarks.md, 2026-12-04).
   std::vector<cv::Point2d> excluded = d.emptied;
   if (!d.emptied.empty() && params.empty_again)
-    take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads), true);
+    take_again(
+        d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized), true);
   // Where each die lies: the dice the search beside them added are centred too (the others were
   // when chosen), and every die's zone is taken where it lies. A die put on another is that die,
   // and its place is given up: the dice are chosen once more without it (the die it turned down
@@ -2076,7 +2109,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     const std::vector<cv::Point2d> twice = centre_dice(grey, d, params, model);
     if (!twice.empty() && params.empty_again) {
       excluded.insert(excluded.end(), twice.begin(), twice.end());
-      Detection again = detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads);
+      Detection again =
+          detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized);
       centre_dice(grey, again, params, model);
       take_again(d, std::move(again), false);
     }
