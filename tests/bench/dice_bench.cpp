@@ -37,7 +37,8 @@ std::vector<cv::Mat>& frames() {
 // its thresholds: value 0.5, margin 0.3, whole circle 0.9), as the reader was until 2026-12-03;
 // or without the centre network: the dice left at their candidates' centres, as until
 // 2026-12-03; or without the clear network: a transparent die left unread not read again, as
-// until 2026-12-03 (twentieth session).
+// until 2026-12-03 (twentieth session); or without the faint windows and the choice again at a
+// larger size, as until 2026-12-04.
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -47,7 +48,8 @@ enum class Without {
   SecondDigitNet,
   CentreNetwork,
   ClearNetwork,
-  FittedFaces
+  FittedFaces,
+  FaintWindows
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -59,6 +61,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::CentreNetwork) params.centre_steps = 0;
   if (without == Without::ClearNetwork) params.clear_weight = 0;
   if (without == Without::FittedFaces) params.fit_unread = false, params.face_check = 0;
+  if (without == Without::FaintWindows) params.faint_candidates = 0, params.resize_reads = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -164,6 +167,7 @@ int main(int argc, char** argv) {
       {"without_centre_network", Without::CentreNetwork},
       {"without_clear_network", Without::ClearNetwork},
       {"without_fitted_faces", Without::FittedFaces},
+      {"without_faint_windows", Without::FaintWindows},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

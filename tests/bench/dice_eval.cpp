@@ -166,6 +166,8 @@ int main(int argc, char** argv) {
       params.deferred_levels = std::atoi(argv[++i]);
     else if (a == "--candidates" && i + 1 < argc)
       params.max_candidates = std::atoi(argv[++i]);
+    else if (a == "--refine-turns" && i + 1 < argc)
+      params.refine_turns = std::atoi(argv[++i]);
     else if (a == "--resize-reads" && i + 1 < argc)
       params.resize_reads = std::atoi(argv[++i]);
     else if (a == "--tie-again")

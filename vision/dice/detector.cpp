@@ -652,42 +652,46 @@ namespace {
 // `steps` times from each of `centres`.
 std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
                                      const std::vector<cv::Point2d>& centres,
-                                     const std::vector<double>& radii, int steps) {
+                                     const std::vector<double>& radii, int steps, int turns = 4) {
   std::vector<cv::Point2d> at = centres;
   const int n = static_cast<int>(std::min(centres.size(), radii.size()));
   at.resize(static_cast<std::size_t>(n));
-  if (n == 0) return at;
+  if (n == 0 || turns < 2) return at;
   const int planes = net.shape.channels;
   const int side2 = kCnnSide * kCnnSide;
-  cv::Mat rows(4 * n, side2 * planes, CV_8U);
-  cv::Mat crops(4, side2, CV_8U);
+  std::vector<double> angles(static_cast<std::size_t>(turns));
+  for (int t = 0; t < turns; ++t) angles[static_cast<std::size_t>(t)] = 360.0 * t / turns;
+  cv::Mat rows(turns * n, side2 * planes, CV_8U);
+  cv::Mat crops(turns, side2, CV_8U);
   for (int k = 0; k < steps; ++k) {
     for (int i = 0; i < n; ++i) {
       const cv::Point2d place = at[static_cast<std::size_t>(i)];
-      cnn_crops(grey, place, radii[static_cast<std::size_t>(i)], {0.0, 90.0, 180.0, 270.0}, crops,
-                0, kFaceSpan);
-      for (int t = 0; t < 4; ++t) {
-        unsigned char* row = rows.ptr(4 * i + t);
+      cnn_crops(grey, place, radii[static_cast<std::size_t>(i)], angles, crops, 0, kFaceSpan);
+      for (int t = 0; t < turns; ++t) {
+        unsigned char* row = rows.ptr(turns * i + t);
         std::copy(crops.ptr(t), crops.ptr(t) + side2, row);
-        if (planes > 1) face_mark(grey.size(), place, 90.0 * t, row + side2);
+        if (planes > 1)
+          face_mark(grey.size(), place, angles[static_cast<std::size_t>(t)], row + side2);
       }
     }
     const cv::Mat p = net.probabilities(rows);
     for (int i = 0; i < n; ++i) {
-      // Each crop's shift along its x axis: the likeliest bin and its two neighbours, weighed.
-      std::array<double, 4> along{};
-      for (int t = 0; t < 4; ++t) {
-        const float* q = p.ptr<float>(4 * i + t);
+      // Each crop's shift along its x axis (the likeliest bin and its two neighbours, weighed),
+      // which is the image's direction (cos a, sin a) for a crop turned by a: the shift is the
+      // least squares over the turns (with four: half the difference of opposite turns).
+      cv::Point2d shift(0, 0);
+      for (int t = 0; t < turns; ++t) {
+        const float* q = p.ptr<float>(turns * i + t);
         const int b = static_cast<int>(std::max_element(q, q + kFaceBins) - q);
         double sum = 0, weight = 0;
         for (int j = std::max(0, b - 1); j <= std::min(kFaceBins - 1, b + 1); ++j) {
           sum += q[j] * (j - kFaceBins / 2) * kFaceStep;
           weight += q[j];
         }
-        along[static_cast<std::size_t>(t)] = weight > 0 ? sum / weight : 0;
+        const double along = weight > 0 ? sum / weight : 0;
+        const double a = angles[static_cast<std::size_t>(t)] * M_PI / 180.0;
+        shift += 2.0 / turns * along * cv::Point2d(std::cos(a), std::sin(a));
       }
-      // Turned by t quarter turns, the crop's x axis is image x, y, -x, -y.
-      const cv::Point2d shift(0.5 * (along[0] - along[2]), 0.5 * (along[1] - along[3]));
       at[static_cast<std::size_t>(i)] += shift * radii[static_cast<std::size_t>(i)];
     }
   }
@@ -1788,15 +1792,19 @@ struct ReadShifts {
   std::vector<cv::Point2d> places, shifts;
 };
 
-ReadShifts read_shifts(const Detection& d, double width) {
+// `centres` and `faces` (when not empty: one per die seen) instead of the dice's own.
+ReadShifts read_shifts(const Detection& d, double width,
+                       const std::vector<cv::Point2d>& centres = {},
+                       const std::vector<cv::Point2d>& faces = {}) {
   ReadShifts r;
   for (std::size_t j = 0; j < d.observation.dice.size(); ++j) {
     const DieSighting& e = d.observation.dice[j];
     if (e.value == 0 || e.cocked) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[j])].radius;
+    const cv::Point2d centre = centres.empty() ? cv::Point2d(e.x, e.y) : centres[j];
     r.dice.push_back(j);
-    r.places.emplace_back(e.x / width, e.y / width);
-    r.shifts.push_back((d.face[j] - cv::Point2d(e.x, e.y)) / radius);
+    r.places.emplace_back(centre.x / width, centre.y / width);
+    r.shifts.push_back(((faces.empty() ? d.face[j] : faces[j]) - centre) / radius);
   }
   return r;
 }
@@ -1889,15 +1897,35 @@ void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, c
   const double width = std::max(1, grey.cols);
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
-  const ReadShifts read = read_shifts(d, width);
+  // Each die's centre and top face placed once more from where they are, the crops at
+  // refine_turns turns (the mean of more turns is surer), for this check only: the dice are
+  // reported where they were.
+  std::vector<cv::Point2d> centres, faces;
+  if (params.refine_turns > 0) {
+    std::vector<double> radii;
+    for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+      centres.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
+      faces.push_back(d.face[k]);
+      radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
+    }
+    centres = locate_with(model.centre_cnn, grey, centres, radii, 1, params.refine_turns);
+    faces = locate_with(model.face_cnn, grey, faces, radii, 1, params.refine_turns);
+  }
+  const ReadShifts read = read_shifts(d, width, centres, faces);
   for (std::size_t i = 0; i < read.dice.size(); ++i) {
     const std::size_t k = read.dice[i];
     DieSighting& die = d.observation.dice[k];
     cv::Vec3d m;
     if (!fit_read_faces(read, params, i, m)) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
-    const cv::Point2d centre(die.x, die.y), expected = face_shift(m, centre / width);
-    if (cv::norm((d.face[k] - centre) / radius - expected) < params.face_check) continue;
+    const cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
+    const cv::Point2d expected = face_shift(m, centre / width);
+    // Off only when both the face placed again and the face where the die was read lie off (the
+    // face network places a clear die's face poorly: the other faces' digits show through).
+    const auto near = [&](cv::Point2d face) {
+      return cv::norm((face - centre) / radius - expected) < params.face_check;
+    };
+    if (near(d.face[k]) || (!faces.empty() && near(faces[k]))) continue;
     const cv::Point2d at = centre + radius * expected;
     const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
     const RoundReading r =

@@ -151,8 +151,12 @@ struct Params {
   bool fit_unread = true;
   // A die read at a place `face_check` x its radius or more off where the other dice read put a
   // flat die's top face (fit_face_shift) is read again there through the whole circle, taken at
-  // full_confidence and cnn_margin, else left unread (0: not checked).
-  double face_check = 0.3;
+  // full_confidence and cnn_margin, else left unread (0: not checked). For this check every die's
+  // centre and face are placed once more by the centre and face networks with their crops at
+  // `refine_turns` turns (0: not; 4 is what they are placed with), and a die is off only when its
+  // face so placed and its face as read both lie off (0.3 without, until 2026-12-04).
+  double face_check = 0.25;
+  int refine_turns = 8;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
