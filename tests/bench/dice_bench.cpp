@@ -38,7 +38,8 @@ std::vector<cv::Mat>& frames() {
 // or without the centre network: the dice left at their candidates' centres, as until
 // 2026-12-03; or without the clear network: a transparent die left unread not read again, as
 // until 2026-12-03 (twentieth session); or without the faint windows and the choice again at a
-// larger size, as until 2026-12-04.
+// larger size, or without placing the dice again for the face check (at 0.3), as until
+// 2026-12-04.
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -49,7 +50,8 @@ enum class Without {
   CentreNetwork,
   ClearNetwork,
   FittedFaces,
-  FaintWindows
+  FaintWindows,
+  PlacingAgain
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -62,6 +64,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::ClearNetwork) params.clear_weight = 0;
   if (without == Without::FittedFaces) params.fit_unread = false, params.face_check = 0;
   if (without == Without::FaintWindows) params.faint_candidates = 0, params.resize_reads = 0;
+  if (without == Without::PlacingAgain) params.refine_turns = 0, params.face_check = 0.3;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -168,6 +171,7 @@ int main(int argc, char** argv) {
       {"without_clear_network", Without::ClearNetwork},
       {"without_fitted_faces", Without::FittedFaces},
       {"without_faint_windows", Without::FaintWindows},
+      {"without_placing_again", Without::PlacingAgain},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

@@ -1902,14 +1902,26 @@ void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, c
   // reported where they were.
   std::vector<cv::Point2d> centres, faces;
   if (params.refine_turns > 0) {
+    // The dice read only (the others are not checked, nor fitted).
+    std::vector<std::size_t> read;
+    std::vector<cv::Point2d> at_centres, at_faces;
     std::vector<double> radii;
     for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
-      centres.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
+      const DieSighting& die = d.observation.dice[k];
+      centres.emplace_back(die.x, die.y);
       faces.push_back(d.face[k]);
+      if (die.value == 0 || die.cocked) continue;
+      read.push_back(k);
+      at_centres.push_back(centres.back());
+      at_faces.push_back(faces.back());
       radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
     }
-    centres = locate_with(model.centre_cnn, grey, centres, radii, 1, params.refine_turns);
-    faces = locate_with(model.face_cnn, grey, faces, radii, 1, params.refine_turns);
+    at_centres = locate_with(model.centre_cnn, grey, at_centres, radii, 1, params.refine_turns);
+    at_faces = locate_with(model.face_cnn, grey, at_faces, radii, 1, params.refine_turns);
+    for (std::size_t i = 0; i < read.size(); ++i) {
+      centres[read[i]] = at_centres[i];
+      faces[read[i]] = at_faces[i];
+    }
   }
   const ReadShifts read = read_shifts(d, width, centres, faces);
   for (std::size_t i = 0; i < read.dice.size(); ++i) {

@@ -48,7 +48,7 @@ struct Params {
                                  // the scan 19 ms a frame instead of 11)
   int resize_reads = 4;  // fewer dice read than this: chosen again at the surer larger size
   double faint_threshold = -1.5;  // then the windows at the common size scoring this or more,
-  int faint_candidates = 6;       // not examined yet, away from every candidate of that size:
+  int faint_candidates = 4;       // not examined yet, away from every candidate of that size:
   double faint_presence = 0.7;    // this many more examined, kept at this presence or more
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
