@@ -1751,12 +1751,10 @@ TEST(DiceReader, AFaintWindowAwayFromTheCandidatesIsADieThePresenceNetworkKnows)
   EXPECT_EQ(seen_at(b.observation.dice, red7), -1) << "found without the faint windows";
   const int k = seen_at(a.observation.dice, red7);
   ASSERT_GE(k, 0) << "not found";
-  EXPECT_GE(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
-                .score,
-            with.faint_threshold);
-  EXPECT_LT(a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])]
-                .score,
-            with.scan_threshold);
+  const vd::Candidate& found =
+      a.candidates[static_cast<std::size_t>(a.die_candidate[static_cast<std::size_t>(k)])];
+  EXPECT_GE(found.score, with.faint_threshold);
+  EXPECT_LT(found.score, with.scan_threshold);
   EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].value, 7);
   EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(k)].colour, DieColour::Red);
   const auto score = arbitre::testing::score_dice(truth, a.observation);

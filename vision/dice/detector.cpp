@@ -945,6 +945,24 @@ void read_at_face_answers(const cv::Mat& grey, Detection& d, const std::vector<i
   }
 }
 
+// The median radius of the ten surest (most present) of the candidates `keep` takes (0: none).
+template <typename Keep>
+double surest_radius(const std::vector<Candidate>& candidates, Keep keep) {
+  std::vector<const Candidate*> sure;
+  for (const Candidate& c : candidates) {
+    if (keep(c)) sure.push_back(&c);
+  }
+  std::stable_sort(sure.begin(), sure.end(), [](const Candidate* a, const Candidate* b) {
+    return a->presence > b->presence;
+  });
+  std::vector<double> radii;
+  for (const Candidate* c : sure) {
+    if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount))
+      radii.push_back(c->radius);
+  }
+  return median(radii);
+}
+
 // Everything after the scan: examine, choose, read, colours, zones. `coarse`: the windows the
 // scan found (at every level but the `deferred_levels` finest); no die is chosen within half a
 // radius of an `excluded` place; `examined` and `reads` are kept from one pass to the next.
@@ -1067,19 +1085,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   };
   const auto common_radius = [&]() {
     if (forced_radius > 0) return forced_radius;
-    std::vector<const Candidate*> sure;
-    for (const Candidate& c : d.candidates) {
-      if (c.why.empty() && c.presence >= params.min_presence) sure.push_back(&c);
-    }
-    std::stable_sort(sure.begin(), sure.end(), [](const Candidate* a, const Candidate* b) {
-      return a->presence > b->presence;
+    return surest_radius(d.candidates, [&](const Candidate& c) {
+      return c.why.empty() && c.presence >= params.min_presence;
     });
-    std::vector<double> radii;
-    for (const Candidate* c : sure) {
-      if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount))
-        radii.push_back(c->radius);
-    }
-    return median(radii);
   };
   examine(0);
   if (deferred > 0) {
@@ -2107,22 +2115,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // are chosen again at the size of the surer candidates larger than the tolerance (the median
   // of the ten surest), taken when that reads more dice.
   if (params.resize_reads > 0 && read(d) < params.resize_reads && d.die_radius > 0) {
-    std::vector<const Candidate*> larger;
-    for (const Candidate& c : d.candidates) {
-      if (c.presence >= params.min_presence && c.radius > d.die_radius * params.size_tolerance)
-        larger.push_back(&c);
-    }
-    std::stable_sort(larger.begin(), larger.end(), [](const Candidate* a, const Candidate* b) {
-      return a->presence > b->presence;
+    const double larger = surest_radius(d.candidates, [&](const Candidate& c) {
+      return c.presence >= params.min_presence && c.radius > d.die_radius * params.size_tolerance;
     });
-    std::vector<double> radii;
-    for (const Candidate* c : larger) {
-      if (radii.size() < static_cast<std::size_t>(referee::yams::kDiceCount))
-        radii.push_back(c->radius);
-    }
-    if (!radii.empty()) {
-      Detection again =
-          detect_pass(bgr, grey, coarse, params, model, {}, examined, reads, median(radii));
+    if (larger > 0) {
+      Detection again = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads, larger);
       Timing both = d.timing;
       both += again.timing;
       if (read(again) > read(d)) {
@@ -2139,8 +2136,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // dice's reading reads later, and what took its place no die (docs/benchmarks.md, 2026-12-04).
   std::vector<cv::Point2d> excluded = d.emptied;
   if (!d.emptied.empty() && params.empty_again)
-    take_again(
-        d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized), true);
+    take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized),
+               true);
   // Where each die lies: the dice the search beside them added are centred too (the others were
   // when chosen), and every die's zone is taken where it lies. A die put on another is that die,
   // and its place is given up: the dice are chosen once more without it (the die it turned down

@@ -46,7 +46,8 @@ struct Params {
   bool scan_by_opencv = false;   // the windows scored by cv::HOGDescriptor::detect instead of
                                  // scan_hog (hog_scan.h: the same scores to a few thousandths;
                                  // the scan 19 ms a frame instead of 11)
-  int resize_reads = 4;  // fewer dice read than this: chosen again at the surer larger size
+  int resize_reads = 4;  // fewer dice read than this: the dice chosen again at the size of the
+                         // surer candidates larger than size_tolerance (detect; 0: off)
   double faint_threshold = -1.5;  // then the windows at the common size scoring this or more,
   int faint_candidates = 4;       // not examined yet, away from every candidate of that size:
   double faint_presence = 0.7;    // this many more examined, kept at this presence or more
