@@ -13,7 +13,7 @@
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
 //     [--fit-unread 0|1] [--face-check R] [--scan-threshold S] [--faint S N (0: off)]
-//     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)]
+//     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
@@ -179,7 +179,6 @@ int main(int argc, char** argv) {
       params.faint_candidates = std::atoi(argv[++i]);
     } else if (a == "--faint-presence" && i + 1 < argc)
       params.faint_presence = std::atof(argv[++i]);
-
     else if (a == "--pool")
       params.pool = true;
     else if (a == "--axis-turns" && i + 1 < argc)
