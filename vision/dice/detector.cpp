@@ -1829,6 +1829,15 @@ bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
                         m);
 }
 
+// Die k of `d` read as `r` at `at` (its value, confidence, turn and top face).
+void take_reading(Detection& d, std::size_t k, const RoundReading& r, cv::Point2d at) {
+  d.observation.dice[k].value = r.value;
+  d.observation.dice[k].confidence = r.best;
+  d.best_value[k] = r.value;
+  d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
+  d.face[k] = at;
+}
+
 // A die left unread (not cocked) is read once more through the whole circle: where the other dice
 // read put a flat die's top face (Params::fit_unread), and when it looks transparent with the
 // clear network mixed in, also at its top face as the clear face network finds it, then where it
@@ -1887,13 +1896,7 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       if (here.best - here.second > r.best - r.second) r = here, read_at = at;
       if (reads(r)) break;  // the next place only when this one reads nothing
     }
-    if (reads(r)) {
-      die.value = r.value;
-      die.confidence = r.best;
-      d.best_value[k] = r.value;
-      d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
-      d.face[k] = read_at;
-    }
+    if (reads(r)) take_reading(d, k, r, read_at);
   }
   d.timing.read_ms += ms_since(start);
 }
@@ -1903,8 +1906,6 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
 void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
   const auto start = Clock::now();
   const double width = std::max(1, grey.cols);
-  // Each die against the others as they were read (a die read again or left unread here still
-  // counts for the others).
   // Each die's centre and top face placed once more from where they are, the crops at
   // refine_turns turns (the mean of more turns is surer), for this check only: the dice are
   // reported where they were.
@@ -1931,6 +1932,8 @@ void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, c
       faces[read[i]] = at_faces[i];
     }
   }
+  // Each die against the others as they were read (a die read again or left unread here still
+  // counts for the others).
   const ReadShifts read = read_shifts(d, width, centres, faces);
   for (std::size_t i = 0; i < read.dice.size(); ++i) {
     const std::size_t k = read.dice[i];
@@ -1951,11 +1954,7 @@ void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, c
     const RoundReading r =
         round_reading(round_probabilities(grey, at, radius, circle, model), circle);
     if (r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
-      die.value = r.value;
-      die.confidence = r.best;
-      d.best_value[k] = r.value;
-      d.rotation_deg[k] = std::fmod(r.angle + 360.0, 360.0);
-      d.face[k] = at;
+      take_reading(d, k, r, at);
     } else {
       die.value = 0;
       die.confidence = 0;
