@@ -201,6 +201,8 @@ int main(int argc, char** argv) {
       params.fit_unread = std::atoi(argv[++i]) != 0;
     else if (a == "--face-check" && i + 1 < argc)
       params.face_check = std::atof(argv[++i]);
+    else if (a == "--face-check-opaque" && i + 1 < argc)
+      params.face_check_opaque = std::atof(argv[++i]);
     else if (a == "--clear-locate" && i + 1 < argc)
       params.clear_locate = std::atoi(argv[++i]);
     else if (a == "--leaning")

@@ -1903,8 +1903,10 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
 
 // A die read at a place off where the other dice read put a flat die's top face (Params::
 // face_check): read again there, through the whole circle; unread when it reads nothing sure.
-void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
+void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
+                      const Model& model) {
   const auto start = Clock::now();
+  cv::Mat features(1, kTextureFeatures, CV_32F);
   const double width = std::max(1, grey.cols);
   // Each die's centre and top face placed once more from where they are, the crops at
   // refine_turns turns (the mean of more turns is surer), for this check only: the dice are
@@ -1943,12 +1945,24 @@ void check_read_faces(const cv::Mat& grey, Detection& d, const Params& params, c
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     const cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
     const cv::Point2d expected = face_shift(m, centre / width);
-    // Off only when both the face placed again and the face where the die was read lie off (the
-    // face network places a clear die's face poorly: the other faces' digits show through).
-    const auto near = [&](cv::Point2d face) {
-      return cv::norm((face - centre) / radius - expected) < params.face_check;
+    const auto near = [&](cv::Point2d face, double bound) {
+      return cv::norm((face - centre) / radius - expected) < bound;
     };
-    if (near(d.face[k]) || (!faces.empty() && near(faces[k]))) continue;
+    const auto within = [&](double bound) {
+      return near(d.face[k], bound) || (!faces.empty() && near(faces[k], bound));
+    };
+    // Off when both the face placed again and the face as read lie off (the face network places
+    // a clear die's face poorly: the other faces' digits show through), or, for an opaque die
+    // (the texture forest's word), whose face it places surely, when the face placed again lies
+    // face_check_opaque off.
+    const auto opaque_off = [&] {
+      if (params.face_check_opaque <= 0 || faces.empty() || !model.texture ||
+          near(faces[k], params.face_check_opaque))
+        return false;
+      texture_features(face_crop(bgr, d.face[k], radius, 0), features.ptr<float>());
+      return static_cast<int>(model.texture->predict(features)) == 0;
+    };
+    if (within(params.face_check) && !opaque_off()) continue;
     const cv::Point2d at = centre + radius * expected;
     const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
     const RoundReading r =
@@ -2159,7 +2173,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // A die read off where the others put a flat die's top face: read again there, or unread.
   if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
       params.full_turns >= 8 && centred(params, model))
-    check_read_faces(grey, d, params, model);
+    check_read_faces(bgr, grey, d, params, model);
   // A die leaning on another or on a wall, read as if flat: flagged cocked by where its top face
   // lies against its centre (the centre network's: a candidate's centre is too rough for it).
   if (params.tilt_residual > 0 && params.tilt_locate > 0 && !model.top_cnn.empty() &&

@@ -157,6 +157,10 @@ struct Params {
   // `refine_turns` turns (0: not; 4 is what they are placed with), and a die is off only when its
   // face so placed and its face as read both lie off (0.3 without, until 2026-12-04).
   double face_check = 0.25;
+  // An opaque die (the texture forest's word) is off when its face placed again alone lies
+  // `face_check_opaque` x its radius or more off (0: as the others): the face network places an
+  // opaque die's face surely, a clear one's poorly (since 2026-12-04, twenty-seventh session).
+  double face_check_opaque = 0.22;
   int refine_turns = 8;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
