@@ -1641,7 +1641,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       die.x = c.centre.x;
       die.y = c.centre.y;
       const double leaning = leaning_seen[static_cast<std::size_t>(ci)];
-      d.cocked_evidence.push_back({leaning, cocked, best, second});
+      d.cocked_evidence.push_back({leaning, cnn ? cnn_cocked : cocked, best, second});
       d.best_value.push_back(best_value);
       if (model.cocked && params.cocked_vote > 0 && leaning >= params.cocked_vote) {
         die.cocked = true;
@@ -1841,8 +1841,9 @@ void take_reading(Detection& d, std::size_t k, const RoundReading& r, cv::Point2
 // A die left unread (not cocked) is read once more through the whole circle: where the other dice
 // read put a flat die's top face (Params::fit_unread), and when it looks transparent with the
 // clear network mixed in, also at its top face as the clear face network finds it, then where it
-// was read (Params::clear_*). The digit networks read a transparent die poorly: the digits of its
-// other faces show through its body, and its top face is found off.
+// was read (Params::clear_*), then at places round the fitted one (Params::fit_ring). The digit
+// networks read a transparent die poorly: the digits of its other faces show through its body,
+// and its top face is found off.
 void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
                  const Model& model) {
   const auto start = Clock::now();
@@ -1878,6 +1879,16 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
                                    {c.radius}, params.clear_locate)[0]);
     }
     if (clear) points.push_back(d.face[k]);
+    // Round the fitted place (the die's centre is placed within about 0.05 radius, the fit
+    // within as much again): fit_ring_places more, fit_ring x the radius off, read after all the
+    // others, each only when none before it read.
+    if (fitted && params.fit_ring > 0) {
+      const cv::Point2d fit = points.front();
+      for (int q = 0; q < params.fit_ring_places; ++q) {
+        const double a = 2 * M_PI * (q + 0.5) / params.fit_ring_places;
+        points.push_back(fit + c.radius * params.fit_ring * cv::Point2d(std::cos(a), std::sin(a)));
+      }
+    }
     const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
     const auto reads = [&](const RoundReading& x) {
       return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;

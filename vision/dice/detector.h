@@ -150,6 +150,10 @@ struct Params {
   // one with the clear network mixed in, and then at the places above. Only with the centre
   // network (centre_steps), as face_check: the shifts are measured from its centres.
   bool fit_unread = true;
+  // Then, when none of those read, at `fit_ring_places` places round the fitted place,
+  // `fit_ring` x the radius off (0: not; since 2026-12-04, twenty-seventh session).
+  double fit_ring = 0.08;
+  int fit_ring_places = 4;
   // A die read at a place `face_check` x its radius or more off where the other dice read put a
   // flat die's top face (fit_face_shift) is read again there through the whole circle, taken at
   // full_confidence and cnn_margin, else left unread (0: not checked). For this check every die's
@@ -316,8 +320,9 @@ struct Detection {
   std::vector<double> rotation_deg;   // for each die, the digit's up direction (clockwise from up)
   std::vector<cv::Point2d> face;      // for each die, where its top face was read
   std::vector<double> redness;        // for each die, Lab a* above neutral
-  // For each die: the cocked forest's share, the reader's mean "cocked" share, the best value's
-  // share and the best other value's (what the flat / cocked / unread decision was made on).
+  // For each die: the cocked forest's share, the reader's mean "cocked" share (the digit networks'
+  // with them), the best value's share and the best other value's (what the flat / cocked /
+  // unread decision was made on).
   std::vector<std::array<double, 4>> cocked_evidence;
   std::vector<int> best_value;       // for each die, the likeliest value (also when not given)
   // For each die: how far (x radius) its top face lies off a flat die's where the others' put it
