@@ -12,7 +12,7 @@
 //     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
-//     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--face-check R]
+//     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--fit-axis 0|1] [--face-check R]
 //     [--face-check-opaque R] [--scan-threshold S] [--faint S N (0: off)]
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
 //     (parameters to try on development scenes; the report uses the defaults)
@@ -202,6 +202,8 @@ int main(int argc, char** argv) {
       params.fit_unread = std::atoi(argv[++i]) != 0;
     else if (a == "--face-check" && i + 1 < argc)
       params.face_check = std::atof(argv[++i]);
+    else if (a == "--fit-axis" && i + 1 < argc)
+      params.fit_axis = std::atoi(argv[++i]) != 0;
     else if (a == "--fit-ring" && i + 2 < argc)
       params.fit_ring = std::atof(argv[++i]), params.fit_ring_places = std::atoi(argv[++i]);
     else if (a == "--face-check-opaque" && i + 1 < argc)

@@ -1798,10 +1798,11 @@ bool reads_clear(const Params& params, const Model& model) {
 struct ReadShifts {
   std::vector<std::size_t> dice;  // index in the observation
   std::vector<cv::Point2d> places, shifts;
+  std::vector<cv::Point2d> axes;  // each die's digit up direction (digit_up); empty: not fitted
 };
 
 // `centres` and `faces` (when not empty: one per die seen) instead of the dice's own.
-ReadShifts read_shifts(const Detection& d, double width,
+ReadShifts read_shifts(const Detection& d, double width, const Params& params,
                        const std::vector<cv::Point2d>& centres = {},
                        const std::vector<cv::Point2d>& faces = {}) {
   ReadShifts r;
@@ -1813,6 +1814,7 @@ ReadShifts read_shifts(const Detection& d, double width,
     r.dice.push_back(j);
     r.places.emplace_back(centre.x / width, centre.y / width);
     r.shifts.push_back(((faces.empty() ? d.face[j] : faces[j]) - centre) / radius);
+    if (params.fit_axis) r.axes.push_back(digit_up(d.rotation_deg[j]));
   }
   return r;
 }
@@ -1820,13 +1822,13 @@ ReadShifts read_shifts(const Detection& d, double width,
 // Where the dice read put a flat die's top face: the shift k p - (a, b) fitted to the dice of `r`
 // but its `skip`-th (none when `skip` is past the last; fit_face_shift, Params::tilt_dice,
 // tilt_outlier); false when too few.
-bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip, cv::Vec3d& m) {
+bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip, cv::Vec4d& m) {
   std::vector<std::size_t> use;
   for (std::size_t j = 0; j < r.dice.size(); ++j) {
     if (j != skip) use.push_back(j);
   }
-  return fit_face_shift(r.places, r.shifts, std::move(use), params.tilt_dice, params.tilt_outlier,
-                        m);
+  return fit_face_shift(r.places, r.shifts, r.axes, std::move(use), params.tilt_dice,
+                        params.tilt_outlier, m);
 }
 
 // Die k of `d` read as `r` at `at` (its value, confidence, turn and top face).
@@ -1854,8 +1856,8 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
   const double width = std::max(1, grey.cols);
   // Where the dice read put a flat die's top face (the shifts are measured from the centre
   // network's centres: a candidate's is too rough for them).
-  cv::Vec3d shift;
-  const ReadShifts read = read_shifts(d, width);
+  cv::Vec4d shift;
+  const ReadShifts read = read_shifts(d, width, params);
   const bool fitted = params.fit_unread && centred(params, model) &&
                       fit_read_faces(read, params, read.dice.size(), shift);  // none skipped
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
@@ -1870,7 +1872,8 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     std::vector<cv::Point2d> points;
     if (fitted) {
       const cv::Point2d centre(die.x, die.y);
-      points.push_back(centre + c.radius * face_shift(shift, centre / width));
+      // The die's digit axis is not known (its up direction least of all): c u left out.
+      points.push_back(centre + c.radius * face_shift(shift, centre / width, {0, 0}));
     }
     // A transparent die: at the clear face network's answer from its centre, then where it was
     // read.
@@ -1947,15 +1950,16 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   }
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
-  const ReadShifts read = read_shifts(d, width, centres, faces);
+  const ReadShifts read = read_shifts(d, width, params, centres, faces);
   for (std::size_t i = 0; i < read.dice.size(); ++i) {
     const std::size_t k = read.dice[i];
     DieSighting& die = d.observation.dice[k];
-    cv::Vec3d m;
+    cv::Vec4d m;
     if (!fit_read_faces(read, params, i, m)) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     const cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
-    const cv::Point2d expected = face_shift(m, centre / width);
+    const cv::Point2d expected =
+        face_shift(m, centre / width, read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i]);
     const auto near = [&](cv::Point2d face, double bound) {
       return cv::norm((face - centre) / radius - expected) < bound;
     };
@@ -2043,24 +2047,37 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
 
 bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
                     std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m) {
-  // Least squares of k, a, b over the dice `use`: x k - a = shift x, y k - b = shift y.
+  cv::Vec4d m4;
+  if (!fit_face_shift(places, shifts, {}, std::move(use), min_dice, outlier, m4)) return false;
+  m = cv::Vec3d(m4[0], m4[1], m4[2]);
+  return true;
+}
+
+bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
+                    const std::vector<cv::Point2d>& axes, std::vector<std::size_t> use,
+                    int min_dice, double outlier, cv::Vec4d& m) {
+  // Least squares of k, a, b (and c with the axes) over the dice `use`: x k - a + c ux = shift x,
+  // y k - b + c uy = shift y.
+  const bool with_axes = !axes.empty();
+  const auto axis = [&](std::size_t i) { return with_axes ? axes[i] : cv::Point2d(0, 0); };
   const auto fit = [&](const std::vector<std::size_t>& dice) {
-    cv::Matx33d normal = cv::Matx33d::zeros();
-    cv::Vec3d right(0, 0, 0);
+    cv::Matx44d normal = cv::Matx44d::zeros();
+    cv::Vec4d right(0, 0, 0, 0);
     for (std::size_t i : dice) {
-      const cv::Vec3d rx(places[i].x, -1, 0), ry(places[i].y, 0, -1);
+      const cv::Vec4d rx(places[i].x, -1, 0, axis(i).x), ry(places[i].y, 0, -1, axis(i).y);
       normal += rx * rx.t() + ry * ry.t();
       right += rx * shifts[i].x + ry * shifts[i].y;
     }
+    if (!with_axes) normal(3, 3) = 1;  // c = 0
     return cv::solve(normal, right, m, cv::DECOMP_CHOLESKY);
   };
-  const int least = std::max(2, min_dice);
+  const int least = std::max(with_axes ? 3 : 2, min_dice);
   if (static_cast<int>(use.size()) < least) return false;
   bool fitted = fit(use);
   for (int round = 0; round < 2 && fitted; ++round) {
     std::vector<std::size_t> near;
     for (std::size_t j : use) {
-      if (cv::norm(shifts[j] - face_shift(m, places[j])) <= outlier) near.push_back(j);
+      if (cv::norm(shifts[j] - face_shift(m, places[j], axis(j))) <= outlier) near.push_back(j);
     }
     if (static_cast<int>(near.size()) < least || near.size() == use.size()) break;
     use = std::move(near);
