@@ -27,7 +27,7 @@
 // cocked dice flagged, images with a die missed, doubled or invented, the confusion matrix of
 // values, per-frame latency (median, 90th percentile) with each stage's share, and the failing
 // images; with --failures, writes each failing image's debug overlay (JPEG) there.
-// DICE_EVAL_SIGHTINGS=1: every die seen, the true die it matched and its shares.
+// DICE_EVAL_SIGHTINGS=1: every die seen, the true die it matched, its shares, place and radius.
 // DICE_EVAL_MISSES=1: each image's common die radius against the true one (RADIUS), each die
 // missed with the nearest die seen and the nearest candidate (presence, size, why it was not
 // kept), each phantom with how far the nearest true die is; =2 also every candidate within a
@@ -354,11 +354,12 @@ int main(int argc, char** argv) {
           near = t["cocked"].get<bool>() ? "cocked" : "flat";
           true_value = t["value"].is_number() ? t["value"].get<int>() : 0;
         }
-        std::printf("SIGHT %s %s %d %d %.4f %.4f %.3f %.3f %.3f %d %d\n",
+        const vd::Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
+        std::printf("SIGHT %s %s %d %d %.4f %.4f %.3f %.3f %.3f %d %d %.1f %.1f %.1f\n",
                     file.stem().string().c_str(), near.c_str(), o.value, o.cocked ? 1 : 0,
-                    d.cocked_evidence[k][2], d.cocked_evidence[k][3],
-                    d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence,
-                    d.cocked_evidence[k][0], d.cocked_evidence[k][1], d.best_value[k], true_value);
+                    d.cocked_evidence[k][2], d.cocked_evidence[k][3], c.presence,
+                    d.cocked_evidence[k][0], d.cocked_evidence[k][1], d.best_value[k], true_value,
+                    o.x, o.y, c.radius);
       }
     }
     if (const char* misses = std::getenv("DICE_EVAL_MISSES")) {
