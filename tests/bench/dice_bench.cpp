@@ -39,7 +39,8 @@ std::vector<cv::Mat>& frames() {
 // 2026-12-03; or without the clear network: a transparent die left unread not read again, as
 // until 2026-12-03 (twentieth session); or without the faint windows and the choice again at a
 // larger size, or without placing the dice again for the face check (at 0.3), as until
-// 2026-12-04.
+// 2026-12-04; or without the face check's bound for opaque dice and the places round the fitted
+// one, as until 2026-12-04 (twenty-seventh session).
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -51,7 +52,8 @@ enum class Without {
   ClearNetwork,
   FittedFaces,
   FaintWindows,
-  PlacingAgain
+  PlacingAgain,
+  OpaqueBoundAndRing
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -65,6 +67,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::FittedFaces) params.fit_unread = false, params.face_check = 0;
   if (without == Without::FaintWindows) params.faint_candidates = 0, params.resize_reads = 0;
   if (without == Without::PlacingAgain) params.refine_turns = 0, params.face_check = 0.3;
+  if (without == Without::OpaqueBoundAndRing) params.face_check_opaque = 0, params.fit_ring = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -172,6 +175,7 @@ int main(int argc, char** argv) {
       {"without_fitted_faces", Without::FittedFaces},
       {"without_faint_windows", Without::FaintWindows},
       {"without_placing_again", Without::PlacingAgain},
+      {"without_opaque_bound_and_ring", Without::OpaqueBoundAndRing},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

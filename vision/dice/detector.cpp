@@ -1884,8 +1884,10 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     if (clear) points.push_back(d.face[k]);
     // Round the fitted place (the die's centre is placed within about 0.05 radius, the fit
     // within as much again): fit_ring_places more, fit_ring x the radius off, read after all the
-    // others, each only when none before it read.
-    if (fitted && params.fit_ring > 0) {
+    // others, each only when none before it read; not for a die the digit networks take for
+    // cocked by a quarter or more (answer_cocked, as the search at the face answers: more places
+    // read a leaning die's faces too).
+    if (fitted && params.fit_ring > 0 && d.cocked_evidence[k][1] < params.answer_cocked) {
       const cv::Point2d fit = points.front();
       for (int q = 0; q < params.fit_ring_places; ++q) {
         const double a = 2 * M_PI * (q + 0.5) / params.fit_ring_places;

@@ -153,7 +153,8 @@ struct Params {
   // The fit (fit_face_shift) with each read die's digit axis (c u; false: k p - (a, b) alone).
   bool fit_axis = false;
   // Then, when none of those read, at `fit_ring_places` places round the fitted place,
-  // `fit_ring` x the radius off (0: not; since 2026-12-04, twenty-seventh session).
+  // `fit_ring` x the radius off, unless the digit networks' "cocked" share is answer_cocked or
+  // more (0: not; since 2026-12-04, twenty-seventh session).
   double fit_ring = 0.08;
   int fit_ring_places = 4;
   // A die read at a place `face_check` x its radius or more off where the other dice read put a
