@@ -40,7 +40,8 @@ std::vector<cv::Mat>& frames() {
 // until 2026-12-03 (twentieth session); or without the faint windows and the choice again at a
 // larger size, or without placing the dice again for the face check (at 0.3), as until
 // 2026-12-04; or without the face check's bound for opaque dice and the places round the fitted
-// one, as until 2026-12-04 (twenty-seventh session).
+// one, as until 2026-12-04 (twenty-seventh session); or every die read placed again for the face
+// check (refine_from 0), as until then.
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -53,7 +54,8 @@ enum class Without {
   FittedFaces,
   FaintWindows,
   PlacingAgain,
-  OpaqueBoundAndRing
+  OpaqueBoundAndRing,
+  RefineFrom
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -68,6 +70,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::FaintWindows) params.faint_candidates = 0, params.resize_reads = 0;
   if (without == Without::PlacingAgain) params.refine_turns = 0, params.face_check = 0.3;
   if (without == Without::OpaqueBoundAndRing) params.face_check_opaque = 0, params.fit_ring = 0;
+  if (without == Without::RefineFrom) params.refine_from = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -176,6 +179,7 @@ int main(int argc, char** argv) {
       {"without_faint_windows", Without::FaintWindows},
       {"without_placing_again", Without::PlacingAgain},
       {"without_opaque_bound_and_ring", Without::OpaqueBoundAndRing},
+      {"placing_every_die_again", Without::RefineFrom},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

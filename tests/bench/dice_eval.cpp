@@ -202,6 +202,8 @@ int main(int argc, char** argv) {
       params.fit_unread = std::atoi(argv[++i]) != 0;
     else if (a == "--face-check" && i + 1 < argc)
       params.face_check = std::atof(argv[++i]);
+    else if (a == "--refine-from" && i + 1 < argc)
+      params.refine_from = std::atof(argv[++i]);
     else if (a == "--fit-axis" && i + 1 < argc)
       params.fit_axis = std::atoi(argv[++i]) != 0;
     else if (a == "--fit-ring" && i + 2 < argc)

@@ -1929,6 +1929,19 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   // reported where they were.
   std::vector<cv::Point2d> centres, faces;
   if (params.refine_turns > 0) {
+    // A die whose face as read lies within refine_from of where the other dice as read put it is
+    // not placed again (what placing again finds off lies farther: it only saves time).
+    std::vector<double> off_as_read(d.observation.dice.size(), 1.0);
+    if (params.refine_from > 0) {
+      const ReadShifts as_read = read_shifts(d, width, params);
+      for (std::size_t i = 0; i < as_read.dice.size(); ++i) {
+        cv::Vec4d m;
+        if (!fit_read_faces(as_read, params, i, m)) continue;
+        const cv::Point2d axis = as_read.axes.empty() ? cv::Point2d(0, 0) : as_read.axes[i];
+        off_as_read[as_read.dice[i]] =
+            cv::norm(as_read.shifts[i] - face_shift(m, as_read.places[i], axis));
+      }
+    }
     // The dice read only (the others are not checked, nor fitted).
     std::vector<std::size_t> read;
     std::vector<cv::Point2d> at_centres, at_faces;
@@ -1937,7 +1950,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       const DieSighting& die = d.observation.dice[k];
       centres.emplace_back(die.x, die.y);
       faces.push_back(d.face[k]);
-      if (die.value == 0 || die.cocked) continue;
+      if (die.value == 0 || die.cocked || off_as_read[k] < params.refine_from) continue;
       read.push_back(k);
       at_centres.push_back(centres.back());
       at_faces.push_back(faces.back());
