@@ -13,7 +13,7 @@
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
 //     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--fit-axis 0|1] [--face-check R]
-//     [--face-check-opaque R] [--scan-threshold S] [--faint S N (0: off)]
+//     [--face-check-opaque R] [--refine-from R] [--scan-threshold S] [--faint S N (0: off)]
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,

@@ -1930,7 +1930,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   std::vector<cv::Point2d> centres, faces;
   if (params.refine_turns > 0) {
     // A die whose face as read lies within refine_from of where the other dice as read put it is
-    // not placed again (what placing again finds off lies farther: it only saves time).
+    // not placed again, to save time (a die the check finds off nearly always lies farther off
+    // as read); it counts in the fit where it was read.
     std::vector<double> off_as_read(d.observation.dice.size(), 1.0);
     if (params.refine_from > 0) {
       const ReadShifts as_read = read_shifts(d, width, params);

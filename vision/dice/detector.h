@@ -150,7 +150,8 @@ struct Params {
   // one with the clear network mixed in, and then at the places above. Only with the centre
   // network (centre_steps), as face_check: the shifts are measured from its centres.
   bool fit_unread = true;
-  // The fit (fit_face_shift) with each read die's digit axis (c u; false: k p - (a, b) alone).
+  // The fit (fit_face_shift) with each read die's digit axis (c u; false: k p - (a, b) alone; off:
+  // with the reader's centres and faces it moved nothing beyond noise on 500 images, 2026-12-04).
   bool fit_axis = false;
   // Then, when none of those read, at `fit_ring_places` places round the fitted place,
   // `fit_ring` x the radius off, unless the digit networks' "cocked" share is answer_cocked or
