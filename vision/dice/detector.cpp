@@ -1840,6 +1840,14 @@ void take_reading(Detection& d, std::size_t k, const RoundReading& r, cv::Point2
   d.face[k] = at;
 }
 
+// The texture forest's class (0 none, 1 frosted, 2 transparent) of the die whose top face is at
+// `face`; `features` is a 1 x kTextureFeatures float row to fill.
+int texture_at(const cv::Mat& bgr, cv::Point2d face, double radius, const Model& model,
+               cv::Mat& features) {
+  texture_features(face_crop(bgr, face, radius, 0), features.ptr<float>());
+  return static_cast<int>(model.texture->predict(features));
+}
+
 // A die left unread (not cocked) is read once more through the whole circle: where the other dice
 // read put a flat die's top face (Params::fit_unread), and when it looks transparent with the
 // clear network mixed in, also at its top face as the clear face network finds it, then where it
@@ -1866,8 +1874,7 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
     bool clear = clear_net;
     if (clear && params.clear_gate > 0) {
-      texture_features(face_crop(bgr, d.face[k], c.radius, 0), features.ptr<float>());
-      clear = static_cast<int>(model.texture->predict(features)) >= params.clear_gate;
+      clear = texture_at(bgr, d.face[k], c.radius, model, features) >= params.clear_gate;
     }
     std::vector<cv::Point2d> points;
     if (fitted) {
@@ -1935,12 +1942,10 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     std::vector<double> off_as_read(d.observation.dice.size(), 1.0);
     if (params.refine_from > 0) {
       const ReadShifts as_read = read_shifts(d, width, params);
+      const std::vector<double> off = tilt_residuals(
+          as_read.places, as_read.shifts, params.tilt_dice, params.tilt_outlier, as_read.axes);
       for (std::size_t i = 0; i < as_read.dice.size(); ++i) {
-        cv::Vec4d m;
-        if (!fit_read_faces(as_read, params, i, m)) continue;
-        const cv::Point2d axis = as_read.axes.empty() ? cv::Point2d(0, 0) : as_read.axes[i];
-        off_as_read[as_read.dice[i]] =
-            cv::norm(as_read.shifts[i] - face_shift(m, as_read.places[i], axis));
+        if (off[i] >= 0) off_as_read[as_read.dice[i]] = off[i];  // -1: too few others, placed
       }
     }
     // The dice read only (the others are not checked, nor fitted).
@@ -1990,8 +1995,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       if (params.face_check_opaque <= 0 || faces.empty() || !model.texture ||
           near(faces[k], params.face_check_opaque))
         return false;
-      texture_features(face_crop(bgr, d.face[k], radius, 0), features.ptr<float>());
-      return static_cast<int>(model.texture->predict(features)) == 0;
+      return texture_at(bgr, d.face[k], radius, model, features) == 0;
     };
     if (within(params.face_check) && !opaque_off()) continue;
     const cv::Point2d at = centre + radius * expected;
@@ -2104,7 +2108,7 @@ bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv
 
 std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
                                    const std::vector<cv::Point2d>& shifts, int min_dice,
-                                   double outlier) {
+                                   double outlier, const std::vector<cv::Point2d>& axes) {
   const std::size_t n = std::min(places.size(), shifts.size());
   std::vector<double> residual(n, -1.0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -2112,9 +2116,10 @@ std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
     for (std::size_t j = 0; j < n; ++j) {
       if (j != i) others.push_back(j);
     }
-    cv::Vec3d m;
-    if (fit_face_shift(places, shifts, std::move(others), min_dice, outlier, m))
-      residual[i] = cv::norm(shifts[i] - face_shift(m, places[i]));
+    cv::Vec4d m;
+    const cv::Point2d axis = axes.empty() ? cv::Point2d(0, 0) : axes[i];
+    if (fit_face_shift(places, shifts, axes, std::move(others), min_dice, outlier, m))
+      residual[i] = cv::norm(shifts[i] - face_shift(m, places[i], axis));
   }
   return residual;
 }

@@ -358,10 +358,11 @@ Model read_model(const cv::FileStorage& storage);
 // squares, then again without those more than `outlier` off, twice, keeping at least `min_dice`);
 // -1 when fewer than `min_dice` others (at least 2) are given. A flat die's top face lies above
 // its centre, and seen through the camera that shift grows linearly from where the camera looks
-// straight down (Params::tilt_*).
+// straight down (Params::tilt_*). With `axes` (each die's digit up direction, fit_face_shift's),
+// the fit k p - (a, b) + c u.
 std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
                                    const std::vector<cv::Point2d>& shifts, int min_dice,
-                                   double outlier);
+                                   double outlier, const std::vector<cv::Point2d>& axes = {});
 // The fit itself: k, a, b of the shift k p - (a, b) over the dice `use` (least squares, then
 // again without those more than `outlier` off, twice, keeping at least `min_dice`, at least 2);
 // false when too few dice are given or the fit is singular.
