@@ -18,10 +18,13 @@
 # scenes with the room (--cnn-clear, --face-clear, 2026-12-03: transparent dice alone). Last, seed
 # 7200's 240 scenes (all with cocked dice, with the room) and the top network, started from the
 # face network and trained on the 420 scenes with cocked dice (seeds 2100, 4900 and 7200;
-# --top-cnn, 2026-12-03: every die's most upward face, a cocked die's too).
+# --top-cnn, 2026-12-03: every die's most upward face, a cocked die's too). Last, seed 7800's
+# 600 scenes (with the room, six in ten with cocked dice) and the fine face network, then the
+# fine centre network, on them (--fine-face, --fine-centre, 2026-12-04: the top face and the
+# centre placed again to a third of the face network's bins, for the face check).
 #   tools/train_dice.sh [BUILD_DIR]
-# Two POV-Ray processes at a time (2,000 scenes, 4-8 s each on one core: about 115 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 50 more for the
+# Two POV-Ray processes at a time (2,600 scenes, 4-8 s each on one core: about 150 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 60 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +54,7 @@ render "$out/room/g" 4200 150 --textured-share 1.0
 render "$out/room/h" 4900 150 --cocked-share 1.0
 render "$out/room/t" 7000 300 --textured-share 1.0
 render "$out/room/k" 7200 240 --cocked-share 1.0
+render "$out/room/m" 7800 600 --cocked-share 0.6
 mkdir "$out/model"
 n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
@@ -69,7 +73,11 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/clear.yml" --face-clear --face-copies 32 --cnn-epochs 15 --threads 2 \
   --out "$out/clearface.yml" "$r/a" "$r/c" "$r/d" "$r/e" "$r/f" "$r/g" "$r/h" "$r/t"
 "$build/tools/train_dice" --base "$out/clearface.yml" --top-cnn --face-copies 16 --cnn-epochs 8 --cnn-rate 0.005 \
-  --threads 2 --out "$out/model/dice_digits.yml" "$r/c" "$r/h" "$r/k"
+  --threads 2 --out "$out/top.yml" "$r/c" "$r/h" "$r/k"
+"$build/tools/train_dice" --base "$out/top.yml" --fine-face --face-copies 16 --cnn-epochs 15 --threads 2 \
+  --out "$out/fineface.yml" "$r/m"
+"$build/tools/train_dice" --base "$out/fineface.yml" --fine-centre --face-copies 16 --cnn-epochs 15 \
+  --threads 2 --out "$out/model/dice_digits.yml" "$r/m"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear,
-# train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore and train_dice_top: the
-# presence network's training step of
+# train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_top,
+# train_dice_fineface and train_dice_finecentre: the presence network's training step of
 # tools/train_dice.sh, the second digit network's, the centre network's, the clear network's, the
-# clear face network's or the top network's (its last), on committed dice scenes (one epoch): bad arguments are refused with exit code 2;
+# clear face network's, the top network's or the fine networks' (its last two), on committed dice
+# scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
 # same bytes as one. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top] [OPAQUE_DIR]
+#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre]
+#     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue).
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
@@ -35,6 +37,10 @@ case $step in
     bad=(--cnn-second --cnn-copies 1 --clear-continue --base "$base") named=--clear-continue ;;
   top) flags=(--top-cnn --face-copies 1 --cnn-rate 0.005) key=top_cnn:
     bad=(--top-cnn --centre-cnn --base "$base") named=--centre-cnn ;;
+  fineface) flags=(--fine-face --face-copies 1) key=fine_face_cnn:
+    bad=(--fine-face --fine-centre --base "$base") named=--fine-centre ;;
+  finecentre) flags=(--fine-centre --face-copies 1) key=fine_centre_cnn:
+    bad=(--fine-centre) named=--base ;;
   *) fail "unknown step $step" ;;
 esac
 

@@ -41,7 +41,9 @@ std::vector<cv::Mat>& frames() {
 // larger size, or without placing the dice again for the face check (at 0.3), as until
 // 2026-12-04; or without the face check's bound for opaque dice and the places round the fitted
 // one, as until 2026-12-04 (twenty-seventh session); or every die read placed again for the face
-// check (refine_from 0), as until then.
+// check (refine_from 0), as until then; or without the fine networks (fine_steps 0) and with a
+// die the face check finds off read again where the fit puts its face (check_reread), as until
+// 2026-12-04 (twenty-eighth session).
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -55,7 +57,8 @@ enum class Without {
   FaintWindows,
   PlacingAgain,
   OpaqueBoundAndRing,
-  RefineFrom
+  RefineFrom,
+  FineNetworks
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -71,6 +74,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::PlacingAgain) params.refine_turns = 0, params.face_check = 0.3;
   if (without == Without::OpaqueBoundAndRing) params.face_check_opaque = 0, params.fit_ring = 0;
   if (without == Without::RefineFrom) params.refine_from = 0;
+  if (without == Without::FineNetworks) params.fine_steps = 0, params.check_reread = true;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
       {"without_placing_again", Without::PlacingAgain},
       {"without_opaque_bound_and_ring", Without::OpaqueBoundAndRing},
       {"placing_every_die_again", Without::RefineFrom},
+      {"without_fine_networks", Without::FineNetworks},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

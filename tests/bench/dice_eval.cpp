@@ -15,11 +15,12 @@
 //     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--fit-axis 0|1] [--face-check R]
 //     [--face-check-opaque R] [--refine-from R] [--scan-threshold S] [--faint S N (0: off)]
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
+//     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
 //     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
-//     top face against the true ones and the digit networks' mean "cocked" share; for breaking
-//     the failures down)
+//     top face against the true ones and the digit networks' mean "cocked" share, and where the
+//     face check measured its centre and top face; for breaking the failures down)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
@@ -204,6 +205,12 @@ int main(int argc, char** argv) {
       params.face_check = std::atof(argv[++i]);
     else if (a == "--refine-from" && i + 1 < argc)
       params.refine_from = std::atof(argv[++i]);
+    else if (a == "--fine-steps" && i + 1 < argc)
+      params.fine_steps = std::atoi(argv[++i]);
+    else if (a == "--check-reread" && i + 1 < argc)
+      params.check_reread = std::atoi(argv[++i]) != 0;
+    else if (a == "--fine" && i + 2 < argc)
+      params.fine_from = std::atof(argv[++i]), params.fine_turns = std::atoi(argv[++i]);
     else if (a == "--fit-axis" && i + 1 < argc)
       params.fit_axis = std::atoi(argv[++i]) != 0;
     else if (a == "--fit-ring" && i + 2 < argc)
@@ -334,7 +341,7 @@ int main(int argc, char** argv) {
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
            "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
-           "cocked_share,tilt,top_x,top_y\n";
+           "cocked_share,tilt,top_x,top_y,check_centre_x,check_centre_y,check_face_x,check_face_y\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
@@ -475,9 +482,13 @@ int main(int argc, char** argv) {
               << f["x"] << ',' << f["y"] << ',' << d.cocked_evidence[k][1] << ','
               << (k < d.tilt.size() ? d.tilt[k] : -1.0) << ','
               << (k < d.top.size() ? d.top[k].x : -1.0) << ','
-              << (k < d.top.size() ? d.top[k].y : -1.0) << '\n';
+              << (k < d.top.size() ? d.top[k].y : -1.0) << ','
+              << (k < d.check_centre.size() ? d.check_centre[k].x : -1.0) << ','
+              << (k < d.check_centre.size() ? d.check_centre[k].y : -1.0) << ','
+              << (k < d.check_face.size() ? d.check_face[k].x : -1.0) << ','
+              << (k < d.check_face.size() ? d.check_face[k].y : -1.0) << '\n';
         } else {
-          csv << ",,,,,,,,,,,,,,,,,,,\n";
+          csv << ",,,,,,,,,,,,,,,,,,,,,,,\n";
         }
       }
     }

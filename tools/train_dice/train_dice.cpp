@@ -95,6 +95,27 @@ struct TruthDie {
   int texture = 0;      // 0 none, 1 frosted, 2 transparent
 };
 
+// The face network's class (and the fine networks', in bins of `step`) of a crop at `from`
+// turned by `turn` degrees: the bin of `target`'s shift along the crop's x axis (x `radius`).
+int shift_bin(cv::Point2d target, cv::Point2d from, double radius, double turn, double step) {
+  const double a = turn * M_PI / 180.0;
+  const cv::Point2d shift = (target - from) / radius;
+  const double along = std::cos(a) * shift.x + std::sin(a) * shift.y;
+  return std::clamp(static_cast<int>(std::lround(along / step)) + vd::kFaceBins / 2, 0,
+                    vd::kFaceBins - 1);
+}
+
+// A face-shaped network's input appended to `images`: the grey crop at `from` turned by `turn`
+// degrees (+- `span` x `radius`, `side` pixels), then its mark toward the image's centre.
+void append_crop_and_mark(std::vector<unsigned char>& images, const cv::Mat& grey,
+                          cv::Point2d from, double radius, double turn, double span, int side) {
+  cv::Mat row(1, side * side, CV_8U);
+  vd::cnn_crops(grey, from, radius, {turn}, row, 0, span, side);
+  images.insert(images.end(), row.data, row.data + row.cols);
+  vd::face_mark(grey.size(), from, turn, row.data, side);
+  images.insert(images.end(), row.data, row.data + row.cols);
+}
+
 // 0 and 8 read the same half a turn round.
 bool same_upside_down(const TruthDie& d) { return d.value == 10 || d.value == 8; }
 
@@ -288,6 +309,7 @@ int main(int argc, char** argv) {
   std::string face_target = "read";  // what the face network is taught to find (see --face-target)
   bool presence_cnn = false;
   int presence_copies = 6;
+  bool fine_face = false, fine_centre = false;  // the fine networks' training (one at a time)
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -367,6 +389,10 @@ int main(int argc, char** argv) {
       face_copies = std::atoi(argv[++i]);
     else if (a == "--presence-cnn")
       presence_cnn = true;
+    else if (a == "--fine-face")
+      fine_face = true;
+    else if (a == "--fine-centre")
+      fine_centre = true;
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
@@ -446,6 +472,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "train_dice: --centre-cnn needs --base, and goes without --face-cnn and "
                  "--face-target\n");
+    return 2;
+  }
+  if ((fine_face || fine_centre) &&
+      (base_file.empty() || (fine_face && fine_centre) || face_copies < 1 || threads < 1)) {
+    std::fprintf(stderr,
+                 "train_dice: --fine-face and --fine-centre need --base, one at a time, and "
+                 "--face-copies and --threads at least 1\n");
     return 2;
   }
   if (top_cnn &&
@@ -856,11 +889,7 @@ int main(int argc, char** argv) {
                                  double radius) {
     if (!face_shaped || (face_clear && d.texture != 2)) return;
     const double turn = face_rng.uniform(0.0, 360.0);
-    vd::cnn_crop(grey, from, radius, turn, cnn_row.data(), vd::kFaceSpan);
-    face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
-    vd::face_mark(grey.size(), from, turn, cnn_row.data());
-    face_images.insert(face_images.end(), cnn_row.begin(), cnn_row.end());
-    const double a = turn * M_PI / 180.0;
+    append_crop_and_mark(face_images, grey, from, radius, turn, vd::kFaceSpan, vd::kCnnSide);
     // A cocked die has no top face to read: its centre, where the digit network learnt it
     // (--face-target read); or every die's centre (centre), or its most upward face (top, and
     // the top network).
@@ -868,11 +897,28 @@ int main(int argc, char** argv) {
                                : face_target == "top" || top_cnn     ? d.face
                                : d.cocked                            ? d.centre
                                                                      : d.face;
-    const cv::Point2d shift = (target - from) / radius;
-    const double along = std::cos(a) * shift.x + std::sin(a) * shift.y;
-    face_labels.push_back(
-        std::clamp(static_cast<int>(std::lround(along / vd::kFaceStep)) + vd::kFaceBins / 2, 0,
-                   vd::kFaceBins - 1));
+    face_labels.push_back(shift_bin(target, from, radius, turn, vd::kFaceStep));
+  };
+
+  // The fine networks' crops, with draws of their own: from a point near the die's top face (its
+  // most upward face when cocked: --fine-face) or its centre (--fine-centre), half within 0.08
+  // radius of it and half within 0.2 (where the face and centre networks put them, and their
+  // slips), at any turn and 0.9-1.1 x the radius, with the mark; labelled with the bin of the
+  // point's shift along the crop's x axis in steps of kFineStep x the radius.
+  cv::RNG fine_rng(7171);
+  std::vector<unsigned char> fine_images;
+  std::vector<int> fine_labels;
+  const int fine_side = fine_face ? vd::kFineFaceSide : vd::kFineCentreSide;
+  const double fine_span = fine_face ? vd::kFineFaceSpan : vd::kFaceSpan;
+  const auto add_fine_crop = [&](const cv::Mat& grey, const TruthDie& d, int k) {
+    const cv::Point2d target = fine_face ? d.face : d.centre;
+    const double jitter = k % 2 == 0 ? 0.08 : 0.2;
+    const cv::Point2d from = target + d.radius * cv::Point2d(fine_rng.uniform(-jitter, jitter),
+                                                             fine_rng.uniform(-jitter, jitter));
+    const double radius = d.radius * fine_rng.uniform(0.9, 1.1);
+    const double turn = fine_rng.uniform(0.0, 360.0);
+    append_crop_and_mark(fine_images, grey, from, radius, turn, fine_span, fine_side);
+    fine_labels.push_back(shift_bin(target, from, radius, turn, vd::kFineStep));
   };
 
   // The presence network's crops, with draws of their own: 1 a die centred at about the crop's
@@ -950,6 +996,8 @@ int main(int argc, char** argv) {
                                              face_rng.uniform(-jitter, jitter) * d.radius);
         add_face_crop(s.grey, d, from, d.radius * face_rng.uniform(0.9, 1.1));
       }
+      for (int k = 0; k < (fine_face || fine_centre ? face_copies : 0); ++k)
+        add_fine_crop(s.grey, d, k);
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
@@ -1096,6 +1144,13 @@ int main(int argc, char** argv) {
         train_grey("clear face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes,
                    vd::kCnnSide, clear_continue ? &base.clear_face_cnn : nullptr);
 
+  if (fine_face)
+    model.fine_face_cnn = train_grey("fine face cnn", fine_images, fine_labels, vd::kFaceBins,
+                                     vd::kFacePlanes, vd::kFineFaceSide);
+  if (fine_centre)
+    model.fine_centre_cnn = train_grey("fine centre cnn", fine_images, fine_labels,
+                                       vd::kFaceBins, vd::kFacePlanes, vd::kFineCentreSide);
+
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
                  static_cast<int>(std::count(presence_labels.begin(), presence_labels.end(), 1)));
@@ -1129,6 +1184,10 @@ int main(int argc, char** argv) {
   if (!model.presence_cnn.empty())
     arbitre::vision::write_cnn(storage, "presence_cnn", model.presence_cnn);
   if (!model.top_cnn.empty()) arbitre::vision::write_cnn(storage, "top_cnn", model.top_cnn);
+  if (!model.fine_face_cnn.empty())
+    arbitre::vision::write_cnn(storage, "fine_face_cnn", model.fine_face_cnn);
+  if (!model.fine_centre_cnn.empty())
+    arbitre::vision::write_cnn(storage, "fine_centre_cnn", model.fine_centre_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

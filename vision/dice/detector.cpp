@@ -151,6 +151,8 @@ Model read_model(const cv::FileStorage& storage) {
   m.centre_cnn = network("centre_cnn", kFaceBins, kFacePlanes);
   m.clear_face_cnn = network("clear_face_cnn", kFaceBins, kFacePlanes);
   m.top_cnn = network("top_cnn", kFaceBins, kFacePlanes);
+  m.fine_face_cnn = network("fine_face_cnn", kFaceBins, kFacePlanes, kFineFaceSide);
+  m.fine_centre_cnn = network("fine_centre_cnn", kFaceBins, kFacePlanes, kFineCentreSide);
   m.presence_cnn = network("presence_cnn", 2);
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
@@ -626,8 +628,9 @@ cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, i
   return at;
 }
 
-void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out) {
-  cv::Mat plane(kCnnSide, kCnnSide, CV_8U, out);
+void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out,
+               int side) {
+  cv::Mat plane(side, side, CV_8U, out);
   plane.setTo(0);
   const double width = std::max(1, image.width);
   const cv::Point2d toward((image.width / 2.0 - centre.x) / width,
@@ -636,29 +639,31 @@ void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned ch
   // As getRotationMatrix2D turns the crop.
   const cv::Point2d turned(std::cos(a) * toward.x + std::sin(a) * toward.y,
                            -std::sin(a) * toward.x + std::cos(a) * toward.y);
-  const double reach = (kCnnSide / 2.0 - 2) / 0.6;  // the plane's edge at 0.6 image widths
+  const double reach = (side / 2.0 - 2) / 0.6;  // the plane's edge at 0.6 image widths
   cv::Point2d at = turned * reach;
   const double n = cv::norm(at);
-  if (n > kCnnSide / 2.0 - 2) at *= (kCnnSide / 2.0 - 2) / n;
+  if (n > side / 2.0 - 2) at *= (side / 2.0 - 2) / n;
   cv::circle(plane,
-             cv::Point(static_cast<int>(std::lround(kCnnSide / 2.0 + at.x)),
-                       static_cast<int>(std::lround(kCnnSide / 2.0 + at.y))),
+             cv::Point(static_cast<int>(std::lround(side / 2.0 + at.x)),
+                       static_cast<int>(std::lround(side / 2.0 + at.y))),
              2, cv::Scalar(255), cv::FILLED);
 }
 
 namespace {
 
 // A network of the face network's shape (`net`: the face network or the centre network) applied
-// `steps` times from each of `centres`.
+// `steps` times from each of `centres`; or of a fine network's, with its crop's `span` and its
+// bins' `step` (its side and bins are the network's).
 std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
                                      const std::vector<cv::Point2d>& centres,
-                                     const std::vector<double>& radii, int steps, int turns = 4) {
+                                     const std::vector<double>& radii, int steps, int turns = 4,
+                                     double span = kFaceSpan, double step = kFaceStep) {
   std::vector<cv::Point2d> at = centres;
   const int n = static_cast<int>(std::min(centres.size(), radii.size()));
   at.resize(static_cast<std::size_t>(n));
   if (n == 0 || turns < 2) return at;
-  const int planes = net.shape.channels;
-  const int side2 = kCnnSide * kCnnSide;
+  const int planes = net.shape.channels, side = net.shape.side, bins = net.classes();
+  const int side2 = side * side;
   std::vector<double> angles(static_cast<std::size_t>(turns));
   for (int t = 0; t < turns; ++t) angles[static_cast<std::size_t>(t)] = 360.0 * t / turns;
   cv::Mat rows(turns * n, side2 * planes, CV_8U);
@@ -666,12 +671,12 @@ std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
   for (int k = 0; k < steps; ++k) {
     for (int i = 0; i < n; ++i) {
       const cv::Point2d place = at[static_cast<std::size_t>(i)];
-      cnn_crops(grey, place, radii[static_cast<std::size_t>(i)], angles, crops, 0, kFaceSpan);
+      cnn_crops(grey, place, radii[static_cast<std::size_t>(i)], angles, crops, 0, span, side);
       for (int t = 0; t < turns; ++t) {
         unsigned char* row = rows.ptr(turns * i + t);
         std::copy(crops.ptr(t), crops.ptr(t) + side2, row);
         if (planes > 1)
-          face_mark(grey.size(), place, angles[static_cast<std::size_t>(t)], row + side2);
+          face_mark(grey.size(), place, angles[static_cast<std::size_t>(t)], row + side2, side);
       }
     }
     const cv::Mat p = net.probabilities(rows);
@@ -682,10 +687,10 @@ std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
       cv::Point2d shift(0, 0);
       for (int t = 0; t < turns; ++t) {
         const float* q = p.ptr<float>(turns * i + t);
-        const int b = static_cast<int>(std::max_element(q, q + kFaceBins) - q);
+        const int b = static_cast<int>(std::max_element(q, q + bins) - q);
         double sum = 0, weight = 0;
-        for (int j = std::max(0, b - 1); j <= std::min(kFaceBins - 1, b + 1); ++j) {
-          sum += q[j] * (j - kFaceBins / 2) * kFaceStep;
+        for (int j = std::max(0, b - 1); j <= std::min(bins - 1, b + 1); ++j) {
+          sum += q[j] * (j - bins / 2) * step;
           weight += q[j];
         }
         const double along = weight > 0 ? sum / weight : 0;
@@ -719,6 +724,22 @@ std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
                                             const std::vector<double>& radii, int steps,
                                             const Model& model) {
   return locate_with(model.centre_cnn, grey, centres, radii, steps);
+}
+
+std::vector<cv::Point2d> locate_fine_faces_cnn(const cv::Mat& grey,
+                                               const std::vector<cv::Point2d>& faces,
+                                               const std::vector<double>& radii, int steps,
+                                               int turns, const Model& model) {
+  return locate_with(model.fine_face_cnn, grey, faces, radii, steps, turns, kFineFaceSpan,
+                     kFineStep);
+}
+
+std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
+                                                 const std::vector<cv::Point2d>& centres,
+                                                 const std::vector<double>& radii, int steps,
+                                                 int turns, const Model& model) {
+  return locate_with(model.fine_centre_cnn, grey, centres, radii, steps, turns, kFaceSpan,
+                     kFineStep);
 }
 
 cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
@@ -1925,7 +1946,8 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
 }
 
 // A die read at a place off where the other dice read put a flat die's top face (Params::
-// face_check): read again there, through the whole circle; unread when it reads nothing sure.
+// face_check): unread (or, with check_reread, read again there through the whole circle, unread
+// when that reads nothing sure).
 void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
                       const Model& model) {
   const auto start = Clock::now();
@@ -1939,15 +1961,21 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     // A die whose face as read lies within refine_from of where the other dice as read put it is
     // not placed again, to save time (a die the check finds off nearly always lies farther off
     // as read); it counts in the fit where it was read.
-    std::vector<double> off_as_read(d.observation.dice.size(), 1.0);
-    if (params.refine_from > 0) {
-      const ReadShifts as_read = read_shifts(d, width, params);
-      const std::vector<double> off = tilt_residuals(
-          as_read.places, as_read.shifts, params.tilt_dice, params.tilt_outlier, as_read.axes);
-      for (std::size_t i = 0; i < as_read.dice.size(); ++i) {
-        if (off[i] >= 0) off_as_read[as_read.dice[i]] = off[i];  // -1: too few others, placed
+    // How far each die's face lies off where the others put it (1: not measured), with the
+    // dice's own centres and faces or `centres` and `faces`.
+    const auto off_where = [&](const std::vector<cv::Point2d>& at_centres,
+                               const std::vector<cv::Point2d>& at_faces) {
+      std::vector<double> off(d.observation.dice.size(), 1.0);
+      const ReadShifts r = read_shifts(d, width, params, at_centres, at_faces);
+      const std::vector<double> o =
+          tilt_residuals(r.places, r.shifts, params.tilt_dice, params.tilt_outlier, r.axes);
+      for (std::size_t i = 0; i < r.dice.size(); ++i) {
+        if (o[i] >= 0) off[r.dice[i]] = o[i];  // -1: too few others, placed
       }
-    }
+      return off;
+    };
+    std::vector<double> off_as_read(d.observation.dice.size(), 1.0);
+    if (params.refine_from > 0) off_as_read = off_where({}, {});
     // The dice read only (the others are not checked, nor fitted).
     std::vector<std::size_t> read;
     std::vector<cv::Point2d> at_centres, at_faces;
@@ -1968,7 +1996,31 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       centres[read[i]] = at_centres[i];
       faces[read[i]] = at_faces[i];
     }
+    // Then the dice still fine_from off so placed, to the fine networks' grain.
+    if (params.fine_steps > 0 && !model.fine_centre_cnn.empty() && !model.fine_face_cnn.empty()) {
+      const std::vector<double> off = off_where(centres, faces);
+      std::vector<std::size_t> fine;
+      std::vector<cv::Point2d> fine_centres, fine_faces;
+      std::vector<double> fine_radii;
+      for (std::size_t i = 0; i < read.size(); ++i) {
+        if (off[read[i]] < params.fine_from) continue;
+        fine.push_back(read[i]);
+        fine_centres.push_back(centres[read[i]]);
+        fine_faces.push_back(faces[read[i]]);
+        fine_radii.push_back(radii[i]);
+      }
+      fine_centres = locate_fine_centres_cnn(grey, fine_centres, fine_radii, params.fine_steps,
+                                             params.fine_turns, model);
+      fine_faces = locate_fine_faces_cnn(grey, fine_faces, fine_radii, params.fine_steps,
+                                         params.fine_turns, model);
+      for (std::size_t i = 0; i < fine.size(); ++i) {
+        centres[fine[i]] = fine_centres[i];
+        faces[fine[i]] = fine_faces[i];
+      }
+    }
   }
+  d.check_centre = centres;
+  d.check_face = faces;
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
   const ReadShifts read = read_shifts(d, width, params, centres, faces);
@@ -1998,16 +2050,20 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       return texture_at(bgr, d.face[k], radius, model, features) == 0;
     };
     if (within(params.face_check) && !opaque_off()) continue;
-    const cv::Point2d at = centre + radius * expected;
-    const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
-    const RoundReading r =
-        round_reading(round_probabilities(grey, at, radius, circle, model), circle);
-    if (r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
-      take_reading(d, k, r, at);
-    } else {
-      die.value = 0;
-      die.confidence = 0;
+    // Unread; or, with check_reread, read again where the fit puts its top face when that reads
+    // surely.
+    if (params.check_reread) {
+      const cv::Point2d at = centre + radius * expected;
+      const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
+      const RoundReading r =
+          round_reading(round_probabilities(grey, at, radius, circle, model), circle);
+      if (r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
+        take_reading(d, k, r, at);
+        continue;
+      }
     }
+    die.value = 0;
+    die.confidence = 0;
   }
   d.timing.read_ms += ms_since(start);
 }

@@ -159,8 +159,8 @@ struct Params {
   double fit_ring = 0.08;
   int fit_ring_places = 4;
   // A die read at a place `face_check` x its radius or more off where the other dice read put a
-  // flat die's top face (fit_face_shift) is read again there through the whole circle, taken at
-  // full_confidence and cnn_margin, else left unread (0: not checked). For this check every die's
+  // flat die's top face (fit_face_shift) is left unread (check_reread, below; 0: not checked).
+  // For this check every die's
   // centre and face are placed once more by the centre and face networks with their crops at
   // `refine_turns` turns (0: not; 4 is what they are placed with), and a die is off only when its
   // face so placed and its face as read both lie off (0.3 without, until 2026-12-04).
@@ -174,6 +174,17 @@ struct Params {
   // read put it is not placed again (0: every die read is; since 2026-12-04, twenty-seventh
   // session: a third of the dice, 0.9 ms a frame).
   double refine_from = 0.05;
+  // With the fine networks: the centre and face placed again of a die whose face so placed
+  // still lies `fine_from` x its radius or more off are placed once more by them, `fine_steps`
+  // times (0: not), with their crops at `fine_turns` turns.
+  int fine_steps = 1;
+  double fine_from = 0.12;
+  int fine_turns = 4;
+  // A die the check finds off is read again where the fit puts its top face, through the whole
+  // circle, and taken when that reads at full_confidence and cnn_margin (false: left unread, since
+  // 2026-12-04, twenty-eighth session: the reading there took 10 leaning dice as values for 10
+  // flat dice right on 200 fresh scenes, 3 wrong values too).
+  bool check_reread = false;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
@@ -228,6 +239,17 @@ inline constexpr double kFaceSpan = 1.1;
 inline constexpr int kFaceBins = 15;
 inline constexpr double kFaceStep = 0.08;
 inline constexpr int kFacePlanes = 2;  // the crop, then a mark toward the image's centre
+
+// The fine networks' (the fine face network's and the fine centre network's): the face
+// network's planes and classes at a finer grain, from where the face and centre networks put a
+// die's top face and centre; bins of kFineStep x the radius (+-0.175, the ends hold anything
+// further). The fine face network's crop spans +- kFineFaceSpan x the radius round the face
+// (kFineFaceSide pixels: 0.03 radius a pixel, where the face network's is 0.08), the fine
+// centre network's the face network's +- kFaceSpan (the die's outline) at kFineCentreSide.
+inline constexpr double kFineStep = 0.025;
+inline constexpr double kFineFaceSpan = 0.6;
+inline constexpr int kFineFaceSide = 40;
+inline constexpr int kFineCentreSide = 48;
 
 // The presence network's input: a grey crop kCnnSide pixels square spanning +- kPresenceSpan x
 // the candidate's radius around its centre (the die's outline and what lies around it); its
@@ -290,6 +312,11 @@ struct Model {
   // puts a die's top face against where the other dice's put a flat die's tells a leaning die
   // (Params::tilt_*).
   Cnn top_cnn;
+  // The fine face and fine centre networks (optional): the top face (a cocked die's most upward
+  // one) and the centre placed again to kFineStep from where the face and centre networks put
+  // them (kFineFaceSpan / kFineFaceSide, kFaceSpan / kFineCentreSide crops). The face check
+  // (Params::fine_steps) measures with them.
+  Cnn fine_face_cnn, fine_centre_cnn;
   // The presence network: whether a candidate is a die at its centre and size, from a wider
   // crop than the reader's; when the model has one its "not a die" is averaged into the
   // presence (Params::presence_net).
@@ -337,6 +364,9 @@ struct Detection {
   // (Params::tilt_*; -1 when not measured).
   std::vector<double> tilt;
   std::vector<cv::Point2d> top;  // for each die, its top face as the top network finds it (or -1)
+  // For each die, its centre and top face as the face check measured them (placed again, or as
+  // read; empty when the check did not run).
+  std::vector<cv::Point2d> check_centre, check_face;
   std::vector<cv::Point2d> emptied;  // dice whose reading was empty (see empty_presence)
   double die_radius = 0;             // the common radius (median), image pixels
   Timing timing;
@@ -434,10 +464,11 @@ void clear_crops(const std::vector<cv::Mat>& planes, cv::Point2d centre, double 
                  const std::vector<double>& angles, const Cnn& net, cv::Mat& rows);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
-// The face network's second plane (kCnnSide x kCnnSide bytes into `out`): a bright mark, on a
+// The face network's second plane (kCnnSide x kCnnSide bytes into `out`, or `side` square): a bright mark, on a
 // dark plane, toward the image's centre from `centre`, further the further it is, turned like
 // the crop by `angle_deg` (where the camera is, which the crop alone does not tell).
-void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out);
+void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out,
+               int side = kCnnSide);
 // The face locator's features for a die at `centre` of radius `radius` (kLocateFeatures floats).
 void locate_features(const cv::Mat& bgr, cv::Point2d centre, double radius, float* out);
 // Where the top face's centre is, from the die's centre: the locator applied `steps` times.
@@ -458,6 +489,17 @@ std::vector<cv::Point2d> locate_centres_cnn(const cv::Mat& grey,
                                             const std::vector<cv::Point2d>& centres,
                                             const std::vector<double>& radii, int steps,
                                             const Model& model);
+// The fine networks (the model must have them): each die's top face from `faces` (a cocked
+// die's most upward face) and its centre from `centres`, placed again to kFineStep, `steps`
+// times, with crops at `turns` turns.
+std::vector<cv::Point2d> locate_fine_faces_cnn(const cv::Mat& grey,
+                                               const std::vector<cv::Point2d>& faces,
+                                               const std::vector<double>& radii, int steps,
+                                               int turns, const Model& model);
+std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
+                                                 const std::vector<cv::Point2d>& centres,
+                                                 const std::vector<double>& radii, int steps,
+                                                 int turns, const Model& model);
 // The same with the top network (the model must have one): where each die's most upward face is,
 // a cocked die's too.
 std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey,
