@@ -341,7 +341,8 @@ int main(int argc, char** argv) {
     csv << "image,die,value,cocked,outcome,colour,texture,finish,marking,font,radius,visible,"
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
            "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
-           "cocked_share,tilt,top_x,top_y,check_centre_x,check_centre_y,check_face_x,check_face_y\n";
+           "cocked_share,tilt,top_x,top_y,"
+           "check_centre_x,check_centre_y,check_face_x,check_face_y\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));

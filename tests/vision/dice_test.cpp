@@ -1020,11 +1020,11 @@ TEST(DiceReader, TheFineNetworksPlaceTheFaceAndTheCentreNearer) {
     const cv::Point2d off = 0.1 * r * cv::Point2d(std::cos(a), std::sin(a));
     const auto error = [&](cv::Point2d p, cv::Point2d truth) { return cv::norm(p - truth) / r; };
     const int turns = params.fine_turns;
-    fine_face += error(
-        vd::locate_fine_faces_cnn(grey, {true_face + off}, {r}, 1, turns, model)[0], true_face);
-    fine_centre += error(
-        vd::locate_fine_centres_cnn(grey, {true_centre + off}, {r}, 1, turns, model)[0],
-        true_centre);
+    fine_face += error(vd::locate_fine_faces_cnn(grey, {true_face + off}, {r}, 1, turns, model)[0],
+                       true_face);
+    fine_centre +=
+        error(vd::locate_fine_centres_cnn(grey, {true_centre + off}, {r}, 1, turns, model)[0],
+              true_centre);
     face += error(vd::locate_faces_cnn(grey, {true_face + off}, {r}, 1, model)[0], true_face);
     centre +=
         error(vd::locate_centres_cnn(grey, {true_centre + off}, {r}, 1, model)[0], true_centre);
@@ -1038,11 +1038,12 @@ TEST(DiceReader, TheFineNetworksPlaceTheFaceAndTheCentreNearer) {
   });
   ASSERT_GT(dice, 40);
   EXPECT_LT(fine_face, face) << "mean error " << fine_face / dice << " against " << face / dice;
-  EXPECT_LT(fine_centre, centre)
-      << "mean error " << fine_centre / dice << " against " << centre / dice;
-  std::printf("from 0.1 radius off, mean error: top face %.3f (face network %.3f), centre %.3f "
-              "(centre network %.3f)\n",
-              fine_face / dice, face / dice, fine_centre / dice, centre / dice);
+  EXPECT_LT(fine_centre, centre) << "mean error " << fine_centre / dice << " against "
+                                 << centre / dice;
+  std::printf(
+      "from 0.1 radius off, mean error: top face %.3f (face network %.3f), centre %.3f "
+      "(centre network %.3f)\n",
+      fine_face / dice, face / dice, fine_centre / dice, centre / dice);
 }
 
 // A flat die's top face lies above its centre: seen through a tilted camera its shift from the

@@ -107,8 +107,8 @@ int shift_bin(cv::Point2d target, cv::Point2d from, double radius, double turn, 
 
 // A face-shaped network's input appended to `images`: the grey crop at `from` turned by `turn`
 // degrees (+- `span` x `radius`, `side` pixels), then its mark toward the image's centre.
-void append_crop_and_mark(std::vector<unsigned char>& images, const cv::Mat& grey,
-                          cv::Point2d from, double radius, double turn, double span, int side) {
+void append_crop_and_mark(std::vector<unsigned char>& images, const cv::Mat& grey, cv::Point2d from,
+                          double radius, double turn, double span, int side) {
   cv::Mat row(1, side * side, CV_8U);
   vd::cnn_crops(grey, from, radius, {turn}, row, 0, span, side);
   images.insert(images.end(), row.data, row.data + row.cols);
@@ -1148,8 +1148,8 @@ int main(int argc, char** argv) {
     model.fine_face_cnn = train_grey("fine face cnn", fine_images, fine_labels, vd::kFaceBins,
                                      vd::kFacePlanes, vd::kFineFaceSide);
   if (fine_centre)
-    model.fine_centre_cnn = train_grey("fine centre cnn", fine_images, fine_labels,
-                                       vd::kFaceBins, vd::kFacePlanes, vd::kFineCentreSide);
+    model.fine_centre_cnn = train_grey("fine centre cnn", fine_images, fine_labels, vd::kFaceBins,
+                                       vd::kFacePlanes, vd::kFineCentreSide);
 
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",

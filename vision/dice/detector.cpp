@@ -628,8 +628,7 @@ cv::Point2d locate_face(const cv::Mat& bgr, cv::Point2d centre, double radius, i
   return at;
 }
 
-void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out,
-               int side) {
+void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out, int side) {
   cv::Mat plane(side, side, CV_8U, out);
   plane.setTo(0);
   const double width = std::max(1, image.width);

@@ -464,9 +464,9 @@ void clear_crops(const std::vector<cv::Mat>& planes, cv::Point2d centre, double 
                  const std::vector<double>& angles, const Cnn& net, cv::Mat& rows);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
-// The face network's second plane (kCnnSide x kCnnSide bytes into `out`, or `side` square): a bright mark, on a
-// dark plane, toward the image's centre from `centre`, further the further it is, turned like
-// the crop by `angle_deg` (where the camera is, which the crop alone does not tell).
+// The face network's second plane (kCnnSide x kCnnSide bytes into `out`, or `side` square): a
+// bright mark, on a dark plane, toward the image's centre from `centre`, further the further it is,
+// turned like the crop by `angle_deg` (where the camera is, which the crop alone does not tell).
 void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned char* out,
                int side = kCnnSide);
 // The face locator's features for a die at `centre` of radius `radius` (kLocateFeatures floats).
