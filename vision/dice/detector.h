@@ -365,7 +365,7 @@ struct Detection {
   std::vector<double> tilt;
   std::vector<cv::Point2d> top;  // for each die, its top face as the top network finds it (or -1)
   // For each die, its centre and top face as the face check measured them (placed again, or as
-  // read; empty when the check did not run).
+  // read; empty when the check placed none again: refine_turns 0, or no check).
   std::vector<cv::Point2d> check_centre, check_face;
   std::vector<cv::Point2d> emptied;  // dice whose reading was empty (see empty_presence)
   double die_radius = 0;             // the common radius (median), image pixels
