@@ -18,7 +18,8 @@
 //              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--clear-continue]
-//              [--presence-cnn [--presence-copies 6]] [--base MODEL.yml] DIR...
+//              [--presence-cnn [--presence-copies 6]] [--fine-face | --fine-centre]
+//              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
@@ -60,6 +61,13 @@
 // candidates the detector finds on them; not a die: every other candidate, windows on a die at
 // the wrong size, half off a die, between two dice and on the table), whose "not a die" is then
 // averaged into a candidate's presence.
+// --fine-face and --fine-centre (with --base, one at a time) train the fine face network and the
+// fine centre network (detector.h: the face network's planes and classes in bins of kFineStep, the
+// fine face network's crop +- kFineFaceSpan x the radius at kFineFaceSide pixels, the fine centre
+// network's +- kFaceSpan at kFineCentreSide; their own draws: --face-copies crops per die, half
+// within 0.08 radius of the true top face or centre and half within 0.2, at any turn; a cocked
+// die's top face is its most upward face), kept beside the others: the face check places a die
+// still off again with them (Params::fine_*).
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -500,7 +508,8 @@ int main(int argc, char** argv) {
         "[--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] "
-        "[--presence-cnn [--presence-copies C]] [--base MODEL.yml] DIR...\n");
+        "[--presence-cnn [--presence-copies C]] [--fine-face | --fine-centre] "
+        "[--base MODEL.yml] DIR...\n");
     return 2;
   }
   cv::setNumThreads(1);
