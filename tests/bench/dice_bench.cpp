@@ -16,6 +16,7 @@
 
 #include "tests/bench/frame_times.h"
 #include "tests/support/one_digit_network.h"
+#include "vision/common/cnn.h"
 #include "vision/common/image_io.h"
 #include "vision/common/warp.h"
 #include "vision/dice/detector.h"
@@ -43,7 +44,8 @@ std::vector<cv::Mat>& frames() {
 // one, as until 2026-12-04 (twenty-seventh session); or every die read placed again for the face
 // check (refine_from 0), as until then; or without the fine networks (fine_steps 0) and with a
 // die the face check finds off read again where the fit puts its face (check_reread), as until
-// 2026-12-04 (twenty-eighth session).
+// 2026-12-04 (twenty-eighth session); or with the networks at AVX2's width (8 floats; AVX-512's
+// 16 since the twenty-ninth session, where the processor has it), the same readings.
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -58,7 +60,8 @@ enum class Without {
   PlacingAgain,
   OpaqueBoundAndRing,
   RefineFrom,
-  FineNetworks
+  FineNetworks,
+  Avx512Networks
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -78,6 +81,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
+  const int level = arbitre::vision::set_cnn_vector_level(without == Without::Avx512Networks ? 1 : 2);
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;
@@ -89,6 +93,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     sum += d.timing;
     i = (i + 1) % frames().size();
   }
+  arbitre::vision::set_cnn_vector_level(level);
   const double total = std::max(1e-9, sum.total());
   times.report(bench);
   bench.counters["candidates%"] = 100 * sum.candidates_ms / total;
@@ -185,6 +190,7 @@ int main(int argc, char** argv) {
       {"without_opaque_bound_and_ring", Without::OpaqueBoundAndRing},
       {"placing_every_die_again", Without::RefineFrom},
       {"without_fine_networks", Without::FineNetworks},
+      {"networks_at_avx2_width", Without::Avx512Networks},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 
 namespace arbitre::vision {
 
@@ -55,14 +57,30 @@ struct Pass {
 // The image is the row's n values; x holds at least n.
 void standardise(const cv::Mat& images, int row, int planes, int n, float* x) {
   if (images.depth() == CV_8U) {
+    // Bytes: the sums in integers, exact as the double sums of the float path below are (the
+    // same mean and spread), without their chain of dependent additions.
     const unsigned char* p = images.ptr<unsigned char>(row);
-    for (int i = 0; i < n; ++i) x[i] = p[i];
-  } else {
-    const float* p = images.ptr<float>(row);
-    std::copy(p, p + n, x);
+    const int size = n / planes;
+    for (int c = 0; c < planes; ++c) {
+      const unsigned char* const from = p + static_cast<std::ptrdiff_t>(c) * size;
+      std::int64_t sum = 0, sq = 0;
+      for (int i = 0; i < size; ++i) {
+        const int v = from[i];
+        sum += v, sq += v * v;
+      }
+      const double mean = static_cast<double>(sum) / size;
+      const double spread =
+          std::sqrt(std::max(0.0, static_cast<double>(sq) / size - mean * mean));
+      const double scale = 1.0 / std::max(spread, 4.0);
+      float* const to = x + static_cast<std::ptrdiff_t>(c) * size;
+      for (int i = 0; i < size; ++i) to[i] = static_cast<float>((from[i] - mean) * scale);
+    }
+    return;
   }
+  const float* p = images.ptr<float>(row);
+  std::copy(p, p + n, x);
   const int size = n / planes;
-  const double floor = images.depth() == CV_8U ? 4.0 : 4.0 / 255.0;
+  const double floor = 4.0 / 255.0;
   for (int c = 0; c < planes; ++c) {
     float* const from = x + static_cast<std::ptrdiff_t>(c) * size;
     double sum = 0, sq = 0;
@@ -101,6 +119,24 @@ void im2col(const float* in, int cin, int n, int k, float* cols) {
 using Floats8 = float __attribute__((vector_size(32)));
 constexpr int kBlockPixels = 16;
 
+// The outputs past the blocks (from `co` on, all pixels) and, for the outputs before it, the
+// pixels past the last whole block (from `full` on), each summed from its bias through the taps in
+// order, one product at a time.
+__attribute__((always_inline)) inline void apply_rest(const float* w, const float* bias, int cout,
+                                                      int taps, const float* in, const int* at,
+                                                      int size, int co, int full, float* out) {
+  for (int o = 0; o < cout; ++o) {
+    const int from = o < co ? full : 0;
+    float* __restrict dst = out + static_cast<std::ptrdiff_t>(o) * size;
+    std::fill(dst + from, dst + size, bias[o]);
+    for (int t = 0; t < taps; ++t) {
+      const float a = w[static_cast<std::ptrdiff_t>(o) * taps + t];
+      const float* __restrict c = in + at[t];
+      for (int i = from; i < size; ++i) dst[i] += a * c[i];
+    }
+  }
+}
+
 __attribute__((always_inline)) inline void apply_body(const float* w, const float* bias, int cout,
                                                       int taps, const float* in, const int* at,
                                                       int size, float* out) {
@@ -129,16 +165,29 @@ __attribute__((always_inline)) inline void apply_body(const float* w, const floa
       }
     }
   }
-  // The outputs left over, and the pixels past the last whole block.
-  for (int o = 0; o < cout; ++o) {
-    const int from = o < co ? full : 0;
-    float* __restrict dst = out + static_cast<std::ptrdiff_t>(o) * size;
-    std::fill(dst + from, dst + size, bias[o]);
+  apply_rest(w, bias, cout, taps, in, at, size, co, full, out);
+}
+
+// With 16-float vectors (AVX-512): a block of 16 pixels is one register, and kOut outputs are
+// summed side by side (8, then 4: enough running sums to keep the adders busy).
+using Floats16 = float __attribute__((vector_size(64)));
+
+template <int kOut>
+__attribute__((always_inline)) inline void apply_outputs16(const float* w, const float* bias,
+                                                           int co, int taps, const float* in,
+                                                           const int* at, int size, int full,
+                                                           float* out) {
+  for (int i0 = 0; i0 < full; i0 += kBlockPixels) {
+    Floats16 acc[kOut];
+    for (int a = 0; a < kOut; ++a) acc[a] = Floats16{} + bias[co + a];
     for (int t = 0; t < taps; ++t) {
-      const float a = w[static_cast<std::ptrdiff_t>(o) * taps + t];
-      const float* __restrict c = in + at[t];
-      for (int i = from; i < size; ++i) dst[i] += a * c[i];
+      Floats16 c;
+      std::memcpy(&c, in + at[t] + i0, sizeof c);
+      for (int a = 0; a < kOut; ++a)
+        acc[a] += w[static_cast<std::ptrdiff_t>(co + a) * taps + t] * c;
     }
+    for (int a = 0; a < kOut; ++a)
+      std::memcpy(out + static_cast<std::ptrdiff_t>(co + a) * size + i0, &acc[a], sizeof acc[a]);
   }
 }
 
@@ -148,13 +197,30 @@ __attribute__((target("avx2"))) void apply_avx2(const float* w, const float* bia
                                                 float* out) {
   apply_body(w, bias, cout, taps, in, at, size, out);
 }
-const bool kAvx2 = __builtin_cpu_supports("avx2");
+
+static_assert(kBlockPixels == 16, "apply_avx512 takes a block as one 16-float vector");
+__attribute__((target("avx512f"))) void apply_avx512(const float* w, const float* bias, int cout,
+                                                     int taps, const float* in, const int* at,
+                                                     int size, float* out) {
+  const int full = size / kBlockPixels * kBlockPixels;
+  int co = 0;
+  for (; co + 8 <= cout; co += 8) apply_outputs16<8>(w, bias, co, taps, in, at, size, full, out);
+  for (; co + 4 <= cout; co += 4) apply_outputs16<4>(w, bias, co, taps, in, at, size, full, out);
+  apply_rest(w, bias, cout, taps, in, at, size, co, full, out);
+}
+
+// The widest vectors this processor has, or those set_cnn_vector_level allows (tests).
+const int kLevelHere = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+const int kLevelHere = 0;
 #endif
+int vector_level = kLevelHere;
 
 void apply(const float* w, const float* bias, int cout, int taps, const float* in, const int* at,
            int size, float* out) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (kAvx2) return apply_avx2(w, bias, cout, taps, in, at, size, out);
+  if (vector_level >= 2) return apply_avx512(w, bias, cout, taps, in, at, size, out);
+  if (vector_level >= 1) return apply_avx2(w, bias, cout, taps, in, at, size, out);
 #endif
   apply_body(w, bias, cout, taps, in, at, size, out);
 }
@@ -209,7 +275,7 @@ __attribute__((target("avx2"))) void apply_back_avx2(const float* w, int cout, i
 void apply_back(const float* w, int cout, int taps, const float* cols, int size, const float* dout,
                 float* dw, float* db, float* dcols) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (kAvx2) return apply_back_avx2(w, cout, taps, cols, size, dout, dw, db, dcols);
+  if (vector_level >= 1) return apply_back_avx2(w, cout, taps, cols, size, dout, dw, db, dcols);
 #endif
   apply_back_body(w, cout, taps, cols, size, dout, dw, db, dcols);
 }
@@ -260,22 +326,71 @@ void relu_pool_back(const float* p, const int* from, const float* dp, int pooled
   }
 }
 
+// The dense layer: h (hidden values, holding the biases) += w3' x p2, input by input (each
+// scales a row of weights; the ReLU's zeros cost nothing), every h[j] summed in input order. The
+// hidden values in chunks of four vectors held in registers through all the inputs, then single
+// vectors, then one by one: the same sums in the same order whatever the width.
+template <typename V>
+__attribute__((always_inline)) inline void dense_body(const float* w3, const float* p2, int flat,
+                                                      int hidden, float* h) {
+  constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(float));
+  int j0 = 0;
+  const auto chunk = [&](auto vectors) {
+    constexpr int kVectors = decltype(vectors)::value;
+    for (; j0 + kVectors * kLanes <= hidden; j0 += kVectors * kLanes) {
+      V acc[kVectors];
+      std::memcpy(acc, h + j0, sizeof acc);
+      for (int i = 0; i < flat; ++i) {
+        const float a = p2[i];
+        if (a == 0) continue;
+        const float* w = w3 + static_cast<std::ptrdiff_t>(i) * hidden + j0;
+        for (int k = 0; k < kVectors; ++k) {
+          V x;
+          std::memcpy(&x, w + k * kLanes, sizeof x);
+          acc[k] += a * x;
+        }
+      }
+      std::memcpy(h + j0, acc, sizeof acc);
+    }
+  };
+  chunk(std::integral_constant<int, 4>{});
+  chunk(std::integral_constant<int, 1>{});
+  if (j0 == hidden) return;
+  for (int i = 0; i < flat; ++i) {
+    const float a = p2[i];
+    if (a == 0) continue;
+    const float* w = w3 + static_cast<std::ptrdiff_t>(i) * hidden;
+    for (int j = j0; j < hidden; ++j) h[j] += a * w[j];
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) void dense_avx2(const float* w3, const float* p2, int flat,
+                                                int hidden, float* h) {
+  dense_body<Floats8>(w3, p2, flat, hidden, h);
+}
+__attribute__((target("avx512f"))) void dense_avx512(const float* w3, const float* p2, int flat,
+                                                     int hidden, float* h) {
+  dense_body<Floats16>(w3, p2, flat, hidden, h);
+}
+#endif
+
+void dense(const float* w3, const float* p2, int flat, int hidden, float* h) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vector_level >= 2) return dense_avx512(w3, p2, flat, hidden, h);
+  if (vector_level >= 1) return dense_avx2(w3, p2, flat, hidden, h);
+#endif
+  dense_body<Floats8>(w3, p2, flat, hidden, h);
+}
+
 // The dense layers and the softmax, from the pooled maps p2 (flat values) to the
 // probabilities z; h holds the hidden layer after ReLU.
 void dense_softmax(const Cnn& net, const float* p2, std::vector<float>& hidden,
                    std::vector<float>& z) {
   const CnnShape& sh = net.shape;
-  // The dense layer input by input (each scales a row of weights: a loop the compiler
-  // vectorises; the ReLU's zeros cost nothing).
-  const int flat = sh.flat();
-  float* __restrict h = hidden.data();
+  float* h = hidden.data();
   std::copy(net.b3.begin(), net.b3.end(), h);
-  for (int i = 0; i < flat; ++i) {
-    const float a = p2[i];
-    if (a == 0) continue;
-    const float* __restrict w = net.w3.data() + static_cast<std::ptrdiff_t>(i) * sh.hidden;
-    for (int j = 0; j < sh.hidden; ++j) h[j] += a * w[j];
-  }
+  dense(net.w3.data(), p2, sh.flat(), sh.hidden, h);
   for (int j = 0; j < sh.hidden; ++j) h[j] = std::max(0.0f, h[j]);
   float top = -1e30f;
   for (int c = 0; c < sh.classes; ++c) {
@@ -479,6 +594,12 @@ double gradient_of(const Cnn& net, const cv::Mat& images, const std::vector<int>
 }
 
 }  // namespace
+
+int set_cnn_vector_level(int level) {
+  const int before = vector_level;
+  vector_level = std::clamp(level, 0, kLevelHere);
+  return before;
+}
 
 cv::Mat Cnn::probabilities(const cv::Mat& images) const {
   cv::Mat out(images.rows, classes(), CV_32F, cv::Scalar(0));

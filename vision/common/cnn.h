@@ -63,6 +63,12 @@ struct CnnTraining {
 Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTraining& training,
               void (*log)(int epoch, double loss) = nullptr);
 
+// The widest vectors inference and training use: 2 AVX-512, 1 AVX2, 0 plain x86-64 (by default
+// the widest this processor has; a level above it is taken as it). Every level gives the same
+// bytes; tests set it to compare them. Returns the level before. Not thread-safe: set it only
+// while no network runs.
+int set_cnn_vector_level(int level);
+
 // Storage as a map node `name` in an opened YAML/XML storage, and back (empty when absent or
 // malformed).
 void write_cnn(cv::FileStorage& storage, const std::string& name, const Cnn& cnn);
