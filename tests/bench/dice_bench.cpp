@@ -81,7 +81,8 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
-  const int level = arbitre::vision::set_cnn_vector_level(without == Without::Avx512Networks ? 1 : 2);
+  const int level =
+      arbitre::vision::set_cnn_vector_level(without == Without::Avx512Networks ? 1 : 2);
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;

@@ -4,10 +4,10 @@
 
 #include <cmath>
 #include <cstring>
-#include <string>
-#include <vector>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
+#include <string>
+#include <vector>
 
 namespace arbitre::vision {
 namespace {

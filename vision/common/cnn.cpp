@@ -69,8 +69,7 @@ void standardise(const cv::Mat& images, int row, int planes, int n, float* x) {
         sum += v, sq += v * v;
       }
       const double mean = static_cast<double>(sum) / size;
-      const double spread =
-          std::sqrt(std::max(0.0, static_cast<double>(sq) / size - mean * mean));
+      const double spread = std::sqrt(std::max(0.0, static_cast<double>(sq) / size - mean * mean));
       const double scale = 1.0 / std::max(spread, 4.0);
       float* const to = x + static_cast<std::ptrdiff_t>(c) * size;
       for (int i = 0; i < size; ++i) to[i] = static_cast<float>((from[i] - mean) * scale);
@@ -210,7 +209,9 @@ __attribute__((target("avx512f"))) void apply_avx512(const float* w, const float
 }
 
 // The widest vectors this processor has, or those set_cnn_vector_level allows (tests).
-const int kLevelHere = __builtin_cpu_supports("avx512f") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+const int kLevelHere = __builtin_cpu_supports("avx512f") ? 2
+                       : __builtin_cpu_supports("avx2")  ? 1
+                                                         : 0;
 #else
 const int kLevelHere = 0;
 #endif
