@@ -45,7 +45,9 @@ std::vector<cv::Mat>& frames() {
 // check (refine_from 0), as until then; or without the fine networks (fine_steps 0) and with a
 // die the face check finds off read again where the fit puts its face (check_reread), as until
 // 2026-12-04 (twenty-eighth session); or with the networks at AVX2's width (8 floats; AVX-512's
-// 16 since the twenty-ninth session, where the processor has it), the same readings.
+// 16 since the twenty-ninth session, where the processor has it), the same readings; or without
+// placing a die the face check finds off again from wider crops (check_wider 0), as until
+// 2026-12-04 (twenty-ninth session).
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -61,7 +63,8 @@ enum class Without {
   OpaqueBoundAndRing,
   RefineFrom,
   FineNetworks,
-  Avx512Networks
+  Avx512Networks,
+  WiderCrops
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -78,6 +81,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::OpaqueBoundAndRing) params.face_check_opaque = 0, params.fit_ring = 0;
   if (without == Without::RefineFrom) params.refine_from = 0;
   if (without == Without::FineNetworks) params.fine_steps = 0, params.check_reread = true;
+  if (without == Without::WiderCrops) params.check_wider = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -192,6 +196,7 @@ int main(int argc, char** argv) {
       {"placing_every_die_again", Without::RefineFrom},
       {"without_fine_networks", Without::FineNetworks},
       {"networks_at_avx2_width", Without::Avx512Networks},
+      {"without_wider_crops", Without::WiderCrops},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

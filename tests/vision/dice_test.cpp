@@ -132,6 +132,7 @@ void near_as_before(vd::Params& p) {
 void face_check_as_before(vd::Params& p) {
   p.fine_steps = 0;
   p.check_reread = true;
+  p.check_wider = 0;
 }
 
 // The search beside the dice found as it was until 2026-12-02: one ring of 12 places 1.8 radii
@@ -1336,6 +1337,48 @@ TEST(DiceReader, AnOpaqueDieIsOffWhereItsFacePlacedAgainAloneLiesOff) {
   EXPECT_EQ(leaning, 2);
   EXPECT_FALSE(sb.roll_right());
   EXPECT_TRUE(sa.roll_right());
+}
+
+// A die the face check finds off is placed again from crops wider than its radius as found
+// (Params::check_wider) before it is left unread: on seed 6000's scene 69 (tests/data/dice/wider)
+// the white die 9 is found at 0.8 x its true radius or less, the check without the wider crops
+// leaves it unread (without the check it is read right), with them it is read right and the whole
+// roll too; every other die's outcome is the same either way.
+TEST(DiceReader, ADieFoundOffIsPlacedAgainFromWiderCropsBeforeItIsLeftUnread) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "wider", "6000-0069");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_GT(with.check_wider, 1);
+  vd::Params without = with, unchecked = with;
+  without.check_wider = 0;
+  unchecked.face_check = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
+                      c = vd::detect(image, unchecked);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto sc = arbitre::testing::score_dice(truth, c.observation);
+  const auto& die = truth["dice"][9];
+  ASSERT_FALSE(die["cocked"].get<bool>());
+  // Its radius as found: the die seen nearest its true centre.
+  const cv::Point2d at(die["x"].get<double>(), die["y"].get<double>());
+  double found = 0, nearest = 1e9;
+  for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
+    const auto& seen = a.observation.dice[k];
+    const double off = cv::norm(cv::Point2d(seen.x, seen.y) - at);
+    if (off < nearest)
+      nearest = off,
+      found = a.candidates[static_cast<std::size_t>(a.die_candidate[k])].radius;
+  }
+  EXPECT_LE(found, 0.8 * die["radius_px"].get<double>());
+  EXPECT_EQ(sb.outcome[9], "unread");
+  EXPECT_EQ(sc.outcome[9], "right");
+  EXPECT_EQ(sa.outcome[9], "right");
+  EXPECT_TRUE(sa.roll_right());
+  for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
+    if (i != 9) {
+      EXPECT_EQ(sa.outcome[i], sb.outcome[i]) << "die " << i;
+    }
+  }
 }
 
 // The top network (taught every die's most upward face, a cocked die's too) finds a flat die's top

@@ -2029,9 +2029,9 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     cv::Vec4d m;
     if (!fit_read_faces(read, params, i, m)) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
-    const cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
-    const cv::Point2d expected =
-        face_shift(m, centre / width, read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i]);
+    const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
+    cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
+    cv::Point2d expected = face_shift(m, centre / width, axis);
     const auto near = [&](cv::Point2d face, double bound) {
       return cv::norm((face - centre) / radius - expected) < bound;
     };
@@ -2042,13 +2042,27 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     // a clear die's face poorly: the other faces' digits show through), or, for an opaque die
     // (the texture forest's word), whose face it places surely, when the face placed again lies
     // face_check_opaque off.
+    int opaque = -1;  // the texture forest's word, asked once
     const auto opaque_off = [&] {
       if (params.face_check_opaque <= 0 || faces.empty() || !model.texture ||
           near(faces[k], params.face_check_opaque))
         return false;
-      return texture_at(bgr, d.face[k], radius, model, features) == 0;
+      if (opaque < 0) opaque = texture_at(bgr, d.face[k], radius, model, features) == 0;
+      return opaque == 1;
     };
     if (within(params.face_check) && !opaque_off()) continue;
+    // Off: the centre placed again from wider crops, in case the die's radius was found too small.
+    if (params.check_wider > 0 && params.refine_turns > 0) {
+      const double wider = radius * params.check_wider;
+      std::vector<cv::Point2d> at =
+          locate_with(model.centre_cnn, grey, {centre}, {wider}, 1, params.refine_turns);
+      if (params.fine_steps > 0 && !model.fine_centre_cnn.empty())
+        at = locate_fine_centres_cnn(grey, at, {wider}, params.fine_steps, params.fine_turns,
+                                     model);
+      centre = at.front();
+      expected = face_shift(m, centre / width, axis);
+      if (within(params.face_check) && !opaque_off()) continue;
+    }
     // Unread; or, with check_reread, read again where the fit puts its top face when that reads
     // surely.
     if (params.check_reread) {

@@ -185,6 +185,13 @@ struct Params {
   // 2026-12-04, twenty-eighth session: the reading there took 10 leaning dice as values for 10
   // flat dice right and 3 read wrong on seeds 7700 and 7900's 200 scenes).
   bool check_reread = false;
+  // A die the check finds off has its centre placed once more by the centre networks from crops
+  // `check_wider` x its radius (0: not), and is not off when its faces lie within the bounds of
+  // where the fit puts them from that centre: a die's radius as found is often too small (a fifth
+  // of the dice are seen at 0.85 x theirs or less: it is kept within radius_spread of the
+  // frame's), and the centre network, its crop then cut inside the die's outline, places the
+  // centre off (since 2026-12-04, twenty-ninth session).
+  double check_wider = 1.15;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
