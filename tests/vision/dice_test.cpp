@@ -1366,8 +1366,7 @@ TEST(DiceReader, ADieFoundOffIsPlacedAgainFromWiderCropsBeforeItIsLeftUnread) {
     const auto& seen = a.observation.dice[k];
     const double off = cv::norm(cv::Point2d(seen.x, seen.y) - at);
     if (off < nearest)
-      nearest = off,
-      found = a.candidates[static_cast<std::size_t>(a.die_candidate[k])].radius;
+      nearest = off, found = a.candidates[static_cast<std::size_t>(a.die_candidate[k])].radius;
   }
   EXPECT_LE(found, 0.8 * die["radius_px"].get<double>());
   EXPECT_EQ(sb.outcome[9], "unread");

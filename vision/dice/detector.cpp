@@ -2057,8 +2057,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       std::vector<cv::Point2d> at =
           locate_with(model.centre_cnn, grey, {centre}, {wider}, 1, params.refine_turns);
       if (params.fine_steps > 0 && !model.fine_centre_cnn.empty())
-        at = locate_fine_centres_cnn(grey, at, {wider}, params.fine_steps, params.fine_turns,
-                                     model);
+        at =
+            locate_fine_centres_cnn(grey, at, {wider}, params.fine_steps, params.fine_turns, model);
       centre = at.front();
       expected = face_shift(m, centre / width, axis);
       if (within(params.face_check) && !opaque_off()) continue;
