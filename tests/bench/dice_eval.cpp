@@ -16,9 +16,10 @@
 //     [--face-check-opaque R] [--refine-from R] [--scan-threshold S] [--faint S N (0: off)]
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
-//     [--check-wider F (0: off)] [--radius-spread F] [--cnn-vector-level 0|1|2] (the networks'
-//     vector width: plain, AVX2, AVX-512; the same readings at each) (parameters to try on
-//     development scenes; the report uses the defaults)
+//     [--check-wider F (0: off)] [--radius-spread F]
+//     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
+//     readings at each)
+//     (parameters to try on development scenes; the report uses the defaults)
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
 //     top face against the true ones and the digit networks' mean "cocked" share, and where the
