@@ -53,42 +53,32 @@ struct Pass {
 };
 
 // Each plane of the image: its pixels less their mean, over their spread (at least 4 levels of
-// 255: a flat plane is not blown up into noise).
+// 255: a flat plane is not blown up into noise). The sums in `Sum`: integers for bytes (exact, as
+// double sums of floats holding bytes are, without their chain of dependent additions), doubles
+// for floats.
+template <typename Sum, typename T>
+void standardise_planes(const T* p, int planes, int size, double floor, float* x) {
+  for (int c = 0; c < planes; ++c) {
+    const T* const from = p + static_cast<std::ptrdiff_t>(c) * size;
+    Sum sum = 0, sq = 0;
+    for (int i = 0; i < size; ++i) {
+      const Sum v = from[i];
+      sum += v, sq += v * v;
+    }
+    const double mean = static_cast<double>(sum) / size;
+    const double spread = std::sqrt(std::max(0.0, static_cast<double>(sq) / size - mean * mean));
+    const double scale = 1.0 / std::max(spread, floor);
+    float* const to = x + static_cast<std::ptrdiff_t>(c) * size;
+    for (int i = 0; i < size; ++i) to[i] = static_cast<float>((from[i] - mean) * scale);
+  }
+}
+
 // The image is the row's n values; x holds at least n.
 void standardise(const cv::Mat& images, int row, int planes, int n, float* x) {
-  if (images.depth() == CV_8U) {
-    // Bytes: the sums in integers, exact as the double sums of the float path below are (the
-    // same mean and spread), without their chain of dependent additions.
-    const unsigned char* p = images.ptr<unsigned char>(row);
-    const int size = n / planes;
-    for (int c = 0; c < planes; ++c) {
-      const unsigned char* const from = p + static_cast<std::ptrdiff_t>(c) * size;
-      std::int64_t sum = 0, sq = 0;
-      for (int i = 0; i < size; ++i) {
-        const int v = from[i];
-        sum += v, sq += v * v;
-      }
-      const double mean = static_cast<double>(sum) / size;
-      const double spread = std::sqrt(std::max(0.0, static_cast<double>(sq) / size - mean * mean));
-      const double scale = 1.0 / std::max(spread, 4.0);
-      float* const to = x + static_cast<std::ptrdiff_t>(c) * size;
-      for (int i = 0; i < size; ++i) to[i] = static_cast<float>((from[i] - mean) * scale);
-    }
-    return;
-  }
-  const float* p = images.ptr<float>(row);
-  std::copy(p, p + n, x);
-  const int size = n / planes;
-  const double floor = 4.0 / 255.0;
-  for (int c = 0; c < planes; ++c) {
-    float* const from = x + static_cast<std::ptrdiff_t>(c) * size;
-    double sum = 0, sq = 0;
-    for (auto v = from; v != from + size; ++v) sum += *v, sq += static_cast<double>(*v) * *v;
-    const double mean = sum / size;
-    const double spread = std::sqrt(std::max(0.0, sq / size - mean * mean));
-    const double scale = 1.0 / std::max(spread, floor);
-    for (auto v = from; v != from + size; ++v) *v = static_cast<float>((*v - mean) * scale);
-  }
+  if (images.depth() == CV_8U)
+    standardise_planes<std::int64_t>(images.ptr<unsigned char>(row), planes, n / planes, 4.0, x);
+  else
+    standardise_planes<double>(images.ptr<float>(row), planes, n / planes, 4.0 / 255.0, x);
 }
 
 // The patches of in (cin x n x n) under a k x k kernel, as rows: cols[(ci * k + ky) * k + kx]
