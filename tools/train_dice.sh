@@ -21,7 +21,9 @@
 # --top-cnn, 2026-12-03: every die's most upward face, a cocked die's too). Last, seed 7800's
 # 600 scenes (with the room, six in ten with cocked dice) and the fine face network, then the
 # fine centre network, on them (--fine-face, --fine-centre, 2026-12-04: the top face and the
-# centre placed again to a third of the face network's bins, for the face check).
+# centre placed again to a third of the face network's bins, for the face check), then the size
+# network on them too (--size-cnn, 2026-12-04: each die's radius where the window scan gives only
+# its level).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (2,600 scenes, 4-8 s each on one core: about 150 minutes of
 # rendering on two cores), then about 10 minutes of training on one core and 60 more for the
@@ -77,6 +79,8 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/top.yml" --fine-face --face-copies 16 --cnn-epochs 15 --threads 2 \
   --out "$out/fineface.yml" "$r/m"
 "$build/tools/train_dice" --base "$out/fineface.yml" --fine-centre --face-copies 16 --cnn-epochs 15 \
+  --threads 2 --out "$out/finecentre.yml" "$r/m"
+"$build/tools/train_dice" --base "$out/finecentre.yml" --size-cnn --size-copies 16 --cnn-epochs 15 \
   --threads 2 --out "$out/model/dice_digits.yml" "$r/m"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_top,
-# train_dice_fineface and train_dice_finecentre: the presence network's training step of
-# tools/train_dice.sh, the second digit network's, the centre network's, the clear network's, the
-# clear face network's, the top network's or the fine networks' (its last two), on committed dice
+# train_dice_fineface, train_dice_finecentre and train_dice_size: the presence network's training
+# step of tools/train_dice.sh, the second digit network's, the centre network's, the clear
+# network's, the clear face network's, the top network's, the fine networks' or the size
+# network's (its last three), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
 # same bytes as one. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre]
+#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue).
 set -euo pipefail
@@ -41,6 +42,8 @@ case $step in
     bad=(--fine-face --fine-centre --base "$base") named=--fine-centre ;;
   finecentre) flags=(--fine-centre --face-copies 1) key=fine_centre_cnn:
     bad=(--fine-centre) named=--base ;;
+  size) flags=(--size-cnn --size-copies 2) key=size_cnn:
+    bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
   *) fail "unknown step $step" ;;
 esac
 

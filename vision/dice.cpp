@@ -10,7 +10,6 @@ namespace arbitre::vision {
 dice::Params dice::params_for(const DiceDetectOptions& options) {
   Params params;
   params.textures = options.textures;
-  if (options.leaning) params.tilt_residual = dice::kLeaningResidual;
   for (const auto& [x, y] : options.zones.tray) params.zones.tray.emplace_back(x, y);
   for (const auto& [x, y] : options.zones.kept) params.zones.kept.emplace_back(x, y);
   return params;

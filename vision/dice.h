@@ -21,10 +21,6 @@ struct DiceDetectOptions {
   std::string overlay_png;  // also write the debug overlay here
   DiceZones zones;
   bool textures = false;  // the dice are textured: report frosted / transparent
-  // Dice often lean on each other or on the tray's wall: a die read whose top face lies off where
-  // the other dice's put a flat die's is reported cocked (dice::Params::tilt_*; off by default:
-  // on the generated scenes it flags about one flat die in a hundred for as many leaning dice).
-  bool leaning = false;
 };
 
 // Reads an image file and reads every die: value (0 when unreadable), colour, cocked, zone,

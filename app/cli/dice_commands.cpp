@@ -34,12 +34,11 @@ nlohmann::ordered_json die_json(const vision::DieSighting& d) {
 }
 
 nlohmann::ordered_json dice(const std::string& image, const std::string& overlay_png,
-                            const std::string& zones_file, bool textures, bool leaning) {
+                            const std::string& zones_file, bool textures) {
   using json = nlohmann::ordered_json;
   vision::DiceDetectOptions options;
   options.overlay_png = overlay_png;
   options.textures = textures;
-  options.leaning = leaning;
   if (!zones_file.empty()) options.zones = session::load_zones_file(zones_file);
   const vision::DiceObservation seen = vision::detect_dice_file(image, options);
   std::vector<vision::DieSighting> sorted = seen.dice;

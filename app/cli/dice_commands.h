@@ -16,10 +16,8 @@ nlohmann::ordered_json die_json(const vision::DieSighting& die);
 
 // Every die seen: value (null when cocked or unreadable), colour, cocked, zone, position and
 // confidence (and the texture with `textures`); with `overlay_png`, also writes the debug
-// overlay there; with `leaning`, a die whose top face lies off the others' is cocked
-// (vision::DiceDetectOptions::leaning).
+// overlay there.
 nlohmann::ordered_json dice(const std::string& image, const std::string& overlay_png = "",
-                            const std::string& zones_file = "", bool textures = false,
-                            bool leaning = false);
+                            const std::string& zones_file = "", bool textures = false);
 
 }  // namespace arbitre::app::detect

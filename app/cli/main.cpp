@@ -111,9 +111,6 @@ int main(int argc, char** argv) {
   detect_dice->add_option("--zones", zones_path, "Tray and kept zones (JSON polygons in image pixels)");
   bool dice_textures = false;
   detect_dice->add_flag("--textures", dice_textures, "The dice are textured: report frosted or transparent");
-  bool dice_leaning = false;
-  detect_dice->add_flag("--leaning", dice_leaning,
-                        "Dice often lean: a die whose top face lies off the others' is cocked");
 
   auto* calibrate = app.add_subcommand("calibrate", "Calibrate the colours from an image");
   calibrate->require_subcommand(1);
@@ -147,8 +144,6 @@ int main(int argc, char** argv) {
                     "Irma: colours from 'calibrate pions'; Yams: dice zones (JSON polygons). Kept "
                     "in the store for this source: later sessions start calibrated");
   watch->add_flag("--textures", watch_options.textures, "Yams: the dice have textures (frosted/transparent)");
-  watch->add_flag("--leaning", watch_options.leaning,
-                  "Yams: dice often lean: a die whose top face lies off the others' is cocked");
   watch->footer(
       "Commands, one a line on stdin while the game runs:\n"
       "  undo                     undo the last move, refused try or correction (again and again)\n"
@@ -225,7 +220,7 @@ int main(int argc, char** argv) {
     } else if (detect_pions->parsed()) {
       print(app::detect::pions(image_path, overlay_path, calibration_path));
     } else if (detect_dice->parsed()) {
-      print(app::detect::dice(image_path, overlay_path, zones_path, dice_textures, dice_leaning));
+      print(app::detect::dice(image_path, overlay_path, zones_path, dice_textures));
     } else if (calibrate_pions->parsed()) {
       print(app::detect::calibrate_pions(image_path, calibration_out));
     } else if (score->parsed()) {

@@ -446,7 +446,6 @@ int run(const WatchOptions& options, std::ostream& out) {
     camera.calibration = calibration.colours;
     if (calibration.zones) camera.zones = *calibration.zones;
     camera.textures = options.textures;
-    camera.leaning = options.leaning;
     if (!calibration.from.empty()) {
       json line = {{"event", "calibration"},
                    {"camera", options.source},

@@ -26,7 +26,6 @@ struct WatchOptions {
   // saved in the store for that source; without one, the store's latest for the source is used.
   std::string calibration;
   bool textures = false;  // Yams: the dice have textures (frosted / transparent)
-  bool leaning = false;   // Yams: flag leaning dice by their top face (DiceDetectOptions)
 };
 
 // Runs the session; returns the exit code (0, or 1 when a demo's final scores differ from its

@@ -129,7 +129,7 @@ class DiceCamera : public Camera {
  public:
   DiceCamera(const vision::SourceSpec& spec, const CameraOptions& options)
       : Camera(spec, options),
-        params_(vision::dice::params_for({"", options.zones, options.textures, options.leaning})) {}
+        params_(vision::dice::params_for({"", options.zones, options.textures})) {}
 
  protected:
   void read(const cv::Mat& frame, SourceStep& step) override {

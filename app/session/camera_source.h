@@ -21,7 +21,6 @@ struct CameraOptions {
   std::optional<vision::ColourCalibration> calibration;  // Irma: decide colours by it
   vision::DiceZones zones;  // Yams: where the tray and the kept area are (none: all on the table)
   bool textures = false;    // Yams: the dice have textures (frosted / transparent)
-  bool leaning = false;     // Yams: flag leaning dice by their top face (DiceDetectOptions)
   bool pictures = false;    // each observation carries its frame (SourceStep::picture), for a live view
 };
 

@@ -28,11 +28,11 @@ namespace vd = arbitre::vision::dice;
 // The committed scene of leaning dice (tests/data/dice/cocked): scenegen --dice --seed 7100
 // --cocked-share 1, scene 68 (a development scene: two dice leaning on others).
 constexpr const char* kCockedScene = "0068";
-// A scene the leaning option (DiceDetectOptions::leaning) still changes: the face check leaves
+// A scene the leaning check (Params::tilt_residual) still changes: the face check leaves
 // the leaning dice of kCockedScene and kOpaqueLeaningScene unread or cocked before the option's
 // step looks at them. Seed 6200's scene 47 (a looked-at set; tests/data/dice/cocked): a
-// transparent red die leaning 21.5 degrees, read as a value without the option (a frosted white
-// one leaning 22.9 degrees is read either way).
+// transparent red die leaning 21.5 degrees, read as a value without the check (a frosted white
+// one leaning 22.9 degrees is read either way), as before the size network.
 constexpr const char* kLeaningScene = "6200-0047";
 // Seed 6200's scene 89 (tests/data/dice/cocked): two opaque dice leaning 31.5 and 27.3 degrees on
 // others, read as values until the face check's bound for opaque dice (2026-12-04, twenty-seventh
@@ -126,13 +126,25 @@ void near_as_before(vd::Params& p) {
 }
 
 // The face check as it was until 2026-12-04 (twenty-eighth session): without the fine networks, a
-// die it finds off read again where the fit puts its top face. The tests of other steps written
+// die it finds off read again where the fit puts its top face; without the wider crops and the
+// size network (and at its bounds of then, 0.25 and 0.22). The tests of other steps written
 // before then compare two readings with it: the dice the check leaves unread now depend on the
 // fit, which changes with the dice those steps find.
+// The reader as it was before the size network (2026-12-04, thirtieth session): each die at the
+// radius it was found at, the face check's bounds of then. The tests of steps written before then
+// compare two readings with it: with each die's radius measured, the check finds off dice those
+// steps are shown on.
+void before_the_size_network(vd::Params& p) {
+  p.size_steps = 0;
+  p.face_check = 0.25;
+  p.face_check_opaque = 0.22;
+}
+
 void face_check_as_before(vd::Params& p) {
   p.fine_steps = 0;
   p.check_reread = true;
   p.check_wider = 0;
+  before_the_size_network(p);
 }
 
 // The search beside the dice found as it was until 2026-12-02: one ring of 12 places 1.8 radii
@@ -588,26 +600,6 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
   fs::remove(zones);
 }
 
-// `arbitre detect dice --leaning` reports a leaning die cocked (value null) that the command reads
-// as a value without it (kLeaningScene, tests/data/dice/cocked).
-TEST(DiceCli, DetectDiceLeaningFlagsALeaningDie) {
-  const std::string image =
-      (fs::path(ARBITRE_TEST_DATA) / "dice" / "cocked" / (std::string(kLeaningScene) + ".jpg"))
-          .string();
-  const auto plain = arbitre::testing::run_arbitre("detect dice " + image);
-  const auto leaning = arbitre::testing::run_arbitre("detect dice --leaning " + image);
-  ASSERT_EQ(plain.exit_code, 0) << plain.err;
-  ASSERT_EQ(leaning.exit_code, 0) << leaning.err;
-  const nlohmann::json a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(leaning.out);
-  const auto cocked = [](const nlohmann::json& j) {
-    int n = 0;
-    for (const auto& d : j["dice"]) n += d["cocked"].get<bool>() && d["value"].is_null();
-    return n;
-  };
-  ASSERT_EQ(a["dice"].size(), b["dice"].size());
-  EXPECT_GT(cocked(b), cocked(a));
-}
-
 // The digit network's veto: the forest reads, and a value the network does not find most likely
 // at the same crop is left unread. A network that always answers "wrong turn" leaves every die
 // unread; the committed model's network only ever removes readings, never changes one.
@@ -1047,6 +1039,93 @@ TEST(DiceReader, TheFineNetworksPlaceTheFaceAndTheCentreNearer) {
       fine_face / dice, face / dice, fine_centre / dice, centre / dice);
 }
 
+// The size network measures a die's radius from crops at the radius it is thought to have: from
+// 0.75-1.3 x the true radius at the die's centre (the window scan's errors, and the common
+// radius's bound), the radius it gives is within a third of that error on the committed scenes'
+// flat dice (mean of |log(measured / true)|); each step starts from the one before; a network
+// that always answers the middle bin leaves the radius as it was, one that answers the top bin
+// puts it 0.35 (log) larger.
+TEST(DiceReader, TheSizeNetworkMeasuresADiesRadius) {
+  const vd::Model& model = vd::default_model();
+  ASSERT_FALSE(model.size_cnn.empty()) << "the committed model has a size network";
+  vd::Model middle = model, top = model;
+  middle.size_cnn = always(model.size_cnn, vd::kSizeBins / 2);
+  top.size_cnn = always(model.size_cnn, vd::kSizeBins - 1);
+  const double from[] = {0.75, 0.85, 1.15, 1.3};
+  int dice = 0;
+  double before = 0, measured = 0;
+  for_each_flat_die([&](const cv::Mat&, const cv::Mat& grey, const nlohmann::json& t) {
+    const double r = t["radius_px"].get<double>();
+    const cv::Point2d centre(t["x"].get<double>(), t["y"].get<double>());
+    const double start = r * from[dice % 4];
+    const double size = vd::measure_sizes_cnn(grey, {centre}, {start}, 1, 4, model)[0];
+    before += std::fabs(std::log(start / r));
+    measured += std::fabs(std::log(size / r));
+    EXPECT_NEAR(vd::measure_sizes_cnn(grey, {centre}, {start}, 1, 4, middle)[0], start, 1e-9);
+    EXPECT_NEAR(std::log(vd::measure_sizes_cnn(grey, {centre}, {start}, 2, 4, top)[0] / start),
+                2 * (vd::kSizeBins / 2) * vd::kSizeStep, 1e-6);
+    ++dice;
+  });
+  ASSERT_GT(dice, 40);
+  EXPECT_LT(measured, before / 3) << "mean |log| error " << measured / dice << " from "
+                                  << before / dice;
+  std::printf("from 0.75-1.3 x the radius, mean |log(radius / true)|: %.3f (from %.3f)\n",
+              measured / dice, before / dice);
+}
+
+// Each die's radius measured by the size network (Params::size_*) lets the face check's bounds
+// (in radii) be tighter: on seed 6000's scene 30 (tests/data/dice/size) the window scan finds
+// the dice at two levels, 42.1 and 48.5 pixels, where they measure 45-54; the dice's radii as
+// measured lie nearer their true ones (mean |log| less than half), the white die leaning 17.6
+// degrees on a red one is flagged and the whole roll is read right. Read as before (each die at
+// the radius it was found at, the bounds of then) the leaning die is read as a value, every other
+// die as now (the other leaning die, 21.9 degrees, flagged either way); at today's
+// bounds without the size network the flat red die 4 (found at 0.9 x its radius) is left unread.
+TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "size", "6000-0030");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_GT(with.size_steps, 0);
+  vd::Params before = with, unsized = with;
+  before_the_size_network(before);
+  unsized.size_steps = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, before),
+                      c = vd::detect(image, unsized);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto sc = arbitre::testing::score_dice(truth, c.observation);
+  ASSERT_TRUE(truth["dice"][7]["cocked"].get<bool>());
+  ASSERT_FALSE(truth["dice"][4]["cocked"].get<bool>());
+  EXPECT_EQ(sa.outcome[7], "flagged");
+  EXPECT_EQ(sb.outcome[7], "read");
+  EXPECT_EQ(sa.outcome[4], "right");
+  EXPECT_EQ(sc.outcome[4], "unread");
+  EXPECT_TRUE(sa.roll_right());
+  for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
+    if (i != 7) {
+      EXPECT_EQ(sb.outcome[i], sa.outcome[i]) << "die " << i;
+    }
+  }
+  // Each true die's radius as seen (the die seen nearest its true centre): mean |log(seen / true)|.
+  const auto radius_error = [&](const vd::Detection& d) {
+    double sum = 0;
+    for (const auto& die : truth["dice"]) {
+      const cv::Point2d at(die["x"].get<double>(), die["y"].get<double>());
+      double seen = 0, nearest = 1e9;
+      for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+        const double off =
+            cv::norm(cv::Point2d(d.observation.dice[k].x, d.observation.dice[k].y) - at);
+        if (off < nearest)
+          nearest = off, seen = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+      }
+      sum += std::fabs(std::log(seen / die["radius_px"].get<double>()));
+    }
+    return sum / static_cast<double>(truth["dice"].size());
+  };
+  EXPECT_LT(radius_error(a), radius_error(c) / 2)
+      << radius_error(a) << " measured, " << radius_error(c) << " as found";
+}
+
 // A flat die's top face lies above its centre: seen through a tilted camera its shift from the
 // centre (x radius) is a linear function of where the die lies. Nine dice so (with a little
 // noise) and one whose top face lies 0.3 radius aside: only that one lies off; a second die far
@@ -1183,10 +1262,11 @@ TEST(DiceReader, ADieLeftUnreadIsReadWhereTheOtherDiceReadPutItsTopFace) {
 TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fitted", "6200-0029");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  before_the_size_network(with);
   ASSERT_GT(with.fit_ring, 0);
   ASSERT_GT(with.fit_ring_places, 0);
-  vd::Params without;
+  vd::Params without = with;
   without.fit_ring = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
@@ -1257,9 +1337,10 @@ TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) 
 TEST(DiceReader, ADieLeaningLittleIsOffWhereItsCentreAndFaceArePlacedAgain) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "offface", "6000-0001");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  before_the_size_network(with);
   ASSERT_GT(with.refine_turns, 4);
-  vd::Params without;
+  vd::Params without = with;
   without.refine_turns = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
@@ -1283,9 +1364,10 @@ TEST(DiceReader, ADieLeaningLittleIsOffWhereItsCentreAndFaceArePlacedAgain) {
 TEST(DiceReader, ALeaningDieIsOffWhereTheFineNetworksPlaceItsCentreAndFace) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "circle", "0096");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  before_the_size_network(with);
   ASSERT_GT(with.fine_steps, 0);
-  vd::Params without;
+  vd::Params without = with;
   without.fine_steps = 0;
   const vd::Model& model = vd::default_model();
   vd::Model fixed = model;
@@ -1347,7 +1429,8 @@ TEST(DiceReader, AnOpaqueDieIsOffWhereItsFacePlacedAgainAloneLiesOff) {
 TEST(DiceReader, ADieFoundOffIsPlacedAgainFromWiderCropsBeforeItIsLeftUnread) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "wider", "6000-0069");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  before_the_size_network(with);
   ASSERT_GT(with.check_wider, 1);
   vd::Params without = with, unchecked = with;
   without.check_wider = 0;
@@ -1433,20 +1516,21 @@ TEST(DiceReader, TheTopNetworkFindsWhereALeaningDiesTopFaceLiesOff) {
   EXPECT_GT(near, 0.85 * dice) << near << " of " << dice << " within 0.2 radius";
 }
 
-// With the leaning option (DiceDetectOptions::leaning, off by default), a die leaning on another,
-// read as if flat without it, is flagged cocked by where its top face lies (Params::tilt_*): on
-// kLeaningScene, the transparent red die leaning 21.5 degrees, read as a value without the option,
-// is flagged with it (the frosted white one, 22.9 degrees, is read either way), and every flat die
-// is read as without it. A top network that answers "no shift" whatever it sees flags nothing.
+// The leaning check (Params::tilt_residual, off by default; the option `--leaning` until the size
+// network, which left it flagging flat dice only), a die leaning on another, read as if flat
+// without it, is flagged cocked by where its top face lies (Params::tilt_*): on kLeaningScene,
+// read as before the size network, the transparent red die leaning 21.5 degrees, read as a value
+// without the check, is flagged with it (the frosted white one, 22.9 degrees, is read either way),
+// and every flat die is read as without it. A top network that answers "no shift" whatever it sees
+// flags nothing.
 TEST(DiceReader, ADieLeaningOnAnotherIsFlaggedCockedByWhereItsTopFaceLies) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "cocked", kLeaningScene);
   ASSERT_FALSE(image.empty());
-  arbitre::vision::DiceDetectOptions leaning;
-  leaning.leaning = true;
-  const vd::Params with = vd::params_for(leaning);
-  ASSERT_GT(with.tilt_residual, 0) << "the step is on with the option";
-  const vd::Params without = vd::params_for({});
-  ASSERT_EQ(without.tilt_residual, 0) << "and off without it";
+  vd::Params without;
+  before_the_size_network(without);
+  ASSERT_EQ(without.tilt_residual, 0) << "the step is off by default";
+  vd::Params with = without;
+  with.tilt_residual = vd::kLeaningResidual;
   vd::Model still = vd::default_model();
   still.top_cnn = always(still.top_cnn, vd::kFaceBins / 2);
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
@@ -1597,6 +1681,7 @@ TEST(DiceReader, ATransparentDieLeftUnreadIsReadAgainWithTheClearNetwork) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "clear", "0047");
   ASSERT_FALSE(image.empty());
   vd::Params with;
+  before_the_size_network(with);
   with.fit_ring = 0;
   vd::Params without = with;
   without.clear_weight = 0;

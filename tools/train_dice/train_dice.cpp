@@ -19,6 +19,7 @@
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--clear-continue]
 //              [--presence-cnn [--presence-copies 6]] [--fine-face | --fine-centre]
+//              [--size-cnn [--size-copies 16]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -68,6 +69,11 @@
 // within 0.08 radius of the true top face or centre and half within 0.2, at any turn; a cocked
 // die's top face is its most upward face), kept beside the others: the face check places a die
 // still off again with them (Params::fine_*).
+// --size-cnn (with --base) trains the size network (detector.h: a grey crop +- kSizeSpan x the
+// radius at kSizeSide pixels, log(the die's radius / the crop's) in kSizeBins bins of kSizeStep;
+// its own draws: --size-copies crops per die, from within 0.06 radius of its centre, where the
+// centre networks put it, at 0.70-1.42 x its radius, even in log, at any turn), kept beside the
+// others: a die's radius measured where the window scan gives only its level (Params::size_*).
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -318,6 +324,8 @@ int main(int argc, char** argv) {
   bool presence_cnn = false;
   int presence_copies = 6;
   bool fine_face = false, fine_centre = false;  // the fine networks' training (one at a time)
+  bool size_cnn = false;
+  int size_copies = 16;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -401,6 +409,10 @@ int main(int argc, char** argv) {
       fine_face = true;
     else if (a == "--fine-centre")
       fine_centre = true;
+    else if (a == "--size-cnn")
+      size_cnn = true;
+    else if (a == "--size-copies" && i + 1 < argc)
+      size_copies = std::atoi(argv[++i]);
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
@@ -489,6 +501,12 @@ int main(int argc, char** argv) {
                  "--face-copies and --threads at least 1\n");
     return 2;
   }
+  if (size_cnn && (base_file.empty() || size_copies < 1 || threads < 1)) {
+    std::fprintf(stderr,
+                 "train_dice: --size-cnn needs --base, and --size-copies and --threads at least "
+                 "1\n");
+    return 2;
+  }
   if (top_cnn &&
       (base_file.empty() || face_cnn || centre_cnn || face_clear || face_target != "read")) {
     std::fprintf(stderr,
@@ -509,6 +527,7 @@ int main(int argc, char** argv) {
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] "
         "[--presence-cnn [--presence-copies C]] [--fine-face | --fine-centre] "
+        "[--size-cnn [--size-copies C]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -568,6 +587,7 @@ int main(int argc, char** argv) {
     if (top_cnn) model.top_cnn = {};
     if (face_clear) model.clear_face_cnn = {};
     if (presence_cnn) model.presence_cnn = {};
+    if (size_cnn) model.size_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
     std::vector<std::vector<float>> x;
@@ -930,6 +950,25 @@ int main(int argc, char** argv) {
     fine_labels.push_back(shift_bin(target, from, radius, turn, vd::kFineStep));
   };
 
+  // The size network's crops, with draws of their own: from within 0.06 radius of a die's centre
+  // at 0.70-1.42 x its radius (even in log) and any turn, labelled with the bin of log(its
+  // radius / the crop's) in steps of kSizeStep.
+  cv::RNG size_rng(6262);
+  std::vector<unsigned char> size_images;
+  std::vector<int> size_labels;
+  cv::Mat size_row(1, vd::kSizeSide * vd::kSizeSide, CV_8U);
+  const auto add_size_crop = [&](const cv::Mat& grey, const TruthDie& d) {
+    const cv::Point2d from = d.centre + d.radius * cv::Point2d(size_rng.uniform(-0.06, 0.06),
+                                                               size_rng.uniform(-0.06, 0.06));
+    const double log_ratio = size_rng.uniform(-0.35, 0.35);  // log(true / crop)
+    vd::cnn_crops(grey, from, d.radius * std::exp(-log_ratio), {size_rng.uniform(0.0, 360.0)},
+                  size_row, 0, vd::kSizeSpan, vd::kSizeSide);
+    size_images.insert(size_images.end(), size_row.data, size_row.data + size_row.cols);
+    size_labels.push_back(std::clamp(
+        static_cast<int>(std::lround(log_ratio / vd::kSizeStep)) + vd::kSizeBins / 2, 0,
+        vd::kSizeBins - 1));
+  };
+
   // The presence network's crops, with draws of their own: 1 a die centred at about the crop's
   // size, 0 anything else, at any turn.
   cv::RNG presence_rng(5151);
@@ -1007,6 +1046,7 @@ int main(int argc, char** argv) {
       }
       for (int k = 0; k < (fine_face || fine_centre ? face_copies : 0); ++k)
         add_fine_crop(s.grey, d, k);
+      for (int k = 0; k < (size_cnn ? size_copies : 0); ++k) add_size_crop(s.grey, d);
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
@@ -1160,6 +1200,10 @@ int main(int argc, char** argv) {
     model.fine_centre_cnn = train_grey("fine centre cnn", fine_images, fine_labels, vd::kFaceBins,
                                        vd::kFacePlanes, vd::kFineCentreSide);
 
+  if (size_cnn)
+    model.size_cnn = train_grey("size cnn", size_images, size_labels, vd::kSizeBins, 1,
+                                vd::kSizeSide);
+
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
                  static_cast<int>(std::count(presence_labels.begin(), presence_labels.end(), 1)));
@@ -1197,6 +1241,7 @@ int main(int argc, char** argv) {
     arbitre::vision::write_cnn(storage, "fine_face_cnn", model.fine_face_cnn);
   if (!model.fine_centre_cnn.empty())
     arbitre::vision::write_cnn(storage, "fine_centre_cnn", model.fine_centre_cnn);
+  if (!model.size_cnn.empty()) arbitre::vision::write_cnn(storage, "size_cnn", model.size_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

@@ -154,6 +154,7 @@ Model read_model(const cv::FileStorage& storage) {
   m.fine_face_cnn = network("fine_face_cnn", kFaceBins, kFacePlanes, kFineFaceSide);
   m.fine_centre_cnn = network("fine_centre_cnn", kFaceBins, kFacePlanes, kFineCentreSide);
   m.presence_cnn = network("presence_cnn", 2);
+  m.size_cnn = network("size_cnn", kSizeBins, 1, kSizeSide);
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
@@ -739,6 +740,42 @@ std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
                                                  int turns, const Model& model) {
   return locate_with(model.fine_centre_cnn, grey, centres, radii, steps, turns, kFaceSpan,
                      kFineStep);
+}
+
+std::vector<double> measure_sizes_cnn(const cv::Mat& grey, const std::vector<cv::Point2d>& centres,
+                                      const std::vector<double>& radii, int steps, int turns,
+                                      const Model& model) {
+  const Cnn& net = model.size_cnn;
+  const int n = static_cast<int>(std::min(centres.size(), radii.size()));
+  std::vector<double> size(radii.begin(), radii.begin() + n);
+  if (n == 0 || turns < 1 || net.empty()) return size;
+  const int side2 = net.shape.side * net.shape.side, bins = net.classes();
+  std::vector<double> angles(static_cast<std::size_t>(turns));
+  for (int t = 0; t < turns; ++t) angles[static_cast<std::size_t>(t)] = 360.0 * t / turns;
+  cv::Mat rows(turns * n, side2, CV_8U);
+  for (int k = 0; k < steps; ++k) {
+    for (int i = 0; i < n; ++i) {
+      cnn_crops(grey, centres[static_cast<std::size_t>(i)], size[static_cast<std::size_t>(i)],
+                angles, rows, turns * i, kSizeSpan, net.shape.side);
+    }
+    const cv::Mat p = net.probabilities(rows);
+    for (int i = 0; i < n; ++i) {
+      // Each crop's answer: the likeliest bin and its two neighbours, weighed (as locate_with).
+      double log_ratio = 0;
+      for (int t = 0; t < turns; ++t) {
+        const float* q = p.ptr<float>(turns * i + t);
+        const int b = static_cast<int>(std::max_element(q, q + bins) - q);
+        double sum = 0, weight = 0;
+        for (int j = std::max(0, b - 1); j <= std::min(bins - 1, b + 1); ++j) {
+          sum += q[j] * (j - bins / 2) * kSizeStep;
+          weight += q[j];
+        }
+        log_ratio += (weight > 0 ? sum / weight : 0) / turns;
+      }
+      size[static_cast<std::size_t>(i)] *= std::exp(log_ratio);
+    }
+  }
+  return size;
 }
 
 cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
@@ -2282,6 +2319,23 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       centre_dice(grey, again, params, model);
       take_again(d, std::move(again), false);
     }
+  }
+  // Each die's radius measured where it lies (Params::size_*).
+  if (params.size_steps > 0 && !model.size_cnn.empty() && !d.observation.dice.empty()) {
+    const auto sizing = Clock::now();
+    std::vector<cv::Point2d> centres;
+    std::vector<double> radii;
+    for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+      centres.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
+      radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
+    }
+    const std::vector<double> sizes =
+        measure_sizes_cnn(grey, centres, radii, params.size_steps, params.size_turns, model);
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius =
+          std::clamp(sizes[k], radii[k] / params.size_bound, radii[k] * params.size_bound);
+    }
+    d.timing.other_ms += ms_since(sizing);
   }
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).

@@ -163,12 +163,14 @@ struct Params {
   // For this check every die's
   // centre and face are placed once more by the centre and face networks with their crops at
   // `refine_turns` turns (0: not; 4 is what they are placed with), and a die is off only when its
-  // face so placed and its face as read both lie off (0.3 without, until 2026-12-04).
-  double face_check = 0.25;
+  // face so placed and its face as read both lie off (0.3 without, until 2026-12-04; 0.25 until
+  // the size network, thirtieth session).
+  double face_check = 0.2;
   // An opaque die (the texture forest's word) is off when its face placed again alone lies
   // `face_check_opaque` x its radius or more off (0: as the others): the face network places an
-  // opaque die's face surely, a clear one's poorly (since 2026-12-04, twenty-seventh session).
-  double face_check_opaque = 0.22;
+  // opaque die's face surely, a clear one's poorly (since 2026-12-04, twenty-seventh session;
+  // 0.22 until the size network).
+  double face_check_opaque = 0.18;
   int refine_turns = 8;
   // A die whose face as read lies within `refine_from` x its radius of where the other dice as
   // read put it is not placed again (0: every die read is; since 2026-12-04, twenty-seventh
@@ -192,6 +194,15 @@ struct Params {
   // frame's), and the centre network, its crop then cut inside the die's outline, places the
   // centre off (since 2026-12-04, twenty-ninth session).
   double check_wider = 1.15;
+  // With a size network: once the dice are centred, each die's radius is measured by the size
+  // network from crops at `size_turns` turns round its centre, `size_steps` times (0: not), and
+  // kept within `size_bound` x (or / ) the radius it was found at; the reading again of the dice
+  // left unread, the face check (its bounds are in radii) and the leaning check then use it, and
+  // the overlay draws it (since 2026-12-04, thirtieth session: the window scan finds a die's
+  // radius 10% off, median, the network 3%).
+  int size_steps = 1;
+  int size_turns = 8;
+  double size_bound = 1.5;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
@@ -263,6 +274,16 @@ inline constexpr int kFineCentreSide = 48;
 // classes: 0 not a die, 1 a die centred there at about that size.
 inline constexpr double kPresenceSpan = 1.4;
 
+// The size network's input: a grey crop kSizeSide pixels square spanning +- kSizeSpan x the
+// radius a die is thought to have, round where its centre is thought to be (the whole die at
+// 0.7 x its radius, its outline and what lies round it); its classes: log(the die's radius / the
+// crop's) in kSizeBins bins of kSizeStep, bin b centred on (b - kSizeBins / 2) x kSizeStep
+// (+-0.35: 0.70-1.42 x; the ends hold anything further).
+inline constexpr double kSizeSpan = 1.6;
+inline constexpr int kSizeSide = 32;
+inline constexpr int kSizeBins = 15;
+inline constexpr double kSizeStep = 0.05;
+
 // The axis network's classes: the digit's axis (its rotation modulo 180 degrees) in bins of
 // 180 / kAxisBins degrees, bin b centred on b x that.
 inline constexpr int kAxisBins = 12;
@@ -328,6 +349,10 @@ struct Model {
   // crop than the reader's; when the model has one its "not a die" is averaged into the
   // presence (Params::presence_net).
   Cnn presence_cnn;
+  // The size network (optional): a die's radius from a crop round its centre at the radius it is
+  // thought to have (kSizeSpan / kSizeSide), where the window scan finds it only in steps of a
+  // level and within Params::radius_spread of the frame's common radius.
+  Cnn size_cnn;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
@@ -507,6 +532,12 @@ std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
                                                  const std::vector<cv::Point2d>& centres,
                                                  const std::vector<double>& radii, int steps,
                                                  int turns, const Model& model);
+// The size network (the model must have one): each die's radius from a crop round its centre in
+// `centres` at its radius in `radii`, `steps` times (each from the radius the step before
+// found), with crops at `turns` turns (the mean of their answers, in log).
+std::vector<double> measure_sizes_cnn(const cv::Mat& grey, const std::vector<cv::Point2d>& centres,
+                                      const std::vector<double>& radii, int steps, int turns,
+                                      const Model& model);
 // The same with the top network (the model must have one): where each die's most upward face is,
 // a cocked die's too.
 std::vector<cv::Point2d> locate_tops_cnn(const cv::Mat& grey,
