@@ -64,7 +64,8 @@ enum class Without {
   RefineFrom,
   FineNetworks,
   Avx512Networks,
-  WiderCrops
+  WiderCrops,
+  SizeNetwork
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -82,6 +83,11 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::RefineFrom) params.refine_from = 0;
   if (without == Without::FineNetworks) params.fine_steps = 0, params.check_reread = true;
   if (without == Without::WiderCrops) params.check_wider = 0;
+  if (without == Without::SizeNetwork) {
+    params.size_steps = 0;  // and the face check's bounds of before it
+    params.face_check = 0.25;
+    params.face_check_opaque = 0.22;
+  }
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -197,6 +203,7 @@ int main(int argc, char** argv) {
       {"without_fine_networks", Without::FineNetworks},
       {"networks_at_avx2_width", Without::Avx512Networks},
       {"without_wider_crops", Without::WiderCrops},
+      {"before_size_network", Without::SizeNetwork},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,
