@@ -110,7 +110,8 @@ int main(int argc, char** argv) {
   detect_dice->add_option("--overlay", overlay_path, "Also write the debug overlay to this PNG");
   detect_dice->add_option("--zones", zones_path, "Tray and kept zones (JSON polygons in image pixels)");
   bool dice_textures = false;
-  detect_dice->add_flag("--textures", dice_textures, "The dice are textured: report frosted or transparent");
+  detect_dice->add_flag("--textures", dice_textures,
+                        "The dice are textured: report frosted or transparent");
 
   auto* calibrate = app.add_subcommand("calibrate", "Calibrate the colours from an image");
   calibrate->require_subcommand(1);
@@ -143,7 +144,8 @@ int main(int argc, char** argv) {
   watch->add_option("--calibration", watch_options.calibration,
                     "Irma: colours from 'calibrate pions'; Yams: dice zones (JSON polygons). Kept "
                     "in the store for this source: later sessions start calibrated");
-  watch->add_flag("--textures", watch_options.textures, "Yams: the dice have textures (frosted/transparent)");
+  watch->add_flag("--textures", watch_options.textures,
+                  "Yams: the dice have textures (frosted/transparent)");
   watch->footer(
       "Commands, one a line on stdin while the game runs:\n"
       "  undo                     undo the last move, refused try or correction (again and again)\n"

@@ -964,9 +964,9 @@ int main(int argc, char** argv) {
     vd::cnn_crops(grey, from, d.radius * std::exp(-log_ratio), {size_rng.uniform(0.0, 360.0)},
                   size_row, 0, vd::kSizeSpan, vd::kSizeSide);
     size_images.insert(size_images.end(), size_row.data, size_row.data + size_row.cols);
-    size_labels.push_back(std::clamp(
-        static_cast<int>(std::lround(log_ratio / vd::kSizeStep)) + vd::kSizeBins / 2, 0,
-        vd::kSizeBins - 1));
+    size_labels.push_back(
+        std::clamp(static_cast<int>(std::lround(log_ratio / vd::kSizeStep)) + vd::kSizeBins / 2, 0,
+                   vd::kSizeBins - 1));
   };
 
   // The presence network's crops, with draws of their own: 1 a die centred at about the crop's
@@ -1201,8 +1201,8 @@ int main(int argc, char** argv) {
                                        vd::kFacePlanes, vd::kFineCentreSide);
 
   if (size_cnn)
-    model.size_cnn = train_grey("size cnn", size_images, size_labels, vd::kSizeBins, 1,
-                                vd::kSizeSide);
+    model.size_cnn =
+        train_grey("size cnn", size_images, size_labels, vd::kSizeBins, 1, vd::kSizeSide);
 
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
