@@ -7,7 +7,8 @@
 # network's (its last three), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
-# same bytes as one. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
+# same bytes as one; a path that is no directory and a broken ground truth are refused with exit
+# code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
 #     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size]
 #     [OPAQUE_DIR]
@@ -54,6 +55,23 @@ set -e
 [ "$code" -eq 2 ] || fail "${bad[*]} gave exit code $code, not 2"
 grep -q -- "$named" "$work/err" || fail "the error does not name $named"
 [ ! -e "$work/bad.yml" ] || fail "a model was written after bad arguments"
+# Scenes that are not there, or whose ground truth is broken: exit 2 naming the path, no model.
+set +e
+"$train" --base "$base" "${flags[@]}" --out "$work/bad.yml" "$work/base-is-no-dir.yml" 2>"$work/err"
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "a path that is no directory gave exit code $code, not 2"
+grep -q "base-is-no-dir.yml: not a directory" "$work/err" || fail "the error does not name the path"
+mkdir "$work/broken"
+cp "$scenes/0000.jpg" "$work/broken/0000.jpg"
+printf '{"image": "0000.jpg", "dice": [{"x": "left"}]}' >"$work/broken/0000.json"
+set +e
+"$train" --base "$base" "${flags[@]}" --out "$work/bad.yml" "$work/broken" 2>"$work/err"
+code=$?
+set -e
+[ "$code" -eq 2 ] || fail "a broken ground truth gave exit code $code, not 2"
+grep -q "broken/0000.json" "$work/err" || fail "the error does not name the broken file"
+[ ! -e "$work/bad.yml" ] || fail "a model was written from broken scenes"
 if [ -n "$opaque" ]; then
   set +e
   "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --out "$work/opaque.yml" "$opaque" 2>"$work/err"

@@ -82,6 +82,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -144,6 +145,9 @@ struct Scene {
 std::vector<Scene> load_scenes(const std::vector<std::string>& dirs) {
   std::vector<fs::path> files;
   for (const std::string& dir : dirs) {
+    std::error_code error;
+    if (!fs::is_directory(dir, error))
+      throw std::runtime_error(dir + ": not a directory of scenes (scenegen --dice --out DIR)");
     for (const auto& entry : fs::directory_iterator(dir)) {
       const std::string name = entry.path().filename().string();
       if (entry.path().extension() == ".json" && name.find("_gt") == std::string::npos)
@@ -153,26 +157,30 @@ std::vector<Scene> load_scenes(const std::vector<std::string>& dirs) {
   std::sort(files.begin(), files.end());
   std::vector<Scene> scenes;
   for (const fs::path& file : files) {
-    const auto truth = nlohmann::json::parse(std::ifstream(file));
-    if (!truth.contains("dice")) continue;
-    Scene scene;
-    scene.image = arbitre::vision::load_image(
-        (file.parent_path() / truth["image"].get<std::string>()).string());
-    cv::cvtColor(scene.image, scene.grey, cv::COLOR_BGR2GRAY);
-    for (const auto& d : truth["dice"]) {
-      TruthDie die;
-      die.centre = {d["x"].get<double>(), d["y"].get<double>()};
-      die.radius = d["radius_px"].get<double>();
-      die.cocked = d["cocked"].get<bool>();
-      die.value = d["value"].is_null() ? 0 : d["value"].get<int>();
-      die.visible = d["visible"].get<double>();
-      die.rotation = d["face"]["digit_rotation_deg"].get<double>();
-      die.face = {d["face"]["x"].get<double>(), d["face"]["y"].get<double>()};
-      const std::string texture = d["texture"];
-      die.texture = texture == "frosted" ? 1 : texture == "transparent" ? 2 : 0;
-      scene.dice.push_back(die);
+    try {
+      const auto truth = nlohmann::json::parse(std::ifstream(file));
+      if (!truth.contains("dice")) continue;
+      Scene scene;
+      scene.image = arbitre::vision::load_image(
+          (file.parent_path() / truth.at("image").get<std::string>()).string());
+      cv::cvtColor(scene.image, scene.grey, cv::COLOR_BGR2GRAY);
+      for (const auto& d : truth.at("dice")) {
+        TruthDie die;
+        die.centre = {d.at("x").get<double>(), d.at("y").get<double>()};
+        die.radius = d.at("radius_px").get<double>();
+        die.cocked = d.at("cocked").get<bool>();
+        die.value = d.at("value").is_null() ? 0 : d.at("value").get<int>();
+        die.visible = d.at("visible").get<double>();
+        die.rotation = d.at("face").at("digit_rotation_deg").get<double>();
+        die.face = {d.at("face").at("x").get<double>(), d.at("face").at("y").get<double>()};
+        const std::string texture = d.at("texture");
+        die.texture = texture == "frosted" ? 1 : texture == "transparent" ? 2 : 0;
+        scene.dice.push_back(die);
+      }
+      scenes.push_back(std::move(scene));
+    } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error(file.string() + ": " + e.what());
     }
-    scenes.push_back(std::move(scene));
   }
   return scenes;
 }
@@ -533,7 +541,13 @@ int main(int argc, char** argv) {
   }
   cv::setNumThreads(1);
   cv::theRNG().state = 7;
-  const std::vector<Scene> scenes = load_scenes(dirs);
+  std::vector<Scene> scenes;
+  try {
+    scenes = load_scenes(dirs);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "train_dice: %s\n", e.what());
+    return 2;
+  }
   std::fprintf(stderr, "%zu scenes\n", scenes.size());
   if (scenes.empty()) return 2;
   const vd::Params params;
