@@ -48,38 +48,33 @@ case $step in
   *) fail "unknown step $step" ;;
 esac
 
-set +e
-"$train" "${bad[@]}" --out "$work/bad.yml" "$scenes" 2>"$work/err"
-code=$?
-set -e
-[ "$code" -eq 2 ] || fail "${bad[*]} gave exit code $code, not 2"
-grep -q -- "$named" "$work/err" || fail "the error does not name $named"
-[ ! -e "$work/bad.yml" ] || fail "a model was written after bad arguments"
-# Scenes that are not there, or whose ground truth is broken: exit 2 naming the path, no model.
-set +e
-"$train" --base "$base" "${flags[@]}" --out "$work/bad.yml" "$work/base-is-no-dir.yml" 2>"$work/err"
-code=$?
-set -e
-[ "$code" -eq 2 ] || fail "a path that is no directory gave exit code $code, not 2"
-grep -q "base-is-no-dir.yml: not a directory" "$work/err" || fail "the error does not name the path"
-mkdir "$work/broken"
-cp "$scenes/0000.jpg" "$work/broken/0000.jpg"
-printf '{"image": "0000.jpg", "dice": [{"x": "left"}]}' >"$work/broken/0000.json"
-set +e
-"$train" --base "$base" "${flags[@]}" --out "$work/bad.yml" "$work/broken" 2>"$work/err"
-code=$?
-set -e
-[ "$code" -eq 2 ] || fail "a broken ground truth gave exit code $code, not 2"
-grep -q "broken/0000.json" "$work/err" || fail "the error does not name the broken file"
-[ ! -e "$work/bad.yml" ] || fail "a model was written from broken scenes"
-if [ -n "$opaque" ]; then
+# refused WHAT PATTERN ARGS...: train_dice with ARGS exits 2, its error matches PATTERN, and no
+# model is written.
+refused() {
+  local what=$1 pattern=$2 code
+  shift 2
+  rm -f "$work/bad.yml"
   set +e
-  "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --out "$work/opaque.yml" "$opaque" 2>"$work/err"
+  "$train" "$@" --out "$work/bad.yml" 2>"$work/err"
   code=$?
   set -e
-  [ "$code" -eq 2 ] || fail "scenes without a transparent die gave exit code $code, not 2"
-  grep -q "no transparent die" "$work/err" || fail "the error does not say there is no transparent die"
-  [ ! -e "$work/opaque.yml" ] || fail "a model was written from scenes without a transparent die"
+  [ "$code" -eq 2 ] || fail "$what gave exit code $code, not 2"
+  grep -q -- "$pattern" "$work/err" || fail "the error for $what does not name $pattern"
+  [ ! -e "$work/bad.yml" ] || fail "a model was written for $what"
+}
+
+refused "${bad[*]}" "$named" "${bad[@]}" "$scenes"
+# Scenes that are not there, or whose ground truth is broken: named.
+refused "a path that is no directory" "base-is-no-dir.yml: not a directory" \
+  --base "$base" "${flags[@]}" "$work/base-is-no-dir.yml"
+mkdir "$work/broken"
+images=("$scenes"/*.jpg)
+cp "${images[0]}" "$work/broken/0000.jpg"
+printf '{"image": "0000.jpg", "dice": [{"x": "left"}]}' >"$work/broken/0000.json"
+refused "a broken ground truth" "broken/0000.json" --base "$base" "${flags[@]}" "$work/broken"
+if [ -n "$opaque" ]; then
+  refused "scenes without a transparent die" "no transparent die" \
+    --base "$base" "${flags[@]}" --cnn-epochs 1 "$opaque"
 fi
 
 "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --threads 1 --out "$work/one.yml" "$scenes" 2>"$work/log1"

@@ -125,11 +125,6 @@ void near_as_before(vd::Params& p) {
   p.neighbour_keep = 0;
 }
 
-// The face check as it was until 2026-12-04 (twenty-eighth session): without the fine networks, a
-// die it finds off read again where the fit puts its top face; without the wider crops and the
-// size network (and at its bounds of then, 0.25 and 0.22). The tests of other steps written
-// before then compare two readings with it: the dice the check leaves unread now depend on the
-// fit, which changes with the dice those steps find.
 // The reader as it was before the size network (2026-12-04, thirtieth session): each die at the
 // radius it was found at, the face check's bounds of then. The tests of steps written before then
 // compare two readings with it: with each die's radius measured, the check finds off dice those
@@ -140,6 +135,23 @@ void before_the_size_network(vd::Params& p) {
   p.face_check_opaque = 0.22;
 }
 
+// The radius of the die `d` saw nearest a true die's centre (`die`, from the ground truth).
+double radius_seen(const vd::Detection& d, const nlohmann::json& die) {
+  const cv::Point2d at(die["x"].get<double>(), die["y"].get<double>());
+  double radius = 0, nearest = 1e9;
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    const double off = cv::norm(cv::Point2d(d.observation.dice[k].x, d.observation.dice[k].y) - at);
+    if (off < nearest)
+      nearest = off, radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+  }
+  return radius;
+}
+
+// The face check as it was until 2026-12-04 (twenty-eighth session): without the fine networks, a
+// die it finds off read again where the fit puts its top face; without the wider crops and the
+// size network (and at its bounds of then, 0.25 and 0.22). The tests of other steps written
+// before then compare two readings with it: the dice the check leaves unread now depend on the
+// fit, which changes with the dice those steps find.
 void face_check_as_before(vd::Params& p) {
   p.fine_steps = 0;
   p.check_reread = true;
@@ -1106,20 +1118,11 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
       EXPECT_EQ(sb.outcome[i], sa.outcome[i]) << "die " << i;
     }
   }
-  // Each true die's radius as seen (the die seen nearest its true centre): mean |log(seen / true)|.
+  // Each true die's radius as seen: mean |log(seen / true)|.
   const auto radius_error = [&](const vd::Detection& d) {
     double sum = 0;
-    for (const auto& die : truth["dice"]) {
-      const cv::Point2d at(die["x"].get<double>(), die["y"].get<double>());
-      double seen = 0, nearest = 1e9;
-      for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
-        const double off =
-            cv::norm(cv::Point2d(d.observation.dice[k].x, d.observation.dice[k].y) - at);
-        if (off < nearest)
-          nearest = off, seen = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
-      }
-      sum += std::fabs(std::log(seen / die["radius_px"].get<double>()));
-    }
+    for (const auto& die : truth["dice"])
+      sum += std::fabs(std::log(radius_seen(d, die) / die["radius_px"].get<double>()));
     return sum / static_cast<double>(truth["dice"].size());
   };
   EXPECT_LT(radius_error(a), radius_error(c) / 2)
@@ -1442,16 +1445,8 @@ TEST(DiceReader, ADieFoundOffIsPlacedAgainFromWiderCropsBeforeItIsLeftUnread) {
   const auto sc = arbitre::testing::score_dice(truth, c.observation);
   const auto& die = truth["dice"][9];
   ASSERT_FALSE(die["cocked"].get<bool>());
-  // Its radius as found: the die seen nearest its true centre.
-  const cv::Point2d at(die["x"].get<double>(), die["y"].get<double>());
-  double found = 0, nearest = 1e9;
-  for (std::size_t k = 0; k < a.observation.dice.size(); ++k) {
-    const auto& seen = a.observation.dice[k];
-    const double off = cv::norm(cv::Point2d(seen.x, seen.y) - at);
-    if (off < nearest)
-      nearest = off, found = a.candidates[static_cast<std::size_t>(a.die_candidate[k])].radius;
-  }
-  EXPECT_LE(found, 0.8 * die["radius_px"].get<double>());
+  // Its radius as found.
+  EXPECT_LE(radius_seen(a, die), 0.8 * die["radius_px"].get<double>());
   EXPECT_EQ(sb.outcome[9], "unread");
   EXPECT_EQ(sc.outcome[9], "right");
   EXPECT_EQ(sa.outcome[9], "right");

@@ -651,6 +651,18 @@ void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned ch
 
 namespace {
 
+// A network's answer in bins of `step` (bin b centred on (b - bins / 2) x step) from its
+// probabilities `q`: the likeliest bin and its two neighbours, weighed.
+double bin_answer(const float* q, int bins, double step) {
+  const int b = static_cast<int>(std::max_element(q, q + bins) - q);
+  double sum = 0, weight = 0;
+  for (int j = std::max(0, b - 1); j <= std::min(bins - 1, b + 1); ++j) {
+    sum += q[j] * (j - bins / 2) * step;
+    weight += q[j];
+  }
+  return weight > 0 ? sum / weight : 0;
+}
+
 // A network of the face network's shape (`net`: the face network or the centre network) applied
 // `steps` times from each of `centres`; or of a fine network's, with its crop's `span` and its
 // bins' `step` (its side and bins are the network's).
@@ -686,14 +698,7 @@ std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
       // least squares over the turns (with four: half the difference of opposite turns).
       cv::Point2d shift(0, 0);
       for (int t = 0; t < turns; ++t) {
-        const float* q = p.ptr<float>(turns * i + t);
-        const int b = static_cast<int>(std::max_element(q, q + bins) - q);
-        double sum = 0, weight = 0;
-        for (int j = std::max(0, b - 1); j <= std::min(bins - 1, b + 1); ++j) {
-          sum += q[j] * (j - bins / 2) * step;
-          weight += q[j];
-        }
-        const double along = weight > 0 ? sum / weight : 0;
+        const double along = bin_answer(p.ptr<float>(turns * i + t), bins, step);
         const double a = angles[static_cast<std::size_t>(t)] * M_PI / 180.0;
         shift += 2.0 / turns * along * cv::Point2d(std::cos(a), std::sin(a));
       }
@@ -760,18 +765,9 @@ std::vector<double> measure_sizes_cnn(const cv::Mat& grey, const std::vector<cv:
     }
     const cv::Mat p = net.probabilities(rows);
     for (int i = 0; i < n; ++i) {
-      // Each crop's answer: the likeliest bin and its two neighbours, weighed (as locate_with).
       double log_ratio = 0;
-      for (int t = 0; t < turns; ++t) {
-        const float* q = p.ptr<float>(turns * i + t);
-        const int b = static_cast<int>(std::max_element(q, q + bins) - q);
-        double sum = 0, weight = 0;
-        for (int j = std::max(0, b - 1); j <= std::min(bins - 1, b + 1); ++j) {
-          sum += q[j] * (j - bins / 2) * kSizeStep;
-          weight += q[j];
-        }
-        log_ratio += (weight > 0 ? sum / weight : 0) / turns;
-      }
+      for (int t = 0; t < turns; ++t)
+        log_ratio += bin_answer(p.ptr<float>(turns * i + t), bins, kSizeStep) / turns;
       size[static_cast<std::size_t>(i)] *= std::exp(log_ratio);
     }
   }
