@@ -651,6 +651,13 @@ void face_mark(cv::Size image, cv::Point2d centre, double angle_deg, unsigned ch
 
 namespace {
 
+// The turns of a round reading: `turns` from `start` degrees round.
+std::vector<double> round_turns(double start, int turns) {
+  std::vector<double> circle(static_cast<std::size_t>(turns));
+  for (int t = 0; t < turns; ++t) circle[static_cast<std::size_t>(t)] = start + 360.0 * t / turns;
+  return circle;
+}
+
 // A network's answer in bins of `step` (bin b centred on (b - bins / 2) x step) from its
 // probabilities `q`: the likeliest bin and its two neighbours, weighed.
 double bin_answer(const float* q, int bins, double step) {
@@ -676,8 +683,7 @@ std::vector<cv::Point2d> locate_with(const Cnn& net, const cv::Mat& grey,
   if (n == 0 || turns < 2) return at;
   const int planes = net.shape.channels, side = net.shape.side, bins = net.classes();
   const int side2 = side * side;
-  std::vector<double> angles(static_cast<std::size_t>(turns));
-  for (int t = 0; t < turns; ++t) angles[static_cast<std::size_t>(t)] = 360.0 * t / turns;
+  const std::vector<double> angles = round_turns(0, turns);
   cv::Mat rows(turns * n, side2 * planes, CV_8U);
   cv::Mat crops(turns, side2, CV_8U);
   for (int k = 0; k < steps; ++k) {
@@ -755,8 +761,7 @@ std::vector<double> measure_sizes_cnn(const cv::Mat& grey, const std::vector<cv:
   std::vector<double> size(radii.begin(), radii.begin() + n);
   if (n == 0 || turns < 1 || net.empty()) return size;
   const int side2 = net.shape.side * net.shape.side, bins = net.classes();
-  std::vector<double> angles(static_cast<std::size_t>(turns));
-  for (int t = 0; t < turns; ++t) angles[static_cast<std::size_t>(t)] = 360.0 * t / turns;
+  const std::vector<double> angles = round_turns(0, turns);
   cv::Mat rows(turns * n, side2, CV_8U);
   for (int k = 0; k < steps; ++k) {
     for (int i = 0; i < n; ++i) {
@@ -889,13 +894,6 @@ struct RoundReading {
   double best = 0, second = 0, angle = 0;
   int value = 0;
 };
-
-// The turns of a round reading: `turns` from `start` degrees round.
-std::vector<double> round_turns(double start, int turns) {
-  std::vector<double> circle(static_cast<std::size_t>(turns));
-  for (int t = 0; t < turns; ++t) circle[static_cast<std::size_t>(t)] = start + 360.0 * t / turns;
-  return circle;
-}
 
 // The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
@@ -1836,6 +1834,25 @@ std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Pa
   return dropped;
 }
 
+// Every die's radius measured by the size network where it lies, within size_bound of the
+// radius it was found at (Params::size_*).
+void size_dice(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
+  const auto start = Clock::now();
+  std::vector<cv::Point2d> centres;
+  std::vector<double> radii;
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    centres.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
+    radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
+  }
+  const std::vector<double> sizes =
+      measure_sizes_cnn(grey, centres, radii, params.size_steps, params.size_turns, model);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius =
+        std::clamp(sizes[k], radii[k] / params.size_bound, radii[k] * params.size_bound);
+  }
+  d.timing.other_ms += ms_since(start);
+}
+
 // Whether each die is put where the centre network finds its centre (Params::centre_steps).
 bool centred(const Params& params, const Model& model) {
   return params.centre_steps > 0 && !model.centre_cnn.empty();
@@ -2317,22 +2334,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     }
   }
   // Each die's radius measured where it lies (Params::size_*).
-  if (params.size_steps > 0 && !model.size_cnn.empty() && !d.observation.dice.empty()) {
-    const auto sizing = Clock::now();
-    std::vector<cv::Point2d> centres;
-    std::vector<double> radii;
-    for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
-      centres.emplace_back(d.observation.dice[k].x, d.observation.dice[k].y);
-      radii.push_back(d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius);
-    }
-    const std::vector<double> sizes =
-        measure_sizes_cnn(grey, centres, radii, params.size_steps, params.size_turns, model);
-    for (std::size_t k = 0; k < sizes.size(); ++k) {
-      d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius =
-          std::clamp(sizes[k], radii[k] / params.size_bound, radii[k] * params.size_bound);
-    }
-    d.timing.other_ms += ms_since(sizing);
-  }
+  if (params.size_steps > 0 && !model.size_cnn.empty()) size_dice(grey, d, params, model);
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
