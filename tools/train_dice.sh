@@ -23,7 +23,8 @@
 # fine centre network, on them (--fine-face, --fine-centre, 2026-12-04: the top face and the
 # centre placed again to a third of the face network's bins, for the face check), then the size
 # network on them too (--size-cnn, 2026-12-04: each die's radius where the window scan gives only
-# its level).
+# its level), and last the lean network on seeds 7800 and 7200 (840 scenes; --lean-cnn,
+# 2026-12-04: whether a die the face check passes leans all the same).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (2,600 scenes, 4-8 s each on one core: about 150 minutes of
 # rendering on two cores), then about 10 minutes of training on one core and 60 more for the
@@ -81,7 +82,9 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/fineface.yml" --fine-centre --face-copies 16 --cnn-epochs 15 \
   --threads 2 --out "$out/finecentre.yml" "$r/m"
 "$build/tools/train_dice" --base "$out/finecentre.yml" --size-cnn --size-copies 16 --cnn-epochs 15 \
-  --threads 2 --out "$out/model/dice_digits.yml" "$r/m"
+  --threads 2 --out "$out/size.yml" "$r/m"
+"$build/tools/train_dice" --base "$out/size.yml" --lean-cnn --lean-copies 16 --cnn-epochs 8 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$r/m" "$r/k"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

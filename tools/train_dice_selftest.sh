@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_top,
-# train_dice_fineface, train_dice_finecentre and train_dice_size: the presence network's training
-# step of tools/train_dice.sh, the second digit network's, the centre network's, the clear
-# network's, the clear face network's, the top network's, the fine networks' or the size
-# network's (its last three), on committed dice
+# train_dice_fineface, train_dice_finecentre, train_dice_size and train_dice_lean: the presence
+# network's training step of tools/train_dice.sh, the second digit network's, the centre
+# network's, the clear network's, the clear face network's, the top network's, the fine networks',
+# the size network's or the lean network's (its last four), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it; two threads train the
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size]
+#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size|lean]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue).
 set -euo pipefail
@@ -45,6 +45,8 @@ case $step in
     bad=(--fine-centre) named=--base ;;
   size) flags=(--size-cnn --size-copies 2) key=size_cnn:
     bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
+  lean) flags=(--lean-cnn --lean-copies 2) key=lean_cnn:
+    bad=(--lean-cnn --lean-copies 0 --base "$base") named=--lean-copies ;;
   *) fail "unknown step $step" ;;
 esac
 

@@ -65,7 +65,8 @@ enum class Without {
   FineNetworks,
   Avx512Networks,
   WiderCrops,
-  SizeNetwork
+  SizeNetwork,
+  LeanNetwork
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -88,6 +89,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     params.face_check = 0.25;
     params.face_check_opaque = 0.22;
   }
+  if (without == Without::LeanNetwork) params.lean_bound = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -204,6 +206,7 @@ int main(int argc, char** argv) {
       {"networks_at_avx2_width", Without::Avx512Networks},
       {"without_wider_crops", Without::WiderCrops},
       {"before_size_network", Without::SizeNetwork},
+      {"without_lean_network", Without::LeanNetwork},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

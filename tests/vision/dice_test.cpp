@@ -126,13 +126,14 @@ void near_as_before(vd::Params& p) {
 }
 
 // The reader as it was before the size network (2026-12-04, thirtieth session): each die at the
-// radius it was found at, the face check's bounds of then. The tests of steps written before then
-// compare two readings with it: with each die's radius measured, the check finds off dice those
-// steps are shown on.
+// radius it was found at, the face check's bounds of then, and no lean network (thirty-first
+// session). The tests of steps written before then compare two readings with it: with each die's
+// radius measured, or the lean network asked, the check finds off dice those steps are shown on.
 void before_the_size_network(vd::Params& p) {
   p.size_steps = 0;
   p.face_check = 0.25;
   p.face_check_opaque = 0.22;
+  p.lean_bound = 0;
 }
 
 // The radius of the die `d` saw nearest a true die's centre (`die`, from the ground truth).
@@ -1051,6 +1052,86 @@ TEST(DiceReader, TheFineNetworksPlaceTheFaceAndTheCentreNearer) {
       fine_face / dice, face / dice, fine_centre / dice, centre / dice);
 }
 
+// The lean network's input: the crop round the die's centre is turned so that where a flat die's
+// top face would lie falls on the crop's x axis, to the right, at the shift's length (kLeanSide /
+// 2 / kLeanSpan pixels a radius), what lies opposite to the left, and the second plane has its
+// one dot just there; mirrored, the crop's rows are upside down (the shift's axis stays), the
+// dot where it was.
+TEST(DiceReader, TheLeanCropTurnsWhereAFlatDiesFaceWouldLieOntoItsXAxis) {
+  cv::Mat grey(240, 320, CV_8U, cv::Scalar(40));
+  const cv::Point2d centre(150, 110), shift(0.3, -0.4);
+  const double radius = 30;
+  const cv::Point2d face = centre + radius * shift;  // 0.5 radius up and to the right
+  cv::circle(grey, cv::Point(static_cast<int>(face.x), static_cast<int>(face.y)), 4,
+             cv::Scalar(250), cv::FILLED);
+  const cv::Point2d back = centre - radius * shift;  // a dimmer dot opposite
+  cv::circle(grey, cv::Point(static_cast<int>(back.x), static_cast<int>(back.y)), 4,
+             cv::Scalar(150), cv::FILLED);
+  const int side = vd::kLeanSide, area = side * side;
+  std::vector<unsigned char> plain(vd::kLeanPlanes * area), mirrored(plain.size());
+  vd::lean_crop(grey, centre, radius, shift, false, plain.data());
+  vd::lean_crop(grey, centre, radius, shift, true, mirrored.data());
+  // Where the pixels of a plane at `level` or brighter lie (their mean).
+  const auto where = [&](const std::vector<unsigned char>& rows, int plane, int level) {
+    const cv::Mat m(side, side, CV_8U, const_cast<unsigned char*>(rows.data()) + plane * area);
+    const cv::Moments mo = cv::moments(m >= level, true);
+    return cv::Point2d(mo.m10 / mo.m00, mo.m01 / mo.m00);
+  };
+  const double along = 0.5 * side / (2 * vd::kLeanSpan);  // 7.1 pixels
+  const cv::Point2d dot = where(plain, 0, 200), mark = where(plain, 1, 1);
+  EXPECT_NEAR(dot.x, side / 2.0 + along, 1.0);
+  EXPECT_NEAR(dot.y, side / 2.0, 1.0);
+  EXPECT_NEAR(mark.x, side / 2.0 + along, 0.6);
+  EXPECT_EQ(mark.y, side / 2);
+  // The dimmer dot opposite lies on the axis the other way.
+  const cv::Mat plain_grey(side, side, CV_8U, plain.data());
+  EXPECT_GT(
+      plain_grey.at<unsigned char>(side / 2, static_cast<int>(std::lround(side / 2.0 - along))),
+      120);
+  const cv::Mat flat_mark(side, side, CV_8U, plain.data() + area);
+  EXPECT_EQ(cv::countNonZero(flat_mark), 13) << "one dot of radius 2";
+  // Mirrored: the grey plane's rows upside down, the dot where it was.
+  cv::Mat flipped;
+  cv::flip(plain_grey, flipped, 0);
+  EXPECT_EQ(cv::norm(flipped, cv::Mat(side, side, CV_8U, mirrored.data()), cv::NORM_INF), 0.0);
+  EXPECT_EQ(where(mirrored, 1, 1), mark);
+}
+
+// The lean network (Params::lean_bound) flags a leaning die the face check passes: on seed
+// 8100's scene 70 (a looked-at set; tests/data/dice/lean) the red die leaning 24.9 degrees on
+// the white 1 has its faces placed within the check's bounds and, without the network, is read
+// as a 4; with it, it is flagged and the whole roll is read right (the white die leaning 33.1
+// degrees is flagged either way), every other die as without. A lean network that always
+// answers "flat" reads the scene as without one.
+TEST(DiceReader, TheLeanNetworkFlagsALeaningDieTheFaceCheckPasses) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "lean", "8100-0070");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_GT(with.lean_bound, 0);
+  ASSERT_FALSE(vd::default_model().lean_cnn.empty()) << "the committed model has a lean network";
+  vd::Params without = with;
+  without.lean_bound = 0;
+  vd::Model flat = vd::default_model();
+  flat.lean_cnn = always(flat.lean_cnn, 0);
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
+                      c = vd::detect(image, with, flat);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto sc = arbitre::testing::score_dice(truth, c.observation);
+  ASSERT_TRUE(truth["dice"][0]["cocked"].get<bool>());
+  EXPECT_EQ(sb.outcome[0], "read");
+  EXPECT_EQ(sa.outcome[0], "flagged");
+  EXPECT_EQ(sa.outcome[9], "flagged");
+  EXPECT_TRUE(sa.roll_right());
+  EXPECT_FALSE(sb.roll_right());
+  for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
+    if (i != 0) {
+      EXPECT_EQ(sb.outcome[i], sa.outcome[i]) << "die " << i;
+    }
+    EXPECT_EQ(sc.outcome[i], sb.outcome[i]) << "die " << i << ", the network always flat";
+  }
+}
+
 // The size network measures a die's radius from crops at the radius it is thought to have: from
 // 0.75-1.3 x the true radius at the die's centre (the window scan's errors, and the common
 // radius's bound), the radius it gives is within a third of that error on the committed scenes'
@@ -1096,7 +1177,8 @@ TEST(DiceReader, TheSizeNetworkMeasuresADiesRadius) {
 TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "size", "6000-0030");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  with.lean_bound = 0;  // the size network's part alone
   ASSERT_GT(with.size_steps, 0);
   vd::Params before = with, unsized = with;
   before_the_size_network(before);

@@ -19,7 +19,7 @@
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--clear-continue]
 //              [--presence-cnn [--presence-copies 6]] [--fine-face | --fine-centre]
-//              [--size-cnn [--size-copies 16]]
+//              [--size-cnn [--size-copies 16]] [--lean-cnn [--lean-copies 16]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -74,6 +74,14 @@
 // its own draws: --size-copies crops per die, from within 0.06 radius of its centre, where the
 // centre networks put it, at 0.70-1.42 x its radius, even in log, at any turn), kept beside the
 // others: a die's radius measured where the window scan gives only its level (Params::size_*).
+// --lean-cnn (with --base) trains the lean network (detector.h, lean_crop: a grey crop +- kLeanSpan
+// x the radius at kLeanSide pixels round a die's centre, turned toward where a flat die's top face
+// would lie, and a plane with a dot there; 0 flat, 1 leaning). Where a flat die's top face would
+// lie is the fit of the scene's other flat dice's true faces (fit_face_shift), as the face check
+// fits the dice read; its own draws: --lean-copies crops per leaning die and a quarter as many
+// per flat one (at least one), the centre within 0.07 radius of the true one, the place of the
+// flat face within 0.06, the radius 0.94-1.06 x (where the check's networks put them), mirrored
+// half the time; kept beside the others (Params::lean_bound).
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -334,6 +342,8 @@ int main(int argc, char** argv) {
   bool fine_face = false, fine_centre = false;  // the fine networks' training (one at a time)
   bool size_cnn = false;
   int size_copies = 16;
+  bool lean_cnn = false;
+  int lean_copies = 16;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -421,6 +431,10 @@ int main(int argc, char** argv) {
       size_cnn = true;
     else if (a == "--size-copies" && i + 1 < argc)
       size_copies = std::atoi(argv[++i]);
+    else if (a == "--lean-cnn")
+      lean_cnn = true;
+    else if (a == "--lean-copies" && i + 1 < argc)
+      lean_copies = std::atoi(argv[++i]);
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
@@ -515,6 +529,12 @@ int main(int argc, char** argv) {
                  "1\n");
     return 2;
   }
+  if (lean_cnn && (base_file.empty() || lean_copies < 1 || threads < 1)) {
+    std::fprintf(stderr,
+                 "train_dice: --lean-cnn needs --base, and --lean-copies and --threads at least "
+                 "1\n");
+    return 2;
+  }
   if (top_cnn &&
       (base_file.empty() || face_cnn || centre_cnn || face_clear || face_target != "read")) {
     std::fprintf(stderr,
@@ -535,7 +555,7 @@ int main(int argc, char** argv) {
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] "
         "[--presence-cnn [--presence-copies C]] [--fine-face | --fine-centre] "
-        "[--size-cnn [--size-copies C]] "
+        "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -602,6 +622,7 @@ int main(int argc, char** argv) {
     if (face_clear) model.clear_face_cnn = {};
     if (presence_cnn) model.presence_cnn = {};
     if (size_cnn) model.size_cnn = {};
+    if (lean_cnn) model.lean_cnn = {};
   } else {
     // 1. The window detector: dice at every turn against the table, the tray, the other dice.
     std::vector<std::vector<float>> x;
@@ -983,6 +1004,42 @@ int main(int argc, char** argv) {
                    vd::kSizeBins - 1));
   };
 
+  // The lean network's crops, with draws of their own: each die from near its centre, toward
+  // near where `fit` (the scene's other flat dice's faces) puts a flat die's top face, at about
+  // its radius, mirrored half the time; labelled 1 when it leans.
+  cv::RNG lean_rng(8484);
+  std::vector<unsigned char> lean_images;
+  std::vector<int> lean_labels;
+  std::vector<unsigned char> lean_row(vd::kLeanPlanes * vd::kLeanSide * vd::kLeanSide);
+  const auto add_lean_crops = [&](const Scene& s, std::size_t i) {
+    const TruthDie& d = s.dice[i];
+    const double width = s.image.cols;
+    std::vector<cv::Point2d> places, shifts;
+    std::vector<std::size_t> use;
+    for (std::size_t j = 0; j < s.dice.size(); ++j) {
+      const TruthDie& e = s.dice[j];
+      if (j == i || e.cocked || e.visible < 0.6) continue;
+      use.push_back(places.size());
+      places.push_back(e.centre / width);
+      shifts.push_back((e.face - e.centre) / e.radius);
+    }
+    cv::Vec3d fit;
+    if (!vd::fit_face_shift(places, shifts, use, 4, 0.15, fit)) return;
+    const cv::Point2d flat = vd::face_shift(fit, d.centre / width);
+    const int copies = d.cocked ? lean_copies : std::max(1, lean_copies / 4);
+    for (int k = 0; k < copies; ++k) {
+      const auto near = [&](double by) {
+        return cv::Point2d(lean_rng.uniform(-by, by), lean_rng.uniform(-by, by));
+      };
+      const cv::Point2d centre = d.centre + d.radius * near(0.07);
+      const cv::Point2d shift = flat + near(0.06);
+      const double radius = d.radius * std::exp(lean_rng.uniform(-0.06, 0.06));
+      vd::lean_crop(s.grey, centre, radius, shift, lean_rng.uniform(0, 2) == 1, lean_row.data());
+      lean_images.insert(lean_images.end(), lean_row.begin(), lean_row.end());
+      lean_labels.push_back(d.cocked ? 1 : 0);
+    }
+  };
+
   // The presence network's crops, with draws of their own: 1 a die centred at about the crop's
   // size, 0 anything else, at any turn.
   cv::RNG presence_rng(5151);
@@ -1061,6 +1118,7 @@ int main(int argc, char** argv) {
       for (int k = 0; k < (fine_face || fine_centre ? face_copies : 0); ++k)
         add_fine_crop(s.grey, d, k);
       for (int k = 0; k < (size_cnn ? size_copies : 0); ++k) add_size_crop(s.grey, d);
+      if (lean_cnn) add_lean_crops(s, static_cast<std::size_t>(&d - s.dice.data()));
       add_cnn_none(s.grey, d.centre,
                    d.radius * (cnn_rng.uniform(0, 2) ? cnn_rng.uniform(0.45, 0.65)
                                                      : cnn_rng.uniform(1.6, 2.2)));
@@ -1218,6 +1276,13 @@ int main(int argc, char** argv) {
     model.size_cnn =
         train_grey("size cnn", size_images, size_labels, vd::kSizeBins, 1, vd::kSizeSide);
 
+  if (lean_cnn) {
+    std::fprintf(stderr, "lean: %d leaning among the crops\n",
+                 static_cast<int>(std::count(lean_labels.begin(), lean_labels.end(), 1)));
+    model.lean_cnn =
+        train_grey("lean cnn", lean_images, lean_labels, 2, vd::kLeanPlanes, vd::kLeanSide);
+  }
+
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
                  static_cast<int>(std::count(presence_labels.begin(), presence_labels.end(), 1)));
@@ -1256,6 +1321,7 @@ int main(int argc, char** argv) {
   if (!model.fine_centre_cnn.empty())
     arbitre::vision::write_cnn(storage, "fine_centre_cnn", model.fine_centre_cnn);
   if (!model.size_cnn.empty()) arbitre::vision::write_cnn(storage, "size_cnn", model.size_cnn);
+  if (!model.lean_cnn.empty()) arbitre::vision::write_cnn(storage, "lean_cnn", model.lean_cnn);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

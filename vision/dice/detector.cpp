@@ -155,6 +155,8 @@ Model read_model(const cv::FileStorage& storage) {
   m.fine_centre_cnn = network("fine_centre_cnn", kFaceBins, kFacePlanes, kFineCentreSide);
   m.presence_cnn = network("presence_cnn", 2);
   m.size_cnn = network("size_cnn", kSizeBins, 1, kSizeSide);
+  m.lean_cnn = network("lean_cnn", 2, kLeanPlanes, kLeanSide);
+  if (m.lean_cnn.shape.channels != kLeanPlanes) m.lean_cnn = Cnn{};
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
@@ -777,6 +779,34 @@ std::vector<double> measure_sizes_cnn(const cv::Mat& grey, const std::vector<cv:
     }
   }
   return size;
+}
+
+void lean_crop(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
+               bool mirror, unsigned char* out) {
+  const int area = kLeanSide * kLeanSide;
+  cv::Mat crop(1, area, CV_8U, out);
+  // getRotationMatrix2D's turn by atan2(y, x) brings the shift onto the crop's x axis.
+  cnn_crops(grey, centre, radius, {std::atan2(shift.y, shift.x) * 180.0 / M_PI}, crop, 0, kLeanSpan,
+            kLeanSide);
+  cv::Mat square(kLeanSide, kLeanSide, CV_8U, out);
+  if (mirror) cv::flip(square, square, 0);
+  cv::Mat mark(kLeanSide, kLeanSide, CV_8U, out + area);
+  mark.setTo(0);
+  const double along = cv::norm(shift) * kLeanSide / (2.0 * kLeanSpan);
+  cv::circle(mark,
+             cv::Point(static_cast<int>(
+                           std::lround(kLeanSide / 2.0 + std::min(along, kLeanSide / 2.0 - 2))),
+                       kLeanSide / 2),
+             2, cv::Scalar(255), cv::FILLED);
+}
+
+double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
+                  const Model& model) {
+  cv::Mat rows(2, kLeanPlanes * kLeanSide * kLeanSide, CV_8U);
+  lean_crop(grey, centre, radius, shift, false, rows.ptr(0));
+  lean_crop(grey, centre, radius, shift, true, rows.ptr(1));
+  const cv::Mat p = model.lean_cnn.probabilities(rows);
+  return (p.at<float>(0, 1) + p.at<float>(1, 1)) / 2;
 }
 
 cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
@@ -2100,7 +2130,14 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       if (opaque < 0) opaque = texture_at(bgr, d.face[k], radius, model, features) == 0;
       return opaque == 1;
     };
-    if (within(params.face_check) && !opaque_off()) continue;
+    // Where the faces lie right, the lean network's word (asked once).
+    int leans = -1;
+    const auto flat = [&] {
+      if (params.lean_bound <= 0 || model.lean_cnn.empty()) return true;
+      if (leans < 0) leans = lean_share(grey, centre, radius, expected, model) >= params.lean_bound;
+      return leans == 0;
+    };
+    if (within(params.face_check) && !opaque_off() && flat()) continue;
     // Off: the centre placed again from wider crops, in case the die's radius was found too small.
     if (params.check_wider > 0 && params.refine_turns > 0) {
       const double wider = radius * params.check_wider;
@@ -2111,7 +2148,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
             locate_fine_centres_cnn(grey, at, {wider}, params.fine_steps, params.fine_turns, model);
       centre = at.front();
       expected = face_shift(m, centre / width, axis);
-      if (within(params.face_check) && !opaque_off()) continue;
+      leans = -1;
+      if (within(params.face_check) && !opaque_off() && flat()) continue;
     }
     // Unread; or, with check_reread, read again where the fit puts its top face when that reads
     // surely.

@@ -203,6 +203,11 @@ struct Params {
   int size_steps = 1;
   int size_turns = 8;
   double size_bound = 1.5;
+  // With a lean network: a die read whose faces the face check finds where a flat die's would be
+  // is still left unread when the lean network, shown the die from where the check placed its
+  // centre and where the other dice put a flat die's top face (lean_crop), says it leans with
+  // `lean_bound` or more (0: not asked; since 2026-12-04, thirty-first session).
+  double lean_bound = 0.9;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
@@ -284,6 +289,14 @@ inline constexpr int kSizeSide = 32;
 inline constexpr int kSizeBins = 15;
 inline constexpr double kSizeStep = 0.05;
 
+// The lean network's input (lean_crop): a grey crop kLeanSide pixels square spanning +- kLeanSpan
+// x a die's radius round its centre, turned so that where a flat die's top face would lie (the
+// fit of the other dice's faces) is along the crop's x axis, then a plane with a dot there; its
+// classes: 0 the die lies flat, 1 it leans (cocked).
+inline constexpr double kLeanSpan = 1.4;
+inline constexpr int kLeanSide = 40;
+inline constexpr int kLeanPlanes = 2;
+
 // The axis network's classes: the digit's axis (its rotation modulo 180 degrees) in bins of
 // 180 / kAxisBins degrees, bin b centred on b x that.
 inline constexpr int kAxisBins = 12;
@@ -353,6 +366,9 @@ struct Model {
   // thought to have (kSizeSpan / kSizeSide), where the window scan finds it only in steps of a
   // level and within Params::radius_spread of the frame's common radius.
   Cnn size_cnn;
+  // The lean network (optional): whether a die leans, from a crop round its centre turned toward
+  // where a flat die's top face would lie, with a dot there (lean_crop; Params::lean_bound).
+  Cnn lean_cnn;
   bool empty() const { return window_weights.empty() || !reader || !reader->isTrained(); }
 };
 
@@ -532,6 +548,16 @@ std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
                                                  const std::vector<cv::Point2d>& centres,
                                                  const std::vector<double>& radii, int steps,
                                                  int turns, const Model& model);
+// The lean network's input for a die at `centre` of `radius` whose top face, were it flat, would
+// lie `shift` x its radius from its centre: kLeanPlanes planes of kLeanSide x kLeanSide bytes
+// written to `out`, mirrored across the shift's axis when `mirror` (a die leaning is one
+// mirrored).
+void lean_crop(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
+               bool mirror, unsigned char* out);
+// The lean network's "leans" (the model must have one), the mean of its answers for the crop and
+// its mirror image.
+double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
+                  const Model& model);
 // The size network (the model must have one): each die's radius from a crop round its centre in
 // `centres` at its radius in `radii`, `steps` times (each from the radius the step before
 // found), with crops at `turns` turns (the mean of their answers, in log).
