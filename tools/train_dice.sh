@@ -83,7 +83,7 @@ n="$out/no-room" r="$out/room"
   --threads 2 --out "$out/finecentre.yml" "$r/m"
 "$build/tools/train_dice" --base "$out/finecentre.yml" --size-cnn --size-copies 16 --cnn-epochs 15 \
   --threads 2 --out "$out/size.yml" "$r/m"
-"$build/tools/train_dice" --base "$out/size.yml" --lean-cnn --lean-copies 16 --cnn-epochs 8 --threads 2 \
+"$build/tools/train_dice" --base "$out/size.yml" --lean-cnn --lean-copies 16 --cnn-epochs 15 --threads 2 \
   --out "$out/model/dice_digits.yml" "$r/m" "$r/k"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |

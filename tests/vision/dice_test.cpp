@@ -1098,13 +1098,12 @@ TEST(DiceReader, TheLeanCropTurnsWhereAFlatDiesFaceWouldLieOntoItsXAxis) {
 }
 
 // The lean network (Params::lean_bound) flags a leaning die the face check passes: on seed
-// 8100's scene 70 (a looked-at set; tests/data/dice/lean) the red die leaning 24.9 degrees on
-// the white 1 has its faces placed within the check's bounds and, without the network, is read
-// as a 4; with it, it is flagged and the whole roll is read right (the white die leaning 33.1
-// degrees is flagged either way), every other die as without. A lean network that always
-// answers "flat" reads the scene as without one.
+// 8100's scene 87 (a looked-at set; tests/data/dice/lean) the red die leaning 17.6 degrees has
+// its faces placed within the check's bounds and, without the network, is read as the 2 its most
+// upward face shows; with it, it is flagged and the whole roll is read right, every other die as
+// without. A lean network that always answers "flat" reads the scene as without one.
 TEST(DiceReader, TheLeanNetworkFlagsALeaningDieTheFaceCheckPasses) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "lean", "8100-0070");
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "lean", "8100-0087");
   ASSERT_FALSE(image.empty());
   const vd::Params with;
   ASSERT_GT(with.lean_bound, 0);
@@ -1121,7 +1120,6 @@ TEST(DiceReader, TheLeanNetworkFlagsALeaningDieTheFaceCheckPasses) {
   ASSERT_TRUE(truth["dice"][0]["cocked"].get<bool>());
   EXPECT_EQ(sb.outcome[0], "read");
   EXPECT_EQ(sa.outcome[0], "flagged");
-  EXPECT_EQ(sa.outcome[9], "flagged");
   EXPECT_TRUE(sa.roll_right());
   EXPECT_FALSE(sb.roll_right());
   for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
