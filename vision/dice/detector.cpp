@@ -2134,6 +2134,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     int leans = -1;
     const auto flat = [&] {
       if (params.lean_bound <= 0 || model.lean_cnn.empty()) return true;
+      if (params.lean_from > 0 && !faces.empty() && near(faces[k], params.lean_from)) return true;
       if (leans < 0) leans = lean_share(grey, centre, radius, expected, model) >= params.lean_bound;
       return leans == 0;
     };
