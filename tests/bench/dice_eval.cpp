@@ -17,7 +17,7 @@
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
-//     [--lean F (0: off)] [--lean-from F]
+//     [--lean F (0: off)] [--lean-from F] [--lean-flat F]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)
 //     (parameters to try on development scenes; the report uses the defaults)
@@ -225,6 +225,8 @@ int main(int argc, char** argv) {
       params.lean_bound = std::atof(argv[++i]);
     else if (a == "--lean-from" && i + 1 < argc)
       params.lean_from = std::atof(argv[++i]);
+    else if (a == "--lean-flat" && i + 1 < argc)
+      params.lean_flat = std::atof(argv[++i]);
     else if (a == "--radius-spread" && i + 1 < argc)
       params.radius_spread = std::atof(argv[++i]);
     else if (a == "--cnn-vector-level" && i + 1 < argc)

@@ -2170,6 +2170,27 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   d.timing.read_ms += ms_since(start);
 }
 
+// A die called cocked that the lean network takes for flat (under Params::lean_flat) is left
+// unread instead, to be read again where the other dice put its top face.
+void uncock_flat(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
+  const double width = std::max(1, grey.cols);
+  const ReadShifts read = read_shifts(d, width, params);
+  cv::Vec4d m;
+  if (!fit_read_faces(read, params, read.dice.size(), m)) return;
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    DieSighting& die = d.observation.dice[k];
+    if (!die.cocked) continue;
+    const cv::Point2d centre(die.x, die.y);
+    const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+    const cv::Point2d expected = face_shift(m, centre / width, cv::Point2d(0, 0));
+    if (lean_share(grey, centre, radius, expected, model) < params.lean_flat) {
+      die.cocked = false;
+      die.value = 0;
+      die.confidence = 0;
+    }
+  }
+}
+
 // A die read whose top face lies off where a flat die's would is cocked (Params::tilt_*): each
 // die's top face is found by the top network from its centre, and tilt_residuals says how far it
 // lies off.
@@ -2374,6 +2395,8 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   }
   // Each die's radius measured where it lies (Params::size_*).
   if (params.size_steps > 0 && !model.size_cnn.empty()) size_dice(grey, d, params, model);
+  if (params.lean_flat > 0 && !model.lean_cnn.empty() && centred(params, model))
+    uncock_flat(grey, d, params, model);
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&

@@ -212,6 +212,11 @@ struct Params {
   // flagged 3 leaning dice fewer, 5 flat dice more read, on 800 images).
   double lean_bound = 0.9;
   double lean_from = 0;
+  // A die the digit networks call cocked that the lean network says leans with less than
+  // `lean_flat` is taken for flat and left unread, to be read again with the others (0: not;
+  // since 2026-12-04, thirty-first session: the digit networks call a flat die seen from a low
+  // camera cocked now and then, its side faces showing as large as its top one).
+  double lean_flat = 0.5;
   // With a top network: a die read (not cocked) whose top face, where the top network finds it
   // from the die's centre (`tilt_locate` steps), lies `tilt_residual` x its radius or more off
   // where the other dice's top faces put a flat die's, and whose top face as read (the face
