@@ -2173,10 +2173,14 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
 // A die called cocked that the lean network takes for flat (under Params::lean_flat) is left
 // unread instead, to be read again where the other dice put its top face.
 void uncock_flat(const cv::Mat& grey, Detection& d, const Params& params, const Model& model) {
+  const auto start = Clock::now();
   const double width = std::max(1, grey.cols);
   const ReadShifts read = read_shifts(d, width, params);
   cv::Vec4d m;
-  if (!fit_read_faces(read, params, read.dice.size(), m)) return;
+  if (!fit_read_faces(read, params, read.dice.size(), m)) {
+    d.timing.read_ms += ms_since(start);
+    return;
+  }
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     DieSighting& die = d.observation.dice[k];
     if (!die.cocked) continue;
@@ -2189,6 +2193,7 @@ void uncock_flat(const cv::Mat& grey, Detection& d, const Params& params, const 
       die.confidence = 0;
     }
   }
+  d.timing.read_ms += ms_since(start);
 }
 
 // A die read whose top face lies off where a flat die's would is cocked (Params::tilt_*): each

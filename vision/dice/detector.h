@@ -559,8 +559,8 @@ std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
                                                  int turns, const Model& model);
 // The lean network's input for a die at `centre` of `radius` whose top face, were it flat, would
 // lie `shift` x its radius from its centre: kLeanPlanes planes of kLeanSide x kLeanSide bytes
-// written to `out`, mirrored across the shift's axis when `mirror` (a die leaning is one
-// mirrored).
+// written to `out`, mirrored across the shift's axis when `mirror` (the mirror image of a die
+// that leans leans too, of a flat one lies flat).
 void lean_crop(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
                bool mirror, unsigned char* out);
 // The lean network's "leans" (the model must have one), the mean of its answers for the crop and
