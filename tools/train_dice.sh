@@ -24,7 +24,8 @@
 # centre placed again to a third of the face network's bins, for the face check), then the size
 # network on them too (--size-cnn, 2026-12-04: each die's radius where the window scan gives only
 # its level), and last the lean network on seeds 7800 and 7200 (840 scenes; --lean-cnn,
-# 2026-12-04: whether a die the face check passes leans all the same).
+# 2026-12-04: whether a die leans, asked of the dice the face check passes and of those the digit
+# networks call cocked).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (2,600 scenes, 4-8 s each on one core: about 150 minutes of
 # rendering on two cores), then about 10 minutes of training on one core and 60 more for the
