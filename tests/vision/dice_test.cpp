@@ -1202,7 +1202,8 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "size", "6000-0030");
   ASSERT_FALSE(image.empty());
   vd::Params with;
-  with.lean_bound = 0;  // the size network's part alone
+  with.lean_bound = 0;  // the size network's part alone: no lean network
+  with.lean_flat = 0;
   ASSERT_GT(with.size_steps, 0);
   vd::Params before = with, unsized = with;
   before_the_size_network(before);
