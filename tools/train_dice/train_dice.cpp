@@ -1024,7 +1024,8 @@ int main(int argc, char** argv) {
       shifts.push_back((e.face - e.centre) / e.radius);
     }
     cv::Vec3d fit;
-    if (!vd::fit_face_shift(places, shifts, use, 4, 0.15, fit)) return;
+    if (!vd::fit_face_shift(places, shifts, use, params.tilt_dice, params.tilt_outlier, fit))
+      return;
     const cv::Point2d flat = vd::face_shift(fit, d.centre / width);
     const int copies = d.cocked ? lean_copies : std::max(1, lean_copies / 4);
     for (int k = 0; k < copies; ++k) {

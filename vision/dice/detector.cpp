@@ -804,7 +804,10 @@ double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Po
                   const Model& model) {
   cv::Mat rows(2, kLeanPlanes * kLeanSide * kLeanSide, CV_8U);
   lean_crop(grey, centre, radius, shift, false, rows.ptr(0));
-  lean_crop(grey, centre, radius, shift, true, rows.ptr(1));
+  // The mirror image: the same crop, its grey plane's rows upside down (as lean_crop's mirror).
+  rows.row(0).copyTo(rows.row(1));
+  cv::Mat mirrored(kLeanSide, kLeanSide, CV_8U, rows.ptr(1));
+  cv::flip(mirrored, mirrored, 0);
   const cv::Mat p = model.lean_cnn.probabilities(rows);
   return (p.at<float>(0, 1) + p.at<float>(1, 1)) / 2;
 }
