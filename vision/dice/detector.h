@@ -92,7 +92,7 @@ struct Params {
   int neighbour_rings = 3;          // the first this x the die radius from it, each further one
   double neighbour_ring_step = 0.25;  // this x the radius further out and turned half a step,
   int neighbour_directions = 24;      // this many directions on each) become candidates when its
-  double neighbour_no_die = 0.3;      // "no die" probability there is at most this; then again
+  double neighbour_no_die = 0.99;     // "no die" probability there is at most this; then again
   int neighbour_rounds = 3;           // round the dice so added, up to this many rounds in all
   int neighbour_refine_steps = 2;     // its places re-centred within +- this many steps (as
                                       // refine_steps), and kept where they are when re-centred
