@@ -25,7 +25,9 @@
 # network on them too (--size-cnn, 2026-12-04: each die's radius where the window scan gives only
 # its level), and last the lean network on seeds 7800 and 7200 (840 scenes; --lean-cnn,
 # 2026-12-04: whether a die leans, asked of the dice the face check passes and of those the digit
-# networks call cocked).
+# networks call cocked), and last the presence network once more on those 840 scenes, from its
+# own weights, with the whole reader's mistakes on them besides (--presence-hard, 2026-12-04: the
+# dice it reports where none lies, the dice in view it misses).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (2,600 scenes, 4-8 s each on one core: about 150 minutes of
 # rendering on two cores), then about 10 minutes of training on one core and 60 more for the
@@ -85,6 +87,8 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/finecentre.yml" --size-cnn --size-copies 16 --cnn-epochs 15 \
   --threads 2 --out "$out/size.yml" "$r/m"
 "$build/tools/train_dice" --base "$out/size.yml" --lean-cnn --lean-copies 16 --cnn-epochs 15 --threads 2 \
+  --out "$out/lean.yml" "$r/m" "$r/k"
+"$build/tools/train_dice" --base "$out/lean.yml" --presence-cnn --presence-hard 16 --cnn-epochs 4 --threads 2 \
   --out "$out/model/dice_digits.yml" "$r/m" "$r/k"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# CTests train_dice_presence, train_dice_second, train_dice_centre, train_dice_clear,
+# CTests train_dice_presence, train_dice_presencehard, train_dice_second, train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_top,
 # train_dice_fineface, train_dice_finecentre, train_dice_size and train_dice_lean: the presence
-# network's training step of tools/train_dice.sh, the second digit network's, the centre
+# network's training step of tools/train_dice.sh (and its last, again from the base's network
+# with the base reader's mistakes: --presence-hard), the second digit network's, the centre
 # network's, the clear network's, the clear face network's, the top network's, the fine networks',
 # the size network's or the lean network's (its last four), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
@@ -10,9 +11,10 @@
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size|lean]
+#     [presence|presencehard|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size|lean]
 #     [OPAQUE_DIR]
-# clearmore and clearfacemore go on from the base's own clear networks (--clear-continue).
+# clearmore and clearfacemore go on from the base's own clear networks (--clear-continue),
+# presencehard from its presence network (and says how many mistakes it found).
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
 work=$(mktemp -d)
@@ -26,6 +28,8 @@ fail() { echo "$name: $*" >&2; exit 1; }
 case $step in
   presence) flags=(--presence-cnn) key=presence_cnn: bad=(--presence-cnn --presence-copies 0 --base "$base")
     named=--presence-copies ;;
+  presencehard) flags=(--presence-cnn --presence-hard 2) key=presence_cnn:
+    bad=(--presence-hard 4 --base "$base") named=--presence-hard ;;
   second) flags=(--cnn-second --cnn-copies 1) key=digit_cnn_2: bad=(--cnn-second) named=--base ;;
   centre) flags=(--centre-cnn --face-copies 1) key=centre_cnn:
     bad=(--centre-cnn --face-cnn --base "$base") named=--face-cnn ;;
@@ -89,14 +93,18 @@ cmp -s -n "$size" "$base" "$work/one.yml" || fail "the base model is not kept to
 [ "$(tail -c +"$((size + 1))" "$work/one.yml" | head -c ${#key})" = "$key" ] ||
   fail "the network ($key) does not follow the base model"
 cmp -s "$work/one.yml" "$work/two.yml" || fail "one and two threads trained different bytes"
-if [[ " ${flags[*]} " == *" --clear-continue "* ]]; then
+if [[ " ${flags[*]} " == *" --presence-hard "* ]]; then
+  grep -q "the base reader's mistakes: [0-9]* dice where none lies, [0-9]* missed" "$work/log1" ||
+    fail "--presence-hard did not say what the base reader's mistakes were"
+fi
+if [[ " ${flags[*]} " == *" --clear-continue "* || " ${flags[*]} " == *" --presence-hard "* ]]; then
   # Gone on from the base's own network: at a rate too small to move a weight, the network
   # written is the base's, to the byte (from random weights it could not be).
   "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --cnn-rate 1e-30 --out "$work/still.yml" "$scenes" 2>"$work/log3"
   section() { awk -v key="$1" '$0 ~ "^" key {on = 1; print; next} on && /^[a-z_0-9]+:/ {exit} on' "$2"; }
   [ -n "$(section "$key" "$base")" ] || fail "the base has no $key"
   [ "$(section "$key" "$base")" = "$(section "$key" "$work/still.yml")" ] ||
-    fail "--clear-continue did not start from the base's $key"
+    fail "${flags[*]} did not start from the base's $key"
   [ "$(section "$key" "$base")" != "$(section "$key" "$work/one.yml")" ] || fail "one epoch moved no weight"
 fi
 echo "$name: refused bad arguments; kept the base model; the same bytes on 1 and 2 threads"

@@ -18,7 +18,8 @@
 //              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--clear-continue]
-//              [--presence-cnn [--presence-copies 6]] [--fine-face | --fine-centre]
+//              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
+//              [--fine-face | --fine-centre]
 //              [--size-cnn [--size-copies 16]] [--lean-cnn [--lean-copies 16]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
@@ -61,7 +62,11 @@
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
 // candidates the detector finds on them; not a die: every other candidate, windows on a die at
 // the wrong size, half off a die, between two dice and on the table), whose "not a die" is then
-// averaged into a candidate's presence.
+// averaged into a candidate's presence. With --presence-hard C (and --base) it is trained again
+// from the base's presence network, with the base's whole reader's mistakes on the scenes besides
+// (hard examples): each die it reports where no die lies gives C crops "not a die", each die in
+// view (60% or more) it misses gives C crops "a die" (centres within 0.1 radius, 0.9-1.1 x the
+// size, at any turn).
 // --fine-face and --fine-centre (with --base, one at a time) train the fine face network and the
 // fine centre network (detector.h: the face network's planes and classes in bins of kFineStep, the
 // fine face network's crop +- kFineFaceSpan x the radius at kFineFaceSide pixels, the fine centre
@@ -339,6 +344,7 @@ int main(int argc, char** argv) {
   std::string face_target = "read";  // what the face network is taught to find (see --face-target)
   bool presence_cnn = false;
   int presence_copies = 6;
+  int presence_hard = 0;  // --presence-hard: crops per mistake of the base's reader (0: none)
   bool fine_face = false, fine_centre = false;  // the fine networks' training (one at a time)
   bool size_cnn = false;
   int size_copies = 16;
@@ -437,6 +443,8 @@ int main(int argc, char** argv) {
       lean_copies = std::atoi(argv[++i]);
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
+    else if (a == "--presence-hard" && i + 1 < argc)
+      presence_hard = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc)
       threads = std::atoi(argv[++i]);
     else
@@ -479,6 +487,12 @@ int main(int argc, char** argv) {
   }
   if (presence_cnn && (presence_copies < 1 || threads < 1)) {
     std::fprintf(stderr, "train_dice: --presence-copies and --threads must be at least 1\n");
+    return 2;
+  }
+  if (presence_hard != 0 && (!presence_cnn || base_file.empty() || presence_hard < 1)) {
+    std::fprintf(stderr,
+                 "train_dice: --presence-hard goes with --presence-cnn and --base, and is at "
+                 "least 1\n");
     return 2;
   }
   if ((cnn_second || cnn_clear) && base_file.empty()) {
@@ -554,7 +568,7 @@ int main(int argc, char** argv) {
         "[--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] "
-        "[--presence-cnn [--presence-copies C]] [--fine-face | --fine-centre] "
+        "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
         "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
@@ -1043,6 +1057,7 @@ int main(int argc, char** argv) {
 
   // The presence network's crops, with draws of their own: 1 a die centred at about the crop's
   // size, 0 anything else, at any turn.
+  int hard_phantoms = 0, hard_missed = 0;  // the base reader's mistakes (--presence-hard)
   cv::RNG presence_rng(5151);
   std::vector<unsigned char> presence_images;
   std::vector<int> presence_labels;
@@ -1162,6 +1177,38 @@ int main(int argc, char** argv) {
                           presence_rng.uniform(0.0, static_cast<double>(s.image.rows)));
       if (!near_a_die(s, p))
         add_presence(s.grey, p, s.dice[0].radius * presence_rng.uniform(0.85, 1.18), 0);
+    }
+    // The base reader's mistakes (--presence-hard): a die reported where none lies (within 0.6
+    // of a true die's radius, as dice_eval scores), a die in view missed.
+    if (presence_hard > 0) {
+      const vd::Detection seen = vd::detect(s.image, vd::Params{}, base);
+      const auto hard = [&](cv::Point2d centre, double radius, int label) {
+        for (int k = 0; k < presence_hard; ++k) {
+          add_presence(s.grey,
+                       centre + cv::Point2d(presence_rng.uniform(-0.1, 0.1) * radius,
+                                            presence_rng.uniform(-0.1, 0.1) * radius),
+                       radius * presence_rng.uniform(0.9, 1.1), label);
+        }
+      };
+      for (std::size_t k = 0; k < seen.observation.dice.size(); ++k) {
+        const cv::Point2d at(seen.observation.dice[k].x, seen.observation.dice[k].y);
+        if (std::none_of(s.dice.begin(), s.dice.end(), [&](const TruthDie& d) {
+              return cv::norm(d.centre - at) < 0.6 * d.radius;
+            })) {
+          ++hard_phantoms;
+          hard(at, seen.candidates[static_cast<std::size_t>(seen.die_candidate[k])].radius, 0);
+        }
+      }
+      for (const TruthDie& d : s.dice) {
+        if (d.visible < 0.6 ||
+            std::any_of(seen.observation.dice.begin(), seen.observation.dice.end(),
+                        [&](const auto& o) {
+                          return cv::norm(d.centre - cv::Point2d(o.x, o.y)) < 0.6 * d.radius;
+                        }))
+          continue;
+        ++hard_missed;
+        hard(d.centre, d.radius, 1);
+      }
     }
   }
 
@@ -1287,7 +1334,11 @@ int main(int argc, char** argv) {
   if (presence_cnn) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
                  static_cast<int>(std::count(presence_labels.begin(), presence_labels.end(), 1)));
-    model.presence_cnn = train_grey("presence cnn", presence_images, presence_labels, 2);
+    if (presence_hard > 0)
+      std::fprintf(stderr, "presence: the base reader's mistakes: %d dice where none lies, %d missed\n",
+                   hard_phantoms, hard_missed);
+    model.presence_cnn = train_grey("presence cnn", presence_images, presence_labels, 2, 1,
+                                    vd::kCnnSide, presence_hard > 0 ? &base.presence_cnn : nullptr);
   }
 
   cv::FileStorage storage(out, cv::FileStorage::WRITE);
