@@ -11,7 +11,8 @@
 //     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P] [--centre-steps N]
 //     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
-//     [--tilt-dice N] [--tilt-outlier R] [--empty-crowded-presence P] [--empty-crowded-best P]
+//     [--tilt-dice N] [--tilt-outlier R] [--tilt-robust 0|1]
+//     [--empty-crowded-presence P] [--empty-crowded-best P]
 //     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--fit-axis 0|1] [--face-check R]
 //     [--face-check-opaque R] [--refine-from R] [--scan-threshold S] [--faint S N (0: off)]
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
@@ -251,6 +252,8 @@ int main(int argc, char** argv) {
       params.tilt_dice = std::atoi(argv[++i]);
     else if (a == "--tilt-outlier" && i + 1 < argc)
       params.tilt_outlier = std::atof(argv[++i]);
+    else if (a == "--tilt-robust" && i + 1 < argc)
+      params.tilt_robust = std::atoi(argv[++i]) != 0;
     else if (a == "--tilt-face-residual" && i + 1 < argc)
       params.tilt_face_residual = std::atof(argv[++i]);
     else if (a == "--face-offset" && i + 1 < argc)

@@ -1931,7 +1931,7 @@ bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
     if (j != skip) use.push_back(j);
   }
   return fit_face_shift(r.places, r.shifts, r.axes, std::move(use), params.tilt_dice,
-                        params.tilt_outlier, m);
+                        params.tilt_outlier, m, params.tilt_robust);
 }
 
 // Die k of `d` read as `r` at `at` (its value, confidence, turn and top face).
@@ -2050,7 +2050,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       std::vector<double> off(d.observation.dice.size(), 1.0);
       const ReadShifts r = read_shifts(d, width, params, at_centres, at_faces);
       const std::vector<double> o =
-          tilt_residuals(r.places, r.shifts, params.tilt_dice, params.tilt_outlier, r.axes);
+          tilt_residuals(r.places, r.shifts, params.tilt_dice, params.tilt_outlier, r.axes,
+                         params.tilt_robust);
       for (std::size_t i = 0; i < r.dice.size(); ++i) {
         if (o[i] >= 0) off[r.dice[i]] = o[i];  // -1: too few others, placed
       }
@@ -2227,7 +2228,7 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
     shifts[i] = (tops[i] - centres[i]) / radii[i];
   }
   const std::vector<double> tilt =
-      tilt_residuals(places, shifts, params.tilt_dice, params.tilt_outlier);
+      tilt_residuals(places, shifts, params.tilt_dice, params.tilt_outlier, {}, params.tilt_robust);
   // Where each die's top face was read (the face network's and the forests' answer): a second
   // measure, so that the top network's slip alone does not call a flat die cocked.
   std::vector<double> read_off(read.size(), 1.0);
@@ -2235,7 +2236,8 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
     std::vector<cv::Point2d> read_shifts(read.size());
     for (std::size_t i = 0; i < read.size(); ++i)
       read_shifts[i] = (d.face[read[i]] - centres[i]) / radii[i];
-    read_off = tilt_residuals(places, read_shifts, params.tilt_dice, params.tilt_outlier);
+    read_off = tilt_residuals(places, read_shifts, params.tilt_dice, params.tilt_outlier, {},
+                              params.tilt_robust);
   }
   for (std::size_t i = 0; i < read.size(); ++i) {
     d.tilt[read[i]] = tilt[i];
@@ -2253,16 +2255,18 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
 }  // namespace
 
 bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
-                    std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m) {
+                    std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m,
+                    bool robust) {
   cv::Vec4d m4;
-  if (!fit_face_shift(places, shifts, {}, std::move(use), min_dice, outlier, m4)) return false;
+  if (!fit_face_shift(places, shifts, {}, std::move(use), min_dice, outlier, m4, robust))
+    return false;
   m = cv::Vec3d(m4[0], m4[1], m4[2]);
   return true;
 }
 
 bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
                     const std::vector<cv::Point2d>& axes, std::vector<std::size_t> use,
-                    int min_dice, double outlier, cv::Vec4d& m) {
+                    int min_dice, double outlier, cv::Vec4d& m, bool robust) {
   // Least squares of k, a, b (and c with the axes) over the dice `use`: x k - a + c ux = shift x,
   // y k - b + c uy = shift y.
   const bool with_axes = !axes.empty();
@@ -2281,6 +2285,35 @@ bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv
   const int least = std::max(with_axes ? 3 : 2, min_dice);
   if (static_cast<int>(use.size()) < least) return false;
   bool fitted = fit(use);
+  if (fitted && robust) {
+    // One die read far off pulls the fit of all toward it, so that the dice read right can lie
+    // off it and be dropped in its place: the fit without each die in turn is tried too, and
+    // the one with the most dice near it (the least squared distance on a tie) starts.
+    const auto near_count = [&](const cv::Vec4d& f, double& sum) {
+      int n = 0;
+      sum = 0;
+      for (std::size_t j : use) {
+        const double e = cv::norm(shifts[j] - face_shift(f, places[j], axis(j)));
+        if (e <= outlier) ++n, sum += e * e;
+      }
+      return n;
+    };
+    double best_sum = 0;
+    int best = near_count(m, best_sum);
+    cv::Vec4d best_m = m;
+    if (best < static_cast<int>(use.size()) && static_cast<int>(use.size()) > least) {
+      for (std::size_t skip = 0; skip < use.size(); ++skip) {
+        std::vector<std::size_t> rest;
+        for (std::size_t q = 0; q < use.size(); ++q)
+          if (q != skip) rest.push_back(use[q]);
+        if (!fit(rest)) continue;
+        double sum = 0;
+        const int n = near_count(m, sum);
+        if (n > best || (n == best && sum < best_sum)) best = n, best_sum = sum, best_m = m;
+      }
+    }
+    m = best_m;
+  }
   for (int round = 0; round < 2 && fitted; ++round) {
     std::vector<std::size_t> near;
     for (std::size_t j : use) {
@@ -2295,7 +2328,8 @@ bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv
 
 std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
                                    const std::vector<cv::Point2d>& shifts, int min_dice,
-                                   double outlier, const std::vector<cv::Point2d>& axes) {
+                                   double outlier, const std::vector<cv::Point2d>& axes,
+                                   bool robust) {
   const std::size_t n = std::min(places.size(), shifts.size());
   std::vector<double> residual(n, -1.0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -2305,7 +2339,7 @@ std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
     }
     cv::Vec4d m;
     const cv::Point2d axis = axes.empty() ? cv::Point2d(0, 0) : axes[i];
-    if (fit_face_shift(places, shifts, axes, std::move(others), min_dice, outlier, m))
+    if (fit_face_shift(places, shifts, axes, std::move(others), min_dice, outlier, m, robust))
       residual[i] = cv::norm(shifts[i] - face_shift(m, places[i], axis));
   }
   return residual;

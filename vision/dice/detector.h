@@ -230,6 +230,8 @@ struct Params {
   int tilt_locate = 3;
   int tilt_dice = 4;
   double tilt_outlier = 0.15;
+  bool tilt_robust = true;  // the fit started from the best of all and all but one (since the
+                            // thirty-second session, 2026-12-04; fit_face_shift's `robust`)
   double tilt_face_residual = 0.25;
   Zones zones;
 };
@@ -446,15 +448,20 @@ Model read_model(const cv::FileStorage& storage);
 // -1 when fewer than `min_dice` others (at least 2) are given. A flat die's top face lies above
 // its centre, and seen through the camera that shift grows linearly from where the camera looks
 // straight down (Params::tilt_*). With `axes` (each die's digit up direction, fit_face_shift's),
-// the fit k p - (a, b) + c u.
+// the fit k p - (a, b) + c u. `robust`: see fit_face_shift.
 std::vector<double> tilt_residuals(const std::vector<cv::Point2d>& places,
                                    const std::vector<cv::Point2d>& shifts, int min_dice,
-                                   double outlier, const std::vector<cv::Point2d>& axes = {});
+                                   double outlier, const std::vector<cv::Point2d>& axes = {},
+                                   bool robust = false);
 // The fit itself: k, a, b of the shift k p - (a, b) over the dice `use` (least squares, then
 // again without those more than `outlier` off, twice, keeping at least `min_dice`, at least 2);
-// false when too few dice are given or the fit is singular.
+// false when too few dice are given or the fit is singular. With `robust` (Params::tilt_robust)
+// the first fit is the best of the fit of all and the fits without each die in turn (the most
+// dice within `outlier` of it, then the least squared distance): one die read far off no longer
+// pulls the fit so far that the dice read right lie off it.
 bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
-                    std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m);
+                    std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m,
+                    bool robust = false);
 // The shift the fit `m` gives a flat die at `place` (its centre / the image's width).
 inline cv::Point2d face_shift(const cv::Vec3d& m, cv::Point2d place) {
   return {m[0] * place.x - m[1], m[0] * place.y - m[2]};
@@ -467,7 +474,7 @@ inline cv::Point2d face_shift(const cv::Vec3d& m, cv::Point2d place) {
 // the fit's residual over 1,918 flat dice goes from 0.038 radius, median, to 0.014).
 bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
                     const std::vector<cv::Point2d>& axes, std::vector<std::size_t> use,
-                    int min_dice, double outlier, cv::Vec4d& m);
+                    int min_dice, double outlier, cv::Vec4d& m, bool robust = false);
 inline cv::Point2d face_shift(const cv::Vec4d& m, cv::Point2d place, cv::Point2d axis) {
   return {m[0] * place.x - m[1] + m[3] * axis.x, m[0] * place.y - m[2] + m[3] * axis.y};
 }
