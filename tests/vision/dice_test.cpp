@@ -1454,7 +1454,8 @@ TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
   ASSERT_GT(with.fit_ring_places, 0);
   vd::Params without = with;
   without.fit_ring = 0;
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()), b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
   ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -1782,8 +1783,9 @@ TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
 // centre network puts it on one of the two: one die, not two (the spacing drops it), and the 2
 // takes its place. Nothing is reported twice or invented; no die read right is read otherwise.
 TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherIsThatDie) {
-  const OneDie r = read_one_die("near", "0021", 0, without_centring, [](vd::Params&) {},
-                                   arbitre::testing::presence_as_before());
+  const OneDie r = read_one_die(
+      "near", "0021", 0, without_centring, [](vd::Params&) {},
+      arbitre::testing::presence_as_before());
   ASSERT_EQ(r.truth_die["value"], 2);
   EXPECT_EQ(r.k_without, -1) << "found without the centre network";
   EXPECT_GE(r.k_with, 0) << "not found with it";
@@ -1969,7 +1971,8 @@ TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
   one_ring(without);
   trusting_no_die(with);
   trusting_no_die(without);
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()), b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
   const auto& red3 = truth["dice"][2];
   ASSERT_EQ(red3["value"], 3);
   ASSERT_EQ(seen_at(b.observation.dice, red3), -1)
@@ -2065,7 +2068,8 @@ TEST(DiceReader, TheSearchLooksAgainRoundTheDiceItFound) {
   trusting_no_die(rounds);
   trusting_no_die(one);
   one.neighbour_rounds = 1;
-  const vd::Detection a = vd::detect(image, rounds, arbitre::testing::presence_as_before()), b = vd::detect(image, one, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, rounds, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, one, arbitre::testing::presence_as_before());
   found_by_the_search(a, b, truth["dice"][3], 4, DieColour::Red, "in one round / three");
   // The die it was found beside, the red 2: found by the search too, in one round already.
   const auto& red2 = truth["dice"][0];
@@ -2277,7 +2281,8 @@ TEST(DiceReader, OnATieTheDiceChosenFirstStay) {
   ASSERT_TRUE(with.empty_tie_first);
   vd::Params without = with;
   without.empty_tie_first = false;
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()), b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   const auto& white3 = truth["dice"][5];
@@ -2304,7 +2309,8 @@ TEST(DiceReader, AFaintWindowAwayFromTheCandidatesIsADieThePresenceNetworkKnows)
   ASSERT_GT(with.faint_candidates, 0);
   vd::Params without;
   without.faint_candidates = 0;
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()), b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
   const auto& red7 = truth["dice"][3];
   ASSERT_EQ(red7["value"], 7);
   EXPECT_EQ(seen_at(b.observation.dice, red7), -1) << "found without the faint windows";
@@ -2341,7 +2347,8 @@ TEST(DiceReader, ADieWhoseOnlyWindowWasADigitsIsFoundAmongTheWindowsAtTheDicesSi
   const vd::Params with;
   vd::Params without;
   without.faint_candidates = 0;
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()), b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
   const auto& white3 = truth["dice"][9];
   ASSERT_EQ(white3["value"], 3);
   const auto before = arbitre::testing::score_dice(truth, b.observation);
@@ -2397,7 +2404,8 @@ TEST(DiceReader, AmongElevenADieThatReadsLittleGivesItsPlace) {
   without.empty_crowded_best = without.empty_best;
   ASSERT_GT(with.empty_crowded_presence, with.empty_presence);
   ASSERT_GT(with.empty_crowded_best, with.empty_best);
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()), b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
+                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
   const auto before = arbitre::testing::score_dice(truth, b.observation);
   ASSERT_EQ(b.observation.dice.size(), 10U);
   EXPECT_TRUE(b.emptied.empty()) << "within the bounds of a die that read nothing";

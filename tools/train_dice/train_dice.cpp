@@ -1200,11 +1200,11 @@ int main(int argc, char** argv) {
         }
       }
       for (const TruthDie& d : s.dice) {
-        if (d.visible < 0.6 ||
-            std::any_of(seen.observation.dice.begin(), seen.observation.dice.end(),
-                        [&](const auto& o) {
-                          return cv::norm(d.centre - cv::Point2d(o.x, o.y)) < 0.6 * d.radius;
-                        }))
+        if (d.visible < 0.6 || std::any_of(seen.observation.dice.begin(),
+                                           seen.observation.dice.end(), [&](const auto& o) {
+                                             return cv::norm(d.centre - cv::Point2d(o.x, o.y)) <
+                                                    0.6 * d.radius;
+                                           }))
           continue;
         ++hard_missed;
         hard(d.centre, d.radius, 1);
@@ -1335,7 +1335,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "presence: %d dice among the crops\n",
                  static_cast<int>(std::count(presence_labels.begin(), presence_labels.end(), 1)));
     if (presence_hard > 0)
-      std::fprintf(stderr, "presence: the base reader's mistakes: %d dice where none lies, %d missed\n",
+      std::fprintf(stderr,
+                   "presence: the base reader's mistakes: %d dice where none lies, %d missed\n",
                    hard_phantoms, hard_missed);
     model.presence_cnn = train_grey("presence cnn", presence_images, presence_labels, 2, 1,
                                     vd::kCnnSide, presence_hard > 0 ? &base.presence_cnn : nullptr);

@@ -2049,9 +2049,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
                                const std::vector<cv::Point2d>& at_faces) {
       std::vector<double> off(d.observation.dice.size(), 1.0);
       const ReadShifts r = read_shifts(d, width, params, at_centres, at_faces);
-      const std::vector<double> o =
-          tilt_residuals(r.places, r.shifts, params.tilt_dice, params.tilt_outlier, r.axes,
-                         params.tilt_robust);
+      const std::vector<double> o = tilt_residuals(r.places, r.shifts, params.tilt_dice,
+                                                   params.tilt_outlier, r.axes, params.tilt_robust);
       for (std::size_t i = 0; i < r.dice.size(); ++i) {
         if (o[i] >= 0) off[r.dice[i]] = o[i];  // -1: too few others, placed
       }
