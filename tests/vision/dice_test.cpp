@@ -1283,19 +1283,29 @@ TEST(DiceReader, TiltResidualsFindTheDieWhoseTopFaceLiesOff) {
   for (double x : vd::tilt_residuals(places, shifts, 4, 0.15)) EXPECT_EQ(x, -1.0);
 }
 
+// `n` flat dice at (x0 + dx i, y0 + dy (i % 3)) (x the image's width) whose top faces lie where
+// the shift k p - (a, b) puts them, and the indices of all of them.
+struct FlatShifts {
+  static constexpr double k = 0.7, a = 0.3, b = 0.15;
+  std::vector<cv::Point2d> places, shifts;
+  std::vector<std::size_t> all;
+  FlatShifts(int n, cv::Point2d first, cv::Point2d step) {
+    for (int i = 0; i < n; ++i) {
+      const cv::Point2d p(first.x + step.x * i, first.y + step.y * (i % 3));
+      places.push_back(p);
+      shifts.push_back(cv::Point2d(k * p.x - a, k * p.y - b));
+      all.push_back(static_cast<std::size_t>(i));
+    }
+  }
+};
+
 // The fit itself: the dice's shifts k p - (a, b) give back k, a and b, a die far off them is left
 // out of the fit, and too few dice give none.
 TEST(DiceReader, TheFitOfTheTopFacesShiftsLeavesADieOffItOut) {
-  std::vector<cv::Point2d> places, shifts;
-  const double k = 0.7, a = 0.3, b = 0.15;
-  for (int i = 0; i < 8; ++i) {
-    const cv::Point2d p(0.1 + 0.1 * i, 0.2 + 0.05 * (i % 3));
-    places.push_back(p);
-    shifts.push_back(cv::Point2d(k * p.x - a, k * p.y - b));
-  }
+  FlatShifts dice(8, {0.1, 0.2}, {0.1, 0.05});
+  auto& [places, shifts, all] = dice;
+  const double k = FlatShifts::k, a = FlatShifts::a, b = FlatShifts::b;
   shifts[3] += cv::Point2d(0.35, -0.1);  // read on a face beside the top one
-  std::vector<std::size_t> all(8);
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   cv::Vec3d m;
   ASSERT_TRUE(vd::fit_face_shift(places, shifts, all, 4, 0.15, m));
   EXPECT_NEAR(m[0], k, 1e-9);
@@ -1316,16 +1326,10 @@ TEST(DiceReader, TheFitOfTheTopFacesShiftsLeavesADieOffItOut) {
 // the fit is wrong. Started from the best of the fit of all and the fits without each die in turn
 // (`robust`, Params::tilt_robust), the fit is the dice's own and leaves the die far off out.
 TEST(DiceReader, TheRobustFitOfTheTopFacesIsNotPulledByADieReadFarOff) {
-  std::vector<cv::Point2d> places, shifts;
-  const double k = 0.7, a = 0.3, b = 0.15;
-  for (int i = 0; i < 6; ++i) {
-    const cv::Point2d p(0.2 + 0.12 * i, 0.3 + 0.07 * (i % 3));
-    places.push_back(p);
-    shifts.push_back(cv::Point2d(k * p.x - a, k * p.y - b));
-  }
+  FlatShifts dice(6, {0.2, 0.3}, {0.12, 0.07});
+  auto& [places, shifts, all] = dice;
+  const double k = FlatShifts::k, a = FlatShifts::a, b = FlatShifts::b;
   shifts[5] += cv::Point2d(-1.1, 0.7);
-  std::vector<std::size_t> all(6);
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   cv::Vec3d plain, robust;
   ASSERT_TRUE(vd::fit_face_shift(places, shifts, all, 4, 0.15, plain, false));
   ASSERT_TRUE(vd::fit_face_shift(places, shifts, all, 4, 0.15, robust, true));
