@@ -27,10 +27,13 @@
 # 2026-12-04: whether a die leans, asked of the dice the face check passes and of those the digit
 # networks call cocked), and last the presence network once more on those 840 scenes, from its
 # own weights, with the whole reader's mistakes on them besides (--presence-hard, 2026-12-04: the
-# dice it reports where none lies, the dice in view it misses).
+# dice it reports where none lies, the dice in view it misses), and last seed 9500's 300 scenes
+# (all textured, with the room) and the clear network trained anew, wider (--cnn-shape 16,32,96:
+# 16 and 32 maps, 96 units), on seeds 7000 and 9500 (600 scenes, about 3,000 transparent dice;
+# 2026-12-05).
 #   tools/train_dice.sh [BUILD_DIR]
-# Two POV-Ray processes at a time (2,600 scenes, 4-8 s each on one core: about 150 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 60 more for the
+# Two POV-Ray processes at a time (2,900 scenes, 4-8 s each on one core: about 170 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 70 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +64,7 @@ render "$out/room/h" 4900 150 --cocked-share 1.0
 render "$out/room/t" 7000 300 --textured-share 1.0
 render "$out/room/k" 7200 240 --cocked-share 1.0
 render "$out/room/m" 7800 600 --cocked-share 0.6
+render "$out/room/u" 9500 300 --textured-share 1.0
 mkdir "$out/model"
 n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
@@ -89,7 +93,10 @@ n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --base "$out/size.yml" --lean-cnn --lean-copies 16 --cnn-epochs 15 --threads 2 \
   --out "$out/lean.yml" "$r/m" "$r/k"
 "$build/tools/train_dice" --base "$out/lean.yml" --presence-cnn --presence-hard 16 --cnn-epochs 4 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/m" "$r/k"
+  --out "$out/presencehard.yml" "$r/m" "$r/k"
+"$build/tools/train_dice" --base "$out/presencehard.yml" --cnn-clear --clear-side 40 --clear-colour \
+  --cnn-shape 16,32,96 --cnn-epochs 15 --cnn-copies 10 --threads 2 --out "$out/model/dice_digits.yml" \
+  "$r/t" "$r/u"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

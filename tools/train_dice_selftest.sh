@@ -37,7 +37,8 @@ case $step in
     bad=(--cnn-clear --clear-side 30 --base "$base") named=--clear-side ;;
   clearface) flags=(--face-clear --face-copies 1) key=clear_face_cnn:
     bad=(--face-clear --centre-cnn --base "$base") named=--centre-cnn ;;
-  clearmore) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-copies 1 --clear-continue) key=clear_cnn:
+  clearmore) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-shape 16,32,96 --cnn-copies 1 --clear-continue)
+    key=clear_cnn:
     bad=(--cnn-clear --clear-side 44 --clear-colour --clear-continue --base "$base") named=--clear-continue ;;
   clearfacemore) flags=(--face-clear --face-copies 1 --clear-continue) key=clear_face_cnn:
     bad=(--cnn-second --cnn-copies 1 --clear-continue --base "$base") named=--clear-continue ;;

@@ -25,4 +25,19 @@ inline const vision::dice::Model& presence_as_before() {
   return model;
 }
 
+// The clear network as it was until the thirty-third session (2026-12-05), before it was trained
+// anew, wider, on more transparent dice (tests/data/dice/models/clear-before.yml.gz), with the
+// presence network as before too: for the tests whose scene was chosen on that reader (the wider
+// network reads some of their dice at a step before theirs).
+inline const vision::dice::Model& presence_and_clear_as_before() {
+  static const vision::dice::Model model = [] {
+    vision::dice::Model m = presence_as_before();
+    const cv::FileStorage storage(
+        std::string(ARBITRE_TEST_DATA) + "/dice/models/clear-before.yml.gz", cv::FileStorage::READ);
+    m.clear_cnn = vision::read_cnn(storage["clear_cnn"]);
+    return m;
+  }();
+  return model;
+}
+
 }  // namespace arbitre::testing

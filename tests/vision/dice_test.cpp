@@ -1448,7 +1448,8 @@ TEST(DiceReader, ADieLeftUnreadIsReadWhereTheOtherDiceReadPutItsTopFace) {
 // A die that reads nothing at the fitted place (nor, transparent, at the clear face network's
 // answer or where it was read) is read at places round the fitted one, 0.08 radius off: the
 // transparent white 8 of seed 6200's scene 29 (a looked-at set; tests/data/dice/fitted) is read
-// at one of them, and nothing else changes.
+// at one of them, and nothing else changes. With the clear network as it was then (the wider one
+// of 2026-12-05 reads that die at the fitted place already).
 TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fitted", "6200-0029");
   ASSERT_FALSE(image.empty());
@@ -1458,8 +1459,9 @@ TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
   ASSERT_GT(with.fit_ring_places, 0);
   vd::Params without = with;
   without.fit_ring = 0;
-  const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
-                      b = vd::detect(image, without, arbitre::testing::presence_as_before());
+  const vd::Model& before = arbitre::testing::presence_and_clear_as_before();
+  ASSERT_FALSE(before.clear_cnn.empty());
+  const vd::Detection a = vd::detect(image, with, before), b = vd::detect(image, without, before);
   ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -1850,8 +1852,10 @@ TEST(DiceReader, TheClearNetworkReadsTransparentDiceTheDigitNetworksDoNot) {
   }
   ASSERT_EQ(white, 5);
   ASSERT_EQ(red, 4);  // the fifth red die is cocked
+  // The wider network of 2026-12-05 is sure of 3 of the 5 white dice here (the one before of 4;
+  // on the ten evaluation sets it reads 354 of 708 clear white dice, the one before 331).
   EXPECT_GT(white_clear, white_digit);
-  EXPECT_GE(white_clear, 4);
+  EXPECT_GE(white_clear, 3);
   EXPECT_EQ(red_clear, red);
 }
 
@@ -1890,7 +1894,7 @@ TEST(DiceReader, ATransparentDieLeftUnreadIsReadAgainWithTheClearNetwork) {
     }
     EXPECT_EQ(sc.outcome[i], sb.outcome[i]) << "die " << i << ", the clear network blind";
   }
-  EXPECT_GE(gained, 3);
+  EXPECT_GE(gained, 2);  // 3 with the clear network before 2026-12-05 (see above)
 }
 
 // A die in a chain of touching dice whose only windows were a digit's and the chain's (turned
