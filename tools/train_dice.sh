@@ -94,6 +94,8 @@ n="$out/no-room" r="$out/room"
   --out "$out/lean.yml" "$r/m" "$r/k"
 "$build/tools/train_dice" --base "$out/lean.yml" --presence-cnn --presence-hard 16 --cnn-epochs 4 --threads 2 \
   --out "$out/presencehard.yml" "$r/m" "$r/k"
+# The clear network of clear.yml above is replaced here; it still reads in the steps between (the
+# presence step's mistakes are the whole reader's), so it stays in the recipe.
 "$build/tools/train_dice" --base "$out/presencehard.yml" --cnn-clear --clear-side 40 --clear-colour \
   --cnn-shape 16,32,96 --cnn-epochs 15 --cnn-copies 10 --threads 2 --out "$out/model/dice_digits.yml" \
   "$r/t" "$r/u"
