@@ -37,7 +37,8 @@ case $step in
     bad=(--cnn-clear --clear-side 30 --base "$base") named=--clear-side ;;
   clearface) flags=(--face-clear --face-copies 1) key=clear_face_cnn:
     bad=(--face-clear --centre-cnn --base "$base") named=--centre-cnn ;;
-  clearmore) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-shape 16,32,96 --cnn-copies 1 --clear-continue)
+  clearmore) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-shape 16,32,96 --cnn-copies 1 --cnn-decay 0.001
+    --cnn-smoothing 0.1 --clear-continue)
     key=clear_cnn:
     bad=(--cnn-clear --clear-side 44 --clear-colour --clear-continue --base "$base") named=--clear-continue ;;
   clearfacemore) flags=(--face-clear --face-copies 1 --clear-continue) key=clear_face_cnn:
@@ -71,6 +72,10 @@ refused() {
 }
 
 refused "${bad[*]}" "$named" "${bad[@]}" "$scenes"
+if [[ " ${flags[*]} " == *" --cnn-smoothing "* ]]; then
+  refused "--cnn-smoothing 1" --cnn-smoothing --base "$base" "${flags[@]}" --cnn-smoothing 1 "$scenes"
+  refused "--cnn-decay -1" --cnn-decay --base "$base" "${flags[@]}" --cnn-decay -1 "$scenes"
+fi
 # Scenes that are not there, or whose ground truth is broken: named.
 refused "a path that is no directory" "base-is-no-dir.yml: not a directory" \
   --base "$base" "${flags[@]}" "$work/base-is-no-dir.yml"

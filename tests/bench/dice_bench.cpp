@@ -66,7 +66,8 @@ enum class Without {
   Avx512Networks,
   WiderCrops,
   SizeNetwork,
-  LeanNetwork
+  LeanNetwork,
+  ClearVeto
 };
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
@@ -90,6 +91,8 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     params.face_check_opaque = 0.22;
   }
   if (without == Without::LeanNetwork) params.lean_bound = 0;
+  if (without == Without::ClearVeto)
+    params.clear_veto = 0, params.clear_weight = 0.5;  // as before it
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -207,6 +210,7 @@ int main(int argc, char** argv) {
       {"without_wider_crops", Without::WiderCrops},
       {"before_size_network", Without::SizeNetwork},
       {"without_lean_network", Without::LeanNetwork},
+      {"before_clear_veto", Without::ClearVeto},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

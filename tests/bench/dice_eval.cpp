@@ -9,7 +9,8 @@
 //     [--answer-gap R] [--answer-cocked P] [--neighbour-distance R] [--neighbour-rings N]
 //     [--neighbour-ring-step R] [--neighbour-directions N] [--neighbour-no-die P]
 //     [--neighbour-rounds N] [--neighbour-refine-steps N] [--neighbour-keep P] [--centre-steps N]
-//     [--clear-weight W] [--clear-gate N] [--clear-confidence P] [--clear-margin P]
+//     [--clear-weight W] [--clear-veto P] [--clear-gate N] [--clear-confidence P] [--clear-margin
+//     P]
 //     [--clear-locate N] [--leaning] [--tilt-residual R] [--tilt-face-residual R] [--tilt-locate N]
 //     [--tilt-dice N] [--tilt-outlier R] [--tilt-robust 0|1]
 //     [--empty-crowded-presence P] [--empty-crowded-best P]
@@ -199,6 +200,8 @@ int main(int argc, char** argv) {
       params.textures = true;
     else if (a == "--clear-gate" && i + 1 < argc)
       params.clear_gate = std::atoi(argv[++i]);
+    else if (a == "--clear-veto" && i + 1 < argc)
+      params.clear_veto = std::atof(argv[++i]);
     else if (a == "--clear-weight" && i + 1 < argc)
       params.clear_weight = std::atof(argv[++i]);
     else if (a == "--clear-confidence" && i + 1 < argc)

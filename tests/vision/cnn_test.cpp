@@ -210,6 +210,37 @@ TEST(Cnn, LearnsShapesWhereverTheyAre) {
   EXPECT_LT(cv::norm(p, cnn.probabilities(as_float), cv::NORM_INF), 1e-5);
 }
 
+// Label smoothing: the target gives the label 1 - s + s / 3 (three classes), so a network that
+// has learnt its shapes is about that sure of them (on its training images) and no surer on
+// others, where one trained on the label alone is nearly certain; it still reads them right.
+TEST(Cnn, LabelSmoothingHoldsTheNetworkToTheSmoothedTarget) {
+  cv::Mat images, test_images;
+  std::vector<int> labels, test_labels;
+  make_shapes(2400, 1, images, labels);
+  make_shapes(600, 2, test_images, test_labels);
+  const auto mean_top = [](const Cnn& cnn, const cv::Mat& shapes) {
+    const cv::Mat p = cnn.probabilities(shapes);
+    double sum = 0;
+    for (int r = 0; r < p.rows; ++r) {
+      double top = 0;
+      cv::minMaxLoc(p.row(r), nullptr, &top);
+      sum += top;
+    }
+    return sum / p.rows;
+  };
+  CnnTraining t = small_training(20);
+  const Cnn sharp = train_cnn(images, labels, t);
+  t.smoothing = 0.3;
+  t.epochs = 40;
+  const Cnn smooth = train_cnn(images, labels, t);
+  EXPECT_GE(accuracy(smooth, test_images, test_labels), 0.95);
+  EXPECT_GT(mean_top(sharp, test_images), 0.95);
+  EXPECT_NEAR(mean_top(smooth, images), 1 - 0.3 + 0.3 / 3, 0.03);
+  EXPECT_LT(mean_top(smooth, test_images), 1 - 0.3 + 0.3 / 3);
+  t.smoothing = 1;  // nothing left of the label
+  EXPECT_THROW(train_cnn(images, labels, t), cv::Exception);
+}
+
 // Inference (Cnn::probabilities) reads each convolution's input in place, where training
 // copies its patches first (im2col): the same products in the same order, so the very same
 // probabilities. Training's forward pass is seen through the loss it returns for one image and

@@ -682,11 +682,14 @@ void always_answer(arbitre::vision::Cnn& net, int label) {
   net.b4[static_cast<std::size_t>(label)] = 30;  // a probability of 1 to the float
 }
 
-// The committed model with both its digit networks answering `label` whatever they see.
+// The committed model with its digit networks, the clear one too, answering `label` whatever they
+// see (the clear network alone reads a transparent die at its weight since the thirty-fourth
+// session).
 vd::Model always_answering(int label) {
   vd::Model m = vd::default_model();  // the networks' weights are copied, not shared
   always_answer(m.digit_cnn, label);
   if (!m.digit_cnn_2.empty()) always_answer(m.digit_cnn_2, label);
+  if (!m.clear_cnn.empty()) always_answer(m.clear_cnn, label);
   return m;
 }
 
@@ -1448,13 +1451,16 @@ TEST(DiceReader, ADieLeftUnreadIsReadWhereTheOtherDiceReadPutItsTopFace) {
 // A die that reads nothing at the fitted place (nor, transparent, at the clear face network's
 // answer or where it was read) is read at places round the fitted one, 0.08 radius off: the
 // transparent white 8 of seed 6200's scene 29 (a looked-at set; tests/data/dice/fitted) is read
-// at one of them, and nothing else changes. With the clear network as it was then (the wider one
-// of 2026-12-05 reads that die at the fitted place already).
+// at one of them, and nothing else changes. With the clear network as it was then, at its weight
+// then and without its veto (the wider one of 2026-12-05 reads that die at the fitted place
+// already, and so does the old one at the weight of the thirty-fourth session).
 TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fitted", "6200-0029");
   ASSERT_FALSE(image.empty());
   vd::Params with;
   before_the_size_network(with);
+  with.clear_weight = 0.5;
+  with.clear_veto = 0;
   ASSERT_GT(with.fit_ring, 0);
   ASSERT_GT(with.fit_ring_places, 0);
   vd::Params without = with;
@@ -1852,20 +1858,20 @@ TEST(DiceReader, TheClearNetworkReadsTransparentDiceTheDigitNetworksDoNot) {
   }
   ASSERT_EQ(white, 5);
   ASSERT_EQ(red, 4);  // the fifth red die is cocked
-  // The wider network of 2026-12-05 is sure of 3 of the 5 white dice here (the one before of 4;
-  // on the ten evaluation sets it reads 354 of 708 clear white dice, the one before 331).
+  // The wider network of the thirty-third session was sure of 3 of the 5 white dice here; trained
+  // with weight decay (thirty-fourth session) it is sure of 4 again, as the first one was.
   EXPECT_GT(white_clear, white_digit);
-  EXPECT_GE(white_clear, 3);
+  EXPECT_GE(white_clear, 4);
   EXPECT_EQ(red_clear, red);
 }
 
 // A transparent die left unread is read again with the clear network, where the clear face
 // network puts its top face: on the committed scene of ten transparent dice, white dice the reader
-// leaves unread without the step are read right with it, none wrong, and every die read without
-// it is read the same. A clear network answering "wrong turn" whatever it sees reads none of
-// them (the clear network is asked, not the digit networks alone). The places round the fitted
-// one (Params::fit_ring) are left out: they read some of these dice without the clear network
-// too (a red one), and with a blind one fewer.
+// leaves unread without the step are read right with it, far more than are read wrong, and every
+// die read without it is read the same. A clear network answering "wrong turn" whatever it sees
+// reads none of them (the clear network is asked, not the digit networks alone). The places round
+// the fitted one (Params::fit_ring) are left out: they read some of these dice without the clear
+// network too (a red one), and with a blind one fewer.
 TEST(DiceReader, ATransparentDieLeftUnreadIsReadAgainWithTheClearNetwork) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "clear", "0047");
   ASSERT_FALSE(image.empty());
@@ -1882,19 +1888,58 @@ TEST(DiceReader, ATransparentDieLeftUnreadIsReadAgainWithTheClearNetwork) {
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   const auto sc = arbitre::testing::score_dice(truth, c.observation);
-  int gained = 0;
+  int gained = 0, wrong = 0;
   for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
     if (sb.outcome[i] == "right") {
       EXPECT_EQ(sa.outcome[i], "right") << "die " << i;
     }
-    EXPECT_NE(sa.outcome[i], "wrong-value") << "die " << i;
+    wrong += sa.outcome[i] == "wrong-value";
+    EXPECT_NE(sb.outcome[i], "wrong-value") << "die " << i;
     if (sb.outcome[i] == "unread" && sa.outcome[i] == "right") {
       EXPECT_EQ(truth["dice"][i]["colour"], "white") << "die " << i;
       ++gained;
     }
     EXPECT_EQ(sc.outcome[i], sb.outcome[i]) << "die " << i << ", the clear network blind";
   }
-  EXPECT_GE(gained, 2);  // 3 with the clear network before 2026-12-05 (see above)
+  // The network of the thirty-fourth session (weight decay) at its share of 0.65 reads 4 of the 5
+  // white dice and one wrong (the white 7); at 0.5, 3 and none wrong. The share's trade on the 800
+  // looked-at images, with the veto: 82 more flat dice right for 15 more wrong values (with the
+  // veto and the share together, 106 more and 5 fewer than before them; docs/benchmarks.md,
+  // thirty-fourth session).
+  EXPECT_GE(gained, 3);
+  EXPECT_LE(wrong, 1);
+  EXPECT_GT(gained, 2 * wrong);
+}
+
+// A white die the digit networks read wrong, that looks transparent, is left unread when the clear
+// network, shown it where and as it was read, finds the value read unlikely, and is read again
+// with the clear network: on scene 4 of seed 7900 (a development scene; tests/data/dice/veto) a
+// transparent white die read wrong without the veto is read right with it, no die read right
+// without it is lost, and none is read wrong that was not.
+TEST(DiceReader, AClearWhiteDieTheClearNetworkDoubtsIsReadAgain) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "veto", "0004");
+  ASSERT_FALSE(image.empty());
+  vd::Params with, without;
+  ASSERT_GT(with.clear_veto, 0) << "the veto is on by default";
+  without.clear_veto = 0;
+  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, with).observation);
+  const auto sb = arbitre::testing::score_dice(truth, vd::detect(image, without).observation);
+  int mended = 0;
+  for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
+    if (sb.outcome[i] == "right") {
+      EXPECT_EQ(sa.outcome[i], "right") << "die " << i;
+    }
+    if (sa.outcome[i] == "wrong-value") {
+      EXPECT_EQ(sb.outcome[i], "wrong-value") << "die " << i;
+    }
+    if (sb.outcome[i] == "wrong-value" && sa.outcome[i] == "right") {
+      EXPECT_EQ(truth["dice"][i]["colour"], "white") << "die " << i;
+      EXPECT_EQ(truth["dice"][i]["texture"], "transparent") << "die " << i;
+      ++mended;
+    }
+  }
+  EXPECT_GE(mended, 1);
+  EXPECT_GT(sa.flat_right, sb.flat_right);
 }
 
 // A die in a chain of touching dice whose only windows were a digit's and the chain's (turned

@@ -11,8 +11,9 @@
 //
 //   train_dice --out dice_digits.yml [--trees 60] [--depth 16] [--digit-copies 3]
 //              [--net 64 [--epochs 15] [--rate 0.01] [--decay 0.01]]
-//              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-copies 4] [--cnn-jitter 0.12]
-//               [--cnn-shape 12,24,64] [--threads 1] [--cnn-second]]
+//              [--cnn [--cnn-epochs 12] [--cnn-rate 0.02] [--cnn-decay 0.0001] [--cnn-smoothing 0]
+//               [--cnn-copies 4] [--cnn-jitter 0.12] [--cnn-shape 12,24,64] [--threads 1]
+//               [--cnn-second]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
 //              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
@@ -27,7 +28,9 @@
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
 // --threads only speeds its training up (the same result); with --cnn-second (and --base) it is
 // trained as a second digit network, kept beside the base's (the reader takes the mean of the
-// two networks' answers; trained on other scenes, it errs elsewhere). --base takes every part from
+// two networks' answers; trained on other scenes, it errs elsewhere). --cnn-decay (L2 weight decay)
+// and --cnn-smoothing (label smoothing, cnn.h) hold every network this run trains back from
+// learning its crops by heart. --base takes every part from
 // MODEL and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis
 // network (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at
 // the top face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the
@@ -391,6 +394,10 @@ int main(int argc, char** argv) {
       cnn_training.epochs = std::atoi(argv[++i]);
     else if (a == "--cnn-rate" && i + 1 < argc)
       cnn_training.rate = std::atof(argv[++i]);
+    else if (a == "--cnn-decay" && i + 1 < argc)
+      cnn_training.decay = std::atof(argv[++i]);
+    else if (a == "--cnn-smoothing" && i + 1 < argc)
+      cnn_training.smoothing = std::atof(argv[++i]);
     else if (a == "--cnn-copies" && i + 1 < argc)
       cnn_copies = std::atoi(argv[++i]);
     else if (a == "--cnn-shape" && i + 1 < argc) {
@@ -461,11 +468,13 @@ int main(int argc, char** argv) {
                  "train_dice: --epochs must be at least 1, --rate above 0, --decay 0 or more\n");
     return 2;
   }
-  if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_copies < 1 || threads < 1 ||
-              cnn_jitter < 0 || cnn_jitter > 0.5)) {
+  if (cnn && (cnn_training.epochs < 1 || cnn_training.rate <= 0 || cnn_training.decay < 0 ||
+              !(cnn_training.smoothing >= 0 && cnn_training.smoothing < 1) || cnn_copies < 1 ||
+              threads < 1 || cnn_jitter < 0 || cnn_jitter > 0.5)) {
     std::fprintf(stderr,
                  "train_dice: --cnn-epochs, --cnn-copies and --threads must be at least 1, "
-                 "--cnn-rate above 0, --cnn-jitter 0 to 0.5\n");
+                 "--cnn-rate above 0, --cnn-decay 0 or more, --cnn-smoothing 0 to below 1, "
+                 "--cnn-jitter 0 to 0.5\n");
     return 2;
   }
   if (axis_cnn && (axis_copies < 1 || axis_jitter < 0 || axis_jitter > 0.5 || threads < 1)) {
@@ -561,7 +570,8 @@ int main(int argc, char** argv) {
         stderr,
         "usage: train_dice --out MODEL.yml [--trees N] [--depth D] [--digit-copies C] "
         "[--net H[,H...]] [--epochs E] [--rate R] [--decay L2] [--cnn [--cnn-epochs E] "
-        "[--cnn-rate R] [--cnn-copies C] [--cnn-jitter J] [--cnn-shape M1,M2,H] [--threads T] "
+        "[--cnn-rate R] [--cnn-decay D] [--cnn-smoothing S] [--cnn-copies C] [--cnn-jitter J] "
+        "[--cnn-shape M1,M2,H] [--threads T] "
         "[--cnn-second]] "
         "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C] "
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
@@ -1263,7 +1273,8 @@ int main(int argc, char** argv) {
   }
 
   // 9, 10 and 11. The digit, axis and face convolutional networks (optional), with the same
-  // training settings (--cnn-epochs, --cnn-rate) and their own classes (and planes).
+  // training settings (--cnn-epochs, --cnn-rate, --cnn-decay, --cnn-smoothing) and their own
+  // classes (and planes).
   const auto train_grey = [&](const char* what, std::vector<unsigned char>& images,
                               const std::vector<int>& labels, int classes, int planes = 1,
                               int side = vd::kCnnSide,

@@ -494,13 +494,15 @@ struct Back {
         da1(static_cast<std::size_t>(s.maps1 * s.conv1() * s.conv1())) {}
 };
 
-// Adds one image's gradient (after forward) into g; returns its loss.
-double backward(const Cnn& net, const Pass& s, int label, Back& b, Cnn& g) {
+// Adds one image's gradient (after forward) into g; returns its loss (of the label alone). The
+// target is the label's class, `smoothing` of it spread evenly over all the classes.
+double backward(const Cnn& net, const Pass& s, int label, Back& b, Cnn& g, float smoothing) {
   const CnnShape& sh = net.shape;
   const int flat = sh.flat();
+  const float spread = smoothing / static_cast<float>(sh.classes);
   for (int c = 0; c < sh.classes; ++c)
     b.dz[static_cast<std::size_t>(c)] =
-        s.z[static_cast<std::size_t>(c)] - (c == label ? 1.0f : 0.0f);
+        s.z[static_cast<std::size_t>(c)] - (c == label ? 1.0f - smoothing : 0.0f) - spread;
   std::fill(b.dh.begin(), b.dh.end(), 0.0f);
   for (int c = 0; c < sh.classes; ++c) {
     const float d = b.dz[static_cast<std::size_t>(c)];
@@ -572,14 +574,14 @@ Cnn zeros_like(const Cnn& net) {
 
 // The gradient of images[rows[first .. last)] into g (zeroed first).
 double gradient_of(const Cnn& net, const cv::Mat& images, const std::vector<int>& labels,
-                   const int* rows, int count, Cnn& g) {
+                   const int* rows, int count, Cnn& g, float smoothing = 0) {
   for (std::vector<float>* p : parts(g)) std::fill(p->begin(), p->end(), 0.0f);
   Pass s(net.shape);
   Back b(net.shape);
   double loss = 0;
   for (int i = 0; i < count; ++i) {
     forward(net, images, rows[i], s);
-    loss += backward(net, s, labels[static_cast<std::size_t>(rows[i])], b, g);
+    loss += backward(net, s, labels[static_cast<std::size_t>(rows[i])], b, g, smoothing);
   }
   return loss;
 }
@@ -620,6 +622,7 @@ Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTr
   CV_Assert(net.shape.valid() && images.cols == net.inputs() &&
             images.rows == static_cast<int>(labels.size()) && images.rows > 0);
   for (int l : labels) CV_Assert(l >= 0 && l < net.shape.classes);
+  CV_Assert(training.smoothing >= 0 && training.smoothing < 1);
   const CnnShape& sh = net.shape;
   cv::RNG rng(training.seed);
   // He initialisation: a spread of sqrt(2 / fan-in); biases zero.
@@ -659,9 +662,9 @@ Cnn train_cnn(const cv::Mat& images, const std::vector<int>& labels, const CnnTr
       cv::parallel_for_(cv::Range(0, kSlices), [&](const cv::Range& range) {
         for (int k = range.start; k < range.end; ++k) {
           const int a = count * k / kSlices, e = count * (k + 1) / kSlices;
-          losses[static_cast<std::size_t>(k)] =
-              gradient_of(net, images, labels, order.data() + start + a, e - a,
-                          slice_grad[static_cast<std::size_t>(k)]);
+          losses[static_cast<std::size_t>(k)] = gradient_of(
+              net, images, labels, order.data() + start + a, e - a,
+              slice_grad[static_cast<std::size_t>(k)], static_cast<float>(training.smoothing));
         }
       });
       for (double l : losses) epoch_loss += l;

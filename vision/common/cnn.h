@@ -51,6 +51,10 @@ struct CnnTraining {
   double rate = 0.02;  // learning rate at the start, cosine-annealed to zero
   double momentum = 0.9;
   double decay = 1e-4;  // L2 weight decay (weights, not biases)
+  // Label smoothing: the target gives the label's class 1 - smoothing and spreads `smoothing`
+  // evenly over all the classes (0: the label alone; a network so trained is less sure of what it
+  // has learnt by heart). The loss logged is the label's alone either way.
+  double smoothing = 0;
   std::uint64_t seed = 20261130;
   // Weights to start from instead of random ones (fine-tuning a trained network on other
   // targets; its shape must be the training's), or none.

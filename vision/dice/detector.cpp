@@ -1951,6 +1951,29 @@ int texture_at(const cv::Mat& bgr, cv::Point2d face, double radius, const Model&
   return static_cast<int>(model.texture->predict(features));
 }
 
+// A white die read that looks transparent, whose value as read the clear network, shown it where
+// and as it was read, finds unlikely, is left unread (Params::clear_veto).
+void veto_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
+                const Model& model) {
+  const auto start = Clock::now();
+  cv::Mat features(1, kTextureFeatures, CV_32F);
+  std::vector<cv::Mat> planes;
+  for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+    DieSighting& die = d.observation.dice[k];
+    if (die.value == 0 || die.cocked || die.colour != referee::yams::DieColour::White) continue;
+    const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+    if (texture_at(bgr, d.face[k], radius, model, features) < 2) continue;
+    if (planes.empty()) planes = clear_planes(bgr, grey, model.clear_cnn);
+    cv::Mat rows;
+    clear_crops(planes, d.face[k], radius, {d.rotation_deg[k]}, model.clear_cnn, rows);
+    if (model.clear_cnn.probabilities(rows).at<float>(0, die.value) < params.clear_veto) {
+      die.value = 0;
+      die.confidence = 0;
+    }
+  }
+  d.timing.read_ms += ms_since(start);
+}
+
 // A die left unread (not cocked) is read once more through the whole circle: where the other dice
 // read put a flat die's top face (Params::fit_unread), and when it looks transparent with the
 // clear network mixed in, also at its top face as the clear face network finds it, then where it
@@ -2441,8 +2464,11 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
-      ((params.fit_unread && centred(params, model)) || reads_clear(params, model)))
+      ((params.fit_unread && centred(params, model)) || reads_clear(params, model))) {
+    if (params.clear_veto > 0 && reads_clear(params, model))
+      veto_clear(bgr, grey, d, params, model);
     read_unread(bgr, grey, d, params, model);
+  }
   // A die read off where the others put a flat die's top face: read again there, or unread.
   if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
       params.full_turns >= 8 && centred(params, model))

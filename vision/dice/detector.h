@@ -138,9 +138,17 @@ struct Params {
   // read again through the whole circle (full_turns) at its top face as the clear face network
   // finds it from the die's centre (`clear_locate` steps; 0: not asked), then, if that reads
   // nothing, where it was read; each crop's reading the digit networks' mean and the clear
-  // network's, the clear network's share `clear_weight` (0: off), taken at this mean and margin.
+  // network's, the clear network's share `clear_weight` (0: off; 0.5 until the thirty-fourth
+  // session, when the clear network was trained with weight decay), taken at this mean and
+  // margin.
   int clear_gate = 1;
-  double clear_weight = 0.5;
+  double clear_weight = 0.65;
+  // A white die read (not cocked) that the texture forest calls transparent is left unread, to be
+  // read again as above, when the clear network, shown it where and as it was read, gives the
+  // value read less than `clear_veto` (0: not asked): the digit networks read the digits of its
+  // other faces, seen through its body (since 2026-12-05, thirty-fourth session: 0.15-0.5 alike
+  // on 800 images).
+  double clear_veto = 0.3;
   double clear_confidence = 0.6;
   double clear_margin = 0.2;
   int clear_locate = 3;
