@@ -31,7 +31,7 @@
 # (all textured, with the room) and the clear network trained anew, wider (--cnn-shape 16,32,96:
 # 16 and 32 maps, 96 units), on seeds 7000 and 9500 (600 scenes, about 3,000 transparent dice;
 # 2026-12-05), with weight decay ten times the default since the thirty-fourth session
-# (--cnn-decay 0.001: it learnt its crops less by heart, and its "sure" is surer to be right).
+# (--cnn-decay 0.001: its training loss ends no higher, but when it is sure it is more often right).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (2,900 scenes, 4-8 s each on one core: about 170 minutes of
 # rendering on two cores), then about 10 minutes of training on one core and 70 more for the

@@ -28,9 +28,9 @@
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
 // --threads only speeds its training up (the same result); with --cnn-second (and --base) it is
 // trained as a second digit network, kept beside the base's (the reader takes the mean of the
-// two networks' answers; trained on other scenes, it errs elsewhere). --cnn-decay (L2 weight decay)
-// and --cnn-smoothing (label smoothing, cnn.h) hold every network this run trains back from
-// learning its crops by heart. --base takes every part from
+// two networks' answers; trained on other scenes, it errs elsewhere). --cnn-decay (L2 decay of the
+// weights) and --cnn-smoothing (label smoothing, cnn.h) apply to every network this run trains.
+// --base takes every part from
 // MODEL and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis
 // network (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at
 // the top face; its own draws: --axis-copies crops per die within --axis-jitter x the radius of the
