@@ -1951,21 +1951,28 @@ int texture_at(const cv::Mat& bgr, cv::Point2d face, double radius, const Model&
   return static_cast<int>(model.texture->predict(features));
 }
 
+// The frame's planes the clear network reads (clear_planes), split once, when first asked for:
+// the veto and stage 6 share them, and most frames need none.
+const std::vector<cv::Mat>& clear_planes_once(const cv::Mat& bgr, const cv::Mat& grey,
+                                              const Model& model, std::vector<cv::Mat>& planes) {
+  if (planes.empty()) planes = clear_planes(bgr, grey, model.clear_cnn);
+  return planes;
+}
+
 // A white die read that looks transparent, whose value as read the clear network, shown it where
 // and as it was read, finds unlikely, is left unread (Params::clear_veto).
 void veto_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
-                const Model& model) {
+                const Model& model, std::vector<cv::Mat>& planes) {
   const auto start = Clock::now();
   cv::Mat features(1, kTextureFeatures, CV_32F);
-  std::vector<cv::Mat> planes;
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     DieSighting& die = d.observation.dice[k];
     if (die.value == 0 || die.cocked || die.colour != referee::yams::DieColour::White) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     if (texture_at(bgr, d.face[k], radius, model, features) < 2) continue;
-    if (planes.empty()) planes = clear_planes(bgr, grey, model.clear_cnn);
     cv::Mat rows;
-    clear_crops(planes, d.face[k], radius, {d.rotation_deg[k]}, model.clear_cnn, rows);
+    clear_crops(clear_planes_once(bgr, grey, model, planes), d.face[k], radius, {d.rotation_deg[k]},
+                model.clear_cnn, rows);
     if (model.clear_cnn.probabilities(rows).at<float>(0, die.value) < params.clear_veto) {
       die.value = 0;
       die.confidence = 0;
@@ -1981,12 +1988,10 @@ void veto_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
 // networks read a transparent die poorly: the digits of its other faces show through its body,
 // and its top face is found off.
 void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
-                 const Model& model) {
+                 const Model& model, std::vector<cv::Mat>& planes) {
   const auto start = Clock::now();
   const bool clear_net = reads_clear(params, model);
   cv::Mat features(1, kTextureFeatures, CV_32F);
-  const std::vector<cv::Mat> planes =
-      clear_net ? clear_planes(bgr, grey, model.clear_cnn) : std::vector<cv::Mat>{};
   const double width = std::max(1, grey.cols);
   // Where the dice read put a flat die's top face (the shifts are measured from the centre
   // network's centres: a candidate's is too rough for them).
@@ -2037,7 +2042,8 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       cv::Mat p = round_probabilities(grey, at, c.radius, circle, model);
       if (clear) {
         cv::Mat clear_rows;
-        clear_crops(planes, at, c.radius, circle, model.clear_cnn, clear_rows);
+        clear_crops(clear_planes_once(bgr, grey, model, planes), at, c.radius, circle,
+                    model.clear_cnn, clear_rows);
         p = (1 - params.clear_weight) * p +
             params.clear_weight * model.clear_cnn.probabilities(clear_rows);
       }
@@ -2465,9 +2471,10 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // one with the clear network (the digit networks' reader only).
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
       ((params.fit_unread && centred(params, model)) || reads_clear(params, model))) {
+    std::vector<cv::Mat> planes;  // the clear network's, split once when needed
     if (params.clear_veto > 0 && reads_clear(params, model))
-      veto_clear(bgr, grey, d, params, model);
-    read_unread(bgr, grey, d, params, model);
+      veto_clear(bgr, grey, d, params, model, planes);
+    read_unread(bgr, grey, d, params, model, planes);
   }
   // A die read off where the others put a flat die's top face: read again there, or unread.
   if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
