@@ -31,10 +31,13 @@
 # (all textured, with the room) and the clear network trained anew, wider (--cnn-shape 16,32,96:
 # 16 and 32 maps, 96 units), on seeds 7000 and 9500 (600 scenes, about 3,000 transparent dice;
 # 2026-12-05), with weight decay ten times the default since the thirty-fourth session
-# (--cnn-decay 0.001: its training loss ends no higher, but when it is sure it is more often right).
+# (--cnn-decay 0.001: its training loss ends no higher, but when it is sure it is more often right),
+# and since the thirty-fifth session on seed 9800's 480 scenes too (every die transparent:
+# --textured-share 1.0 --all-transparent; 1,080 scenes, about 5,400 transparent dice), six copies
+# of each die's crop instead of ten.
 #   tools/train_dice.sh [BUILD_DIR]
-# Two POV-Ray processes at a time (2,900 scenes, 4-8 s each on one core: about 170 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 70 more for the
+# Two POV-Ray processes at a time (3,380 scenes, 2-8 s each on one core: about 185 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 80 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +69,7 @@ render "$out/room/t" 7000 300 --textured-share 1.0
 render "$out/room/k" 7200 240 --cocked-share 1.0
 render "$out/room/m" 7800 600 --cocked-share 0.6
 render "$out/room/u" 9500 300 --textured-share 1.0
+render "$out/room/v" 9800 480 --textured-share 1.0 --all-transparent
 mkdir "$out/model"
 n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
@@ -98,8 +102,8 @@ n="$out/no-room" r="$out/room"
 # The clear network of clear.yml above is replaced here; it still reads in the steps between (the
 # presence step's mistakes are the whole reader's), so it stays in the recipe.
 "$build/tools/train_dice" --base "$out/presencehard.yml" --cnn-clear --clear-side 40 --clear-colour \
-  --cnn-shape 16,32,96 --cnn-epochs 15 --cnn-copies 10 --cnn-decay 0.001 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/t" "$r/u"
+  --cnn-shape 16,32,96 --cnn-epochs 15 --cnn-copies 6 --cnn-decay 0.001 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$r/t" "$r/u" "$r/v"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

@@ -1859,7 +1859,8 @@ TEST(DiceReader, TheClearNetworkReadsTransparentDiceTheDigitNetworksDoNot) {
   ASSERT_EQ(white, 5);
   ASSERT_EQ(red, 4);  // the fifth red die is cocked
   // The wider network of the thirty-third session was sure of 3 of the 5 white dice here; trained
-  // with weight decay (thirty-fourth session) it is sure of 4 again, as the first one was.
+  // with weight decay (thirty-fourth session) it is sure of 4 again, as the first one was; trained
+  // on 480 more scenes of transparent dice (thirty-fifth session), of all 5 (the digit pair of 1).
   EXPECT_GT(white_clear, white_digit);
   EXPECT_GE(white_clear, 4);
   EXPECT_EQ(red_clear, red);
@@ -1867,8 +1868,8 @@ TEST(DiceReader, TheClearNetworkReadsTransparentDiceTheDigitNetworksDoNot) {
 
 // A transparent die left unread is read again with the clear network, where the clear face
 // network puts its top face: on the committed scene of ten transparent dice, white dice the reader
-// leaves unread without the step are read right with it, far more than are read wrong, and every
-// die read without it is read the same. A clear network answering "wrong turn" whatever it sees
+// leaves unread without the step are read right with it, none read wrong, and every die read
+// without it is read the same. A clear network answering "wrong turn" whatever it sees
 // reads none of them (the clear network is asked, not the digit networks alone). The places round
 // the fitted one (Params::fit_ring) are left out: they read some of these dice without the clear
 // network too (a red one), and with a blind one fewer.
@@ -1901,14 +1902,12 @@ TEST(DiceReader, ATransparentDieLeftUnreadIsReadAgainWithTheClearNetwork) {
     }
     EXPECT_EQ(sc.outcome[i], sb.outcome[i]) << "die " << i << ", the clear network blind";
   }
-  // The network of the thirty-fourth session (weight decay) at its share of 0.65 reads 4 of the 5
-  // white dice and one wrong (the white 7); at 0.5, 3 and none wrong. The share's trade on the 800
-  // looked-at images, with the veto: 82 more flat dice right for 15 more wrong values (with the
-  // veto and the share together, 106 more and 5 fewer than before them; docs/benchmarks.md,
-  // thirty-fourth session).
-  EXPECT_GE(gained, 3);
-  EXPECT_LE(wrong, 1);
-  EXPECT_GT(gained, 2 * wrong);
+  // The network of the thirty-fourth session (weight decay) at its share of 0.65 read 4 of the 5
+  // white dice and one wrong (the white 7), so this test asked then only "at least 3 gained, at
+  // most 1 wrong"; the network trained on 480 more scenes of transparent dice (thirty-fifth
+  // session) reads all 5 and none wrong, and the test asks again that none be read wrong.
+  EXPECT_GE(gained, 4);
+  EXPECT_EQ(wrong, 0);
 }
 
 // A white die the digit networks read wrong, that looks transparent, is left unread when the clear

@@ -217,7 +217,8 @@ Setup random_setup(Random& random, const DiceOptions& options) {
     for (int s = 0; s < 2; ++s) {
       const int mode = random.integer(0, 2);
       for (int i = 0; i < 5; ++i) {
-        const bool frosted = mode == 0 || (mode == 2 && random.chance(0.5));
+        const bool frosted =
+            (mode == 0 || (mode == 2 && random.chance(0.5))) && !options.all_transparent;
         setup.textures[s * 5 + i] = frosted ? Texture::Frosted : Texture::Transparent;
       }
     }
@@ -1226,7 +1227,7 @@ bool dice_self_test(int layouts, std::string& report) {
   for (const auto& [name, n] : layout_kinds) out << "  layout " << name << ": " << n << "\n";
   for (const auto& [name, n] : zones) out << "  zone " << name << ": " << n << " die-frames\n";
   // The truth of rendered scenes: values, colours, every labelled point in the frame.
-  int truth_failures = 0, without_room = 0, not_as_without = 0;
+  int truth_failures = 0, without_room = 0, not_as_without = 0, not_all_clear = 0;
   for (int k = 0; k < layouts / 4; ++k) {
     Random random(dice_seed(4243, k));
     const Scene scene = make_dice_scene(random, 1280, 720, DiceOptions{});
@@ -1243,6 +1244,21 @@ bool dice_self_test(int layouts, std::string& report) {
     not_as_without += sky == std::string::npos || room_end == std::string::npos ||
                       scene.pov.substr(0, sky) + scene.pov.substr(room_end + 1) != bare.pov ||
                       scene.truth != bare.truth;
+    // --all-transparent: the same scene, every die of a textured one transparent (the same truth
+    // but the texture; a scene with no texture the same to the byte).
+    DiceOptions clear;
+    clear.all_transparent = true;
+    Random third(dice_seed(4243, k));
+    const Scene glass = make_dice_scene(third, 1280, 720, clear);
+    nlohmann::json untextured = glass.truth;
+    for (std::size_t i = 0; i < untextured["dice"].size(); ++i) {
+      const std::string texture = untextured["dice"][i]["texture"];
+      not_all_clear +=
+          texture != (scene.truth["dice"][i]["texture"] == "none" ? "none" : "transparent");
+      untextured["dice"][i]["texture"] = scene.truth["dice"][i]["texture"];
+    }
+    not_all_clear += untextured != scene.truth ||
+                     (scene.truth["dice"][0]["texture"] == "none" && glass.pov != scene.pov);
     int red = 0;
     for (const auto& d : scene.truth["dice"]) {
       red += d["colour"] == "red";
@@ -1262,6 +1278,9 @@ bool dice_self_test(int layouts, std::string& report) {
         "every up-face corner inside the image");
   check(without_room == 0, "every scene has one room around the table (a sky_sphere)");
   check(not_as_without == 0, "--no-room leaves out the room's line and nothing else");
+  check(
+      not_all_clear == 0,
+      "--all-transparent makes every die of a textured scene transparent and changes nothing else");
   report = out.str();
   return all;
 }

@@ -17,6 +17,8 @@ namespace arbitre::tools::scenegen {
 struct DiceOptions {
   double textured_share = 0.2;  // scenes whose dice are all frosted or transparent
   double cocked_share = 0.25;   // scenes (or roll frames) with one or two cocked dice
+  bool all_transparent = false;  // textured scenes: every die transparent, none frosted (the
+                                 // random draws as without, so the scenes are otherwise the same)
   bool room = true;  // the room around the table; false: POV-Ray's black background, as the
                      // renders before 2026-12-03 (the first parts of the committed dice model)
 };

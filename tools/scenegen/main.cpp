@@ -2,6 +2,7 @@
 //
 //   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
 //            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25] [--no-room]
+//            [--all-transparent]
 //            [--threads T] [--debug-overlay] [--calibration | --empty]
 //   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
 //            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
@@ -22,6 +23,9 @@
 // and distractors, no pion; the truth lists none.
 // --textured-share and --cocked-share set the share of d10 scenes (or roll frames) whose dice are
 // frosted/transparent, and that have one or two cocked dice (defaults 0.2 and 0.25).
+// --all-transparent makes every die of those scenes transparent (none frosted): the scenes are
+// otherwise those of the same seed without it, die for die (tools/train_dice.sh renders the
+// clear network's extra scenes so).
 // --no-room leaves the room out of d10 scenes (POV-Ray's black background round the table, as
 // every d10 render before 2026-12-03: tools/train_dice.sh renders the committed model's first
 // scenes so; the ground truth is the same with or without it).
@@ -94,6 +98,8 @@ int main(int argc, char** argv) {
       options.cocked_share = std::atof(value().c_str());
     else if (flag == "--no-room")
       options.room = false;
+    else if (flag == "--all-transparent")
+      options.all_transparent = true;
     else if (flag == "--threads")
       settings.threads = std::atoi(value().c_str());
     else if (flag == "--irma-record")
