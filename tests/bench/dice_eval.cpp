@@ -269,6 +269,18 @@ int main(int argc, char** argv) {
       params.part_size = std::atof(argv[++i]);
     else if (a == "--veto")
       params.net_veto = true;
+    else if (a == "--colour-contrast" && i + 1 < argc)
+      params.colour_contrast = std::atof(argv[++i]);
+    else if (a == "--colour-surround" && i + 1 < argc)
+      params.colour_surround = std::atof(argv[++i]);
+    else if (a == "--plain-contrast" && i + 1 < argc)
+      params.plain_contrast = std::atof(argv[++i]);
+    else if (a == "--plain-gradient" && i + 1 < argc)
+      params.plain_gradient = std::atof(argv[++i]);
+    else if (a == "--colour-presence" && i + 1 < argc)
+      params.colour_presence = std::atof(argv[++i]);
+    else if (a == "--colour-places" && i + 1 < argc)
+      params.colour_places = std::atoi(argv[++i]);
     else if (a == "--no-veto")
       params.net_veto = false;
     else if (a == "--cnn-cocked" && i + 1 < argc)

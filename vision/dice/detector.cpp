@@ -874,6 +874,67 @@ double redness(const cv::Mat& crop) {
   return cv::mean(lab, mask)[1] - 128.0;
 }
 
+bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params) {
+  if (params.plain_contrast <= 0) return false;
+  const double reach = params.plain_reach * radius;
+  // The disc and a pixel round it (for the gradient), inside the image.
+  const cv::Rect box = cv::Rect(cv::Point(static_cast<int>(std::floor(centre.x - reach)) - 1,
+                                          static_cast<int>(std::floor(centre.y - reach)) - 1),
+                                cv::Point(static_cast<int>(std::ceil(centre.x + reach)) + 2,
+                                          static_cast<int>(std::ceil(centre.y + reach)) + 2)) &
+                       cv::Rect(0, 0, grey.cols, grey.rows);
+  if (box.width < 3 || box.height < 3) return false;
+  const cv::Mat patch = grey(box);
+  cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
+  cv::circle(disc, cv::Point(cvRound(centre.x) - box.x, cvRound(centre.y) - box.y),
+             static_cast<int>(std::lround(reach)), cv::Scalar(255), cv::FILLED);
+  cv::Scalar mean, spread;
+  cv::meanStdDev(patch, mean, spread, disc);
+  if (spread[0] >= params.plain_contrast) return false;
+  cv::Mat gx, gy, magnitude;
+  cv::Sobel(patch, gx, CV_32F, 1, 0);
+  cv::Sobel(patch, gy, CV_32F, 0, 1);
+  cv::magnitude(gx, gy, magnitude);
+  return cv::mean(magnitude, disc)[0] < params.plain_gradient;
+}
+
+std::vector<cv::Point2d> red_places(const cv::Mat& bgr, double radius, const Params& params) {
+  // At about six pixels a die radius: the peaks are as sharp as the dice, the maps small.
+  const double scale = std::min(1.0, 6.0 / std::max(radius, 1.0));
+  cv::Mat small;
+  cv::resize(bgr, small, {}, scale, scale, cv::INTER_AREA);
+  cv::Mat lab, a;
+  cv::cvtColor(small, lab, cv::COLOR_BGR2Lab);
+  cv::extractChannel(lab, a, 1);
+  a.convertTo(a, CV_32F);
+  const double r = radius * scale;
+  cv::Mat die, table;
+  cv::GaussianBlur(a, die, {}, 0.5 * r);
+  cv::GaussianBlur(a, table, {}, params.colour_surround * r);
+  const cv::Mat contrast = die - table;
+  // Peaks: the highest value within a die radius round them.
+  cv::Mat highest;
+  const int side = 2 * static_cast<int>(std::lround(r)) + 1;
+  cv::dilate(contrast, highest, cv::getStructuringElement(cv::MORPH_ELLIPSE, {side, side}));
+  std::vector<std::pair<float, cv::Point2d>> peaks;
+  for (int y = 0; y < contrast.rows; ++y) {
+    const float* c = contrast.ptr<float>(y);
+    const float* h = highest.ptr<float>(y);
+    for (int x = 0; x < contrast.cols; ++x) {
+      if (c[x] >= params.colour_contrast && c[x] >= h[x])
+        peaks.emplace_back(c[x], cv::Point2d((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5));
+    }
+  }
+  std::sort(peaks.begin(), peaks.end(),
+            [](const auto& p, const auto& q) { return p.first > q.first; });
+  std::vector<cv::Point2d> places;
+  for (const auto& p : peaks) {
+    if (static_cast<int>(places.size()) >= params.colour_places) break;
+    places.push_back(p.second);
+  }
+  return places;
+}
+
 std::vector<bool> red_dice(const std::vector<double>& redness, const Params& params) {
   const int m = static_cast<int>(redness.size());
   std::vector<int> by_red(static_cast<std::size_t>(m));
@@ -1243,6 +1304,32 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       }
     }
   }
+  // Red places: where a die's worth of red stands out from the table, away from every
+  // candidate of the common size, re-centred where the window detector peaks.
+  if (params.colour_contrast > 0) {
+    const double r = common_radius();
+    if (r > 0) {
+      const int first = static_cast<int>(d.candidates.size());
+      for (const cv::Point2d& p : red_places(bgr, r, params)) {
+        // (A candidate turned down already, as faint, does not stand in its way.)
+        const bool near =
+            std::any_of(d.candidates.begin(), d.candidates.end(), [&](const Candidate& k) {
+              return k.why.empty() && k.radius >= r / params.second_pass &&
+                     k.radius <= r * params.second_pass &&
+                     cv::norm(k.centre - p) < params.suppression * r;
+            });
+        if (near) continue;
+        Candidate c;
+        c.radius = r;
+        c.centre = refine_centre(grey, p, r, params, model);
+        d.candidates.push_back(c);
+      }
+      examine(first);
+      for (std::size_t k = static_cast<std::size_t>(first); k < d.candidates.size(); ++k) {
+        if (d.candidates[k].presence < params.colour_presence) d.candidates[k].why = "faint red";
+      }
+    }
+  }
   const int n = static_cast<int>(d.candidates.size());
   // A smaller candidate inside a larger die is a part of it (a digit, a face).
   std::vector<int> by_size(static_cast<std::size_t>(n));
@@ -1313,6 +1400,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
                              c.radius * params.size_tolerance < d.die_radius))
       return "size";
     if (c.presence < params.min_presence) return "not a die";
+    if (plain(grey, c.centre, c.radius, params)) return "plain";
     if (!clear_of_chosen(c.centre)) return "on another die";
     if (static_cast<int>(chosen.size()) >= referee::yams::kDiceCount) return kEleventh;
     return {};

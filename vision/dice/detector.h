@@ -51,6 +51,17 @@ struct Params {
   double faint_threshold = -1.5;  // then the windows at the common size scoring this or more,
   int faint_candidates = 4;       // not examined yet, away from every candidate of that size:
   double faint_presence = 0.7;    // this many more examined, kept at this presence or more
+  // Then the places where a die's worth of red stands out from the table round it, away from
+  // every candidate of the common size left standing: the strongest `colour_places` peaks of the
+  // image's Lab a* smoothed at half that radius less a* smoothed at `colour_surround` radii, at
+  // least `colour_contrast` (0: not), re-centred and examined, kept at `colour_presence` or more.
+  // The window scan scores a plain red die low on a striped or bright table, where its colour
+  // still shows (since 2026-12-05, thirty-sixth session: 4 more dice found of 12,900; the
+  // contrast 5-12, the presence 0.5-0.55 and 6 or 10 places alike).
+  double colour_contrast = 8;
+  double colour_surround = 3;
+  int colour_places = 6;
+  double colour_presence = 0.55;
   double suppression = 1.0;      // x radius: weaker candidates closer than this are dropped
   int max_candidates = 20;       // examined at most (the strongest)
   double second_pass = 1.45;     // then the windows within this factor of the common die size,
@@ -64,6 +75,14 @@ struct Params {
                                  // re-centred, min_spacing away (0: off)
   bool size_vote = false;        // the size most presence agrees with instead of the median (worse)
   double size_tolerance = 1.7;   // a candidate's radius within this factor of the median die's
+  // A candidate as plain as a bare table is none, whatever its presence: within plain_reach x
+  // its radius, the grey's standard deviation under plain_contrast and the mean Sobel gradient
+  // under plain_gradient (0: not). On 13,000 dice seen the least is 14 and 46; the presence
+  // networks took patches of bare wood (2-8 and 5-15) for dice at 0.5-0.9 (since 2026-12-05,
+  // thirty-sixth session).
+  double plain_contrast = 10;
+  double plain_gradient = 25;
+  double plain_reach = 0.8;
   double min_presence = 0.45;    // share of the forest's votes (not "no die") to keep a candidate
   int examine_turns = 4;         // turns of each candidate's crop the forests see (mean votes)
   int rotations = 16;            // turns searched for the upright digit (models with no axis)
@@ -604,6 +623,11 @@ double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, dou
 void texture_features(const cv::Mat& crop, float* out);
 // Lab a* above neutral over the crop's middle (redness of the die's body).
 double redness(const cv::Mat& crop);
+// Whether the disc of `radius` round `centre` is as plain as a bare table (Params::plain_*).
+bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params);
+// Where a die's worth of red stands out from the table round it (dice of `radius` pixels),
+// strongest first (Params::colour_contrast, colour_surround, colour_places).
+std::vector<cv::Point2d> red_places(const cv::Mat& bgr, double radius, const Params& params);
 // Which dice are red, from their redness: above params.red_threshold, bounded by the five dice
 // of each colour (decide_colours).
 std::vector<bool> red_dice(const std::vector<double>& redness, const Params& params);
