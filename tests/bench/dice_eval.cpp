@@ -273,6 +273,8 @@ int main(int argc, char** argv) {
       params.colour_contrast = std::atof(argv[++i]);
     else if (a == "--colour-surround" && i + 1 < argc)
       params.colour_surround = std::atof(argv[++i]);
+    else if (a == "--stretch" && i + 2 < argc)
+      params.stretch_low = std::atof(argv[++i]), params.stretch_high = std::atof(argv[++i]);
     else if (a == "--plain-contrast" && i + 1 < argc)
       params.plain_contrast = std::atof(argv[++i]);
     else if (a == "--plain-gradient" && i + 1 < argc)

@@ -992,6 +992,53 @@ struct RoundReading {
 // The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
 
+// The square round `at` that the crops there span (and a margin), inside the image.
+cv::Rect stretch_box(const cv::Mat& grey, cv::Point2d at, double radius) {
+  const double half = 1.2 * radius + 4;
+  return cv::Rect(static_cast<int>(std::floor(at.x - half)),
+                  static_cast<int>(std::floor(at.y - half)), static_cast<int>(std::ceil(2 * half)),
+                  static_cast<int>(std::ceil(2 * half))) &
+         cv::Rect(0, 0, grey.cols, grey.rows);
+}
+cv::Point2d stretch_origin(const cv::Mat& grey, cv::Point2d at, double radius) {
+  const cv::Rect box = stretch_box(grey, at, radius);
+  return {static_cast<double>(box.x), static_cast<double>(box.y)};
+}
+
+// That square with the grey of the disc of Params::stretch_reach x radius round `at` stretched
+// from its stretch_low-th to its stretch_high-th fraction over 0-255 (empty when it is flat).
+cv::Mat stretch_round(const cv::Mat& grey, cv::Point2d at, double radius, const Params& params) {
+  const cv::Rect box = stretch_box(grey, at, radius);
+  if (box.width < 3 || box.height < 3) return {};
+  const cv::Mat patch = grey(box);
+  cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
+  cv::circle(disc, cv::Point(cvRound(at.x) - box.x, cvRound(at.y) - box.y),
+             std::max(1, static_cast<int>(std::lround(params.stretch_reach * radius))),
+             cv::Scalar(255), cv::FILLED);
+  std::array<int, 256> histogram{};
+  int n = 0;
+  for (int y = 0; y < patch.rows; ++y) {
+    for (int x = 0; x < patch.cols; ++x) {
+      if (disc.at<uchar>(y, x)) ++histogram[patch.at<uchar>(y, x)], ++n;
+    }
+  }
+  if (n == 0) return {};
+  const auto level = [&](double fraction) {
+    const int wanted = static_cast<int>(fraction * (n - 1));
+    int seen = 0;
+    for (int v = 0; v < 256; ++v) {
+      seen += histogram[static_cast<std::size_t>(v)];
+      if (seen > wanted) return v;
+    }
+    return 255;
+  };
+  const int lo = level(params.stretch_low), hi = level(params.stretch_high);
+  if (hi - lo < 4) return {};
+  cv::Mat out;
+  patch.convertTo(out, CV_8U, 255.0 / (hi - lo), -255.0 * lo / (hi - lo));
+  return out;
+}
+
 // The digit networks' probabilities for the crops at `at` at each turn of `circle`.
 cv::Mat round_probabilities(const cv::Mat& grey, cv::Point2d at, double radius,
                             const std::vector<double>& circle, const Model& model) {
@@ -2138,6 +2185,17 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       const RoundReading here = round_reading(p, circle);
       if (here.best - here.second > r.best - r.second) r = here, read_at = at;
       if (reads(r)) break;  // the next place only when this one reads nothing
+    }
+    // Still nothing: the face's own range of grey stretched over the whole (a face a light's
+    // highlight washes out, its digit faint on it), read again at the surest place.
+    if (!reads(r) && params.stretch_high > params.stretch_low) {
+      const cv::Mat stretched = stretch_round(grey, read_at, c.radius, params);
+      if (!stretched.empty()) {
+        const cv::Point2d at = read_at - stretch_origin(grey, read_at, c.radius);
+        const RoundReading here =
+            round_reading(round_probabilities(stretched, at, c.radius, circle, model), circle);
+        if (reads(here)) r = here;
+      }
     }
     if (reads(r)) take_reading(d, k, r, read_at);
   }

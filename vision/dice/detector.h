@@ -168,6 +168,14 @@ struct Params {
   // other faces, seen through its body (since 2026-12-05, thirty-fourth session: 0.15-0.5 alike
   // on 800 images).
   double clear_veto = 0.3;
+  // Then, still unread, read once more at the surest of those places with the grey of its disc
+  // of stretch_reach x the radius stretched from its stretch_low-th to its stretch_high-th
+  // fraction over the whole range (stretch_high <= stretch_low: not): a glossy red die whose top
+  // face a light's highlight washes out to a pale pink, its gold or white digit faint on it (since
+  // 2026-12-05, thirty-sixth session: 0.2-0.4 and 0.95-0.995 alike on the 800 looked-at images).
+  double stretch_low = 0.2;
+  double stretch_high = 0.98;
+  double stretch_reach = 0.45;
   double clear_confidence = 0.6;
   double clear_margin = 0.2;
   int clear_locate = 3;
