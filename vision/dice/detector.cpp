@@ -899,18 +899,33 @@ bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params&
 }
 
 std::vector<cv::Point2d> red_places(const cv::Mat& bgr, double radius, const Params& params) {
-  // At about six pixels a die radius: the peaks are as sharp as the dice, the maps small.
-  const double scale = std::min(1.0, 6.0 / std::max(radius, 1.0));
+  // At about four pixels a die radius: the peaks are as sharp as the dice, the maps small. The
+  // image is sampled at twice that size, then each pixel is the mean of two by two (an area
+  // shrink of the whole image costs 1-3 ms a call, this a tenth of one).
+  const double scale = std::min(1.0, 4.0 / std::max(radius, 1.0));
+  const cv::Size size(std::max(1, static_cast<int>(std::lround(bgr.cols * scale))),
+                      std::max(1, static_cast<int>(std::lround(bgr.rows * scale))));
   cv::Mat small;
-  cv::resize(bgr, small, {}, scale, scale, cv::INTER_AREA);
+  cv::resize(bgr, small, {2 * size.width, 2 * size.height}, 0, 0, cv::INTER_LINEAR);
+  cv::resize(small, small, size, 0, 0, cv::INTER_AREA);
+  const double sx = static_cast<double>(small.cols) / bgr.cols,
+               sy = static_cast<double>(small.rows) / bgr.rows;
   cv::Mat lab, a;
   cv::cvtColor(small, lab, cv::COLOR_BGR2Lab);
   cv::extractChannel(lab, a, 1);
   a.convertTo(a, CV_32F);
   const double r = radius * scale;
+  // The die's mean over about its disc, the table's over colour_surround radii round it (two box
+  // filters, near a Gaussian's weights, at a cost that does not grow with the size).
+  const auto odd = [](double x) {
+    return 2 * std::max(0, static_cast<int>(std::lround(x / 2))) + 1;
+  };
+  const int die_box = odd(r), table_box = odd(1.8 * params.colour_surround * r);
   cv::Mat die, table;
-  cv::GaussianBlur(a, die, {}, 0.5 * r);
-  cv::GaussianBlur(a, table, {}, params.colour_surround * r);
+  cv::blur(a, die, {die_box, die_box}, {-1, -1}, cv::BORDER_REPLICATE);
+  cv::blur(die, die, {die_box, die_box}, {-1, -1}, cv::BORDER_REPLICATE);
+  cv::blur(a, table, {table_box, table_box}, {-1, -1}, cv::BORDER_REPLICATE);
+  cv::blur(table, table, {table_box, table_box}, {-1, -1}, cv::BORDER_REPLICATE);
   const cv::Mat contrast = die - table;
   // Peaks: the highest value within a die radius round them.
   cv::Mat highest;
@@ -922,7 +937,7 @@ std::vector<cv::Point2d> red_places(const cv::Mat& bgr, double radius, const Par
     const float* h = highest.ptr<float>(y);
     for (int x = 0; x < contrast.cols; ++x) {
       if (c[x] >= params.colour_contrast && c[x] >= h[x])
-        peaks.emplace_back(c[x], cv::Point2d((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5));
+        peaks.emplace_back(c[x], cv::Point2d((x + 0.5) / sx - 0.5, (y + 0.5) / sy - 0.5));
     }
   }
   std::sort(peaks.begin(), peaks.end(),
