@@ -1007,24 +1007,19 @@ struct RoundReading {
 // The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
 
-// The square round `at` that the crops there span (and a margin), inside the image.
-cv::Rect stretch_box(const cv::Mat& grey, cv::Point2d at, double radius) {
+// The square round `at` that the crops there span (and a margin, inside the image), with the grey
+// of the disc of Params::stretch_reach x radius round `at` stretched from its stretch_low-th to
+// its stretch_high-th fraction over 0-255 (empty when it is flat); `origin`: where the square
+// lies in `grey`.
+cv::Mat stretch_round(const cv::Mat& grey, cv::Point2d at, double radius, const Params& params,
+                      cv::Point2d& origin) {
   const double half = 1.2 * radius + 4;
-  return cv::Rect(static_cast<int>(std::floor(at.x - half)),
-                  static_cast<int>(std::floor(at.y - half)), static_cast<int>(std::ceil(2 * half)),
-                  static_cast<int>(std::ceil(2 * half))) &
-         cv::Rect(0, 0, grey.cols, grey.rows);
-}
-cv::Point2d stretch_origin(const cv::Mat& grey, cv::Point2d at, double radius) {
-  const cv::Rect box = stretch_box(grey, at, radius);
-  return {static_cast<double>(box.x), static_cast<double>(box.y)};
-}
-
-// That square with the grey of the disc of Params::stretch_reach x radius round `at` stretched
-// from its stretch_low-th to its stretch_high-th fraction over 0-255 (empty when it is flat).
-cv::Mat stretch_round(const cv::Mat& grey, cv::Point2d at, double radius, const Params& params) {
-  const cv::Rect box = stretch_box(grey, at, radius);
+  const cv::Rect box =
+      cv::Rect(static_cast<int>(std::floor(at.x - half)), static_cast<int>(std::floor(at.y - half)),
+               static_cast<int>(std::ceil(2 * half)), static_cast<int>(std::ceil(2 * half))) &
+      cv::Rect(0, 0, grey.cols, grey.rows);
   if (box.width < 3 || box.height < 3) return {};
+  origin = cv::Point2d(box.x, box.y);
   const cv::Mat patch = grey(box);
   cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
   cv::circle(disc, cv::Point(cvRound(at.x) - box.x, cvRound(at.y) - box.y),
@@ -1366,8 +1361,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       }
     }
   }
-  // Red places: where a die's worth of red stands out from the table, away from every
-  // candidate of the common size, re-centred where the window detector peaks.
+  // Red places (Params::colour_*): where a die's worth of red stands out from the table, away
+  // from every candidate of the common size still standing, re-centred where the window detector
+  // peaks.
   if (params.colour_contrast > 0) {
     const double r = common_radius();
     if (r > 0) {
@@ -2204,11 +2200,11 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     // Still nothing: the face's own range of grey stretched over the whole (a face a light's
     // highlight washes out, its digit faint on it), read again at the surest place.
     if (!reads(r) && params.stretch_high > params.stretch_low) {
-      const cv::Mat stretched = stretch_round(grey, read_at, c.radius, params);
+      cv::Point2d origin;
+      const cv::Mat stretched = stretch_round(grey, read_at, c.radius, params, origin);
       if (!stretched.empty()) {
-        const cv::Point2d at = read_at - stretch_origin(grey, read_at, c.radius);
-        const RoundReading here =
-            round_reading(round_probabilities(stretched, at, c.radius, circle, model), circle);
+        const RoundReading here = round_reading(
+            round_probabilities(stretched, read_at - origin, c.radius, circle, model), circle);
         if (reads(here)) r = here;
       }
     }

@@ -53,11 +53,13 @@ struct Params {
   double faint_presence = 0.7;    // this many more examined, kept at this presence or more
   // Then the places where a die's worth of red stands out from the table round it, away from
   // every candidate of the common size left standing: the strongest `colour_places` peaks of the
-  // image's Lab a* smoothed at half that radius less a* smoothed at `colour_surround` radii, at
-  // least `colour_contrast` (0: not), re-centred and examined, kept at `colour_presence` or more.
-  // The window scan scores a plain red die low on a striped or bright table, where its colour
-  // still shows (since 2026-12-05, thirty-sixth session: 4 more dice found of 12,900; the
-  // contrast 5-12, the presence 0.5-0.55 and 6 or 10 places alike).
+  // image's Lab a* over about a die's disc less its a* over `colour_surround` radii round it (box
+  // filters on the image sampled to four pixels a radius), at least `colour_contrast` (0: not),
+  // re-centred and examined, kept at `colour_presence` or more. The window scan scores a plain
+  // red die low on a striped or bright table, where its colour still shows (since 2026-12-05,
+  // thirty-sixth session: with the plain check below, dice missed 56 -> 43 and images with a die
+  // missed, doubled or invented 46 -> 37 on thirteen sets; the contrast 5-12, the surround 2-4,
+  // the presence 0.5-0.55 and 3-10 places alike).
   double colour_contrast = 8;
   double colour_surround = 3;
   int colour_places = 6;
@@ -77,9 +79,9 @@ struct Params {
   double size_tolerance = 1.7;   // a candidate's radius within this factor of the median die's
   // A candidate as plain as a bare table is none, whatever its presence: within plain_reach x
   // its radius, the grey's standard deviation under plain_contrast and the mean Sobel gradient
-  // under plain_gradient (0: not). On 13,000 dice seen the least is 14 and 46; the presence
-  // networks took patches of bare wood (2-8 and 5-15) for dice at 0.5-0.9 (since 2026-12-05,
-  // thirty-sixth session).
+  // under plain_gradient (0: not). Of 12,946 dice seen on thirteen sets the plainest has 14 and
+  // 46; the presence networks took patches of bare wood (2-8 and 5-15) for dice at 0.5-0.9 (since
+  // 2026-12-05, thirty-sixth session).
   double plain_contrast = 10;
   double plain_gradient = 25;
   double plain_reach = 0.8;
