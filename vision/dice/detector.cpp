@@ -2080,6 +2080,24 @@ bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
                         params.tilt_outlier, m, params.tilt_robust);
 }
 
+// How much less sure the fit of the dice of `r` but its `skip`-th is at that die's place than at
+// the others' mean (Params::face_check_leverage): sqrt((1 + h) / (1 + 1 / n)), h its leverage.
+double fit_spread_factor(const ReadShifts& r, std::size_t skip) {
+  cv::Point2d mean(0, 0);
+  int n = 0;
+  for (std::size_t j = 0; j < r.places.size(); ++j)
+    if (j != skip) mean += r.places[j], ++n;
+  if (n < 2 || skip >= r.places.size()) return 1;
+  mean /= n;
+  double spread = 0;
+  for (std::size_t j = 0; j < r.places.size(); ++j)
+    if (j != skip) spread += (r.places[j] - mean).dot(r.places[j] - mean);
+  if (spread <= 0) return 1;
+  const cv::Point2d off = r.places[skip] - mean;
+  const double h = 1.0 / n + off.dot(off) / (2 * spread);
+  return std::sqrt((1 + h) / (1 + 1.0 / n));
+}
+
 // Die k of `d` read as `r` at `at` (its value, confidence, turn and top face).
 void take_reading(Detection& d, std::size_t k, const RoundReading& r, cv::Point2d at) {
   d.observation.dice[k].value = r.value;
@@ -2301,8 +2319,9 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
     cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
     cv::Point2d expected = face_shift(m, centre / width, axis);
+    const double widen = 1 + params.face_check_leverage * (fit_spread_factor(read, i) - 1);
     const auto near = [&](cv::Point2d face, double bound) {
-      return cv::norm((face - centre) / radius - expected) < bound;
+      return cv::norm((face - centre) / radius - expected) < bound * widen;
     };
     const auto within = [&](double bound) {
       return near(d.face[k], bound) || (!faces.empty() && near(faces[k], bound));
@@ -2336,6 +2355,23 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       if (params.fine_steps > 0 && !model.fine_centre_cnn.empty())
         at =
             locate_fine_centres_cnn(grey, at, {wider}, params.fine_steps, params.fine_turns, model);
+      centre = at.front();
+      expected = face_shift(m, centre / width, axis);
+      leans = -1;
+      if (within(params.face_check) && !opaque_off() && flat()) continue;
+    }
+    // Off still, an opaque die (whose face the face network places surely): the centre placed
+    // again from where a flat die's would lie under its top face, in case the centre network was
+    // drawn off it (toward a die it touches, or where a tray wall hides its lower part).
+    if (params.check_from_face > 0 && params.refine_turns > 0 && !faces.empty() &&
+        cv::norm(faces[k] - cv::Point2d(die.x, die.y)) < params.check_from_face_reach * radius &&
+        model.texture && texture_at(bgr, d.face[k], radius, model, features) == 0) {
+      std::vector<cv::Point2d> at =
+          locate_with(model.centre_cnn, grey, {faces[k] - radius * expected}, {radius},
+                      params.check_from_face, params.refine_turns);
+      if (params.fine_steps > 0 && !model.fine_centre_cnn.empty())
+        at = locate_fine_centres_cnn(grey, at, {radius}, params.fine_steps, params.fine_turns,
+                                     model);
       centre = at.front();
       expected = face_shift(m, centre / width, axis);
       leans = -1;

@@ -208,6 +208,11 @@ struct Params {
   // opaque die's face surely, a clear one's poorly (since 2026-12-04, twenty-seventh session;
   // 0.22 until the size network).
   double face_check_opaque = 0.18;
+  // The bounds widened for a die far from the dice the fit is made of (0: not): x 1 + f (g - 1)
+  // with g = sqrt((1 + h) / (1 + 1 / n)), h the fit's leverage at the die's place (1 / n + its
+  // squared distance from the n others' mean over twice their squared spread): where the fit
+  // reaches out from a cluster of dice it is less sure.
+  double face_check_leverage = 1;
   int refine_turns = 8;
   // A die whose face as read lies within `refine_from` x its radius of where the other dice as
   // read put it is not placed again (0: every die read is; since 2026-12-04, twenty-seventh
@@ -231,6 +236,12 @@ struct Params {
   // frame's), and the centre network, its crop then cut inside the die's outline, places the
   // centre off (since 2026-12-04, twenty-ninth session).
   double check_wider = 1.15;
+  // Off still: the centre placed again by the centre network, `check_from_face` steps (0: not),
+  // from where a flat die's centre would lie under its top face (the face placed again less the
+  // fitted shift), when that face lies within check_from_face_reach x the radius of the die's
+  // centre; not off when its faces lie within the bounds from there.
+  int check_from_face = 1;
+  double check_from_face_reach = 0.6;
   // With a size network: once the dice are centred, each die's radius is measured by the size
   // network from crops at `size_turns` turns round its centre, `size_steps` times (0: not), and
   // kept within `size_bound` x (or / ) the radius it was found at; the reading again of the dice
