@@ -2340,9 +2340,11 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     };
     // Where the faces lie right, the lean network's word (asked once).
     int leans = -1;
-    const auto flat = [&] {
+    const auto flat = [&](bool near_is_flat = true) {
       if (params.lean_bound <= 0 || model.lean_cnn.empty()) return true;
-      if (params.lean_from > 0 && !faces.empty() && near(faces[k], params.lean_from)) return true;
+      if (near_is_flat && params.lean_from > 0 && !faces.empty() &&
+          near(faces[k], params.lean_from))
+        return true;
       if (leans < 0) leans = lean_share(grey, centre, radius, expected, model) >= params.lean_bound;
       return leans == 0;
     };
@@ -2363,19 +2365,26 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     // Off still, an opaque die (whose face the face network places surely): the centre placed
     // again from where a flat die's would lie under its top face, in case the centre network was
     // drawn off it (toward a die it touches, or where a tray wall hides its lower part).
+    const cv::Point2d reported(die.x, die.y);
     if (params.check_from_face > 0 && params.refine_turns > 0 && !faces.empty() &&
-        cv::norm(faces[k] - cv::Point2d(die.x, die.y)) < params.check_from_face_reach * radius &&
-        model.texture && texture_at(bgr, d.face[k], radius, model, features) == 0) {
+        cv::norm(faces[k] - reported) < params.check_from_face_reach * radius && model.texture &&
+        texture_at(bgr, d.face[k], radius, model, features) == 0) {
       std::vector<cv::Point2d> at =
           locate_with(model.centre_cnn, grey, {faces[k] - radius * expected}, {radius},
                       params.check_from_face, params.refine_turns);
       if (params.fine_steps > 0 && !model.fine_centre_cnn.empty())
         at = locate_fine_centres_cnn(grey, at, {radius}, params.fine_steps, params.fine_turns,
                                      model);
-      centre = at.front();
-      expected = face_shift(m, centre / width, axis);
-      leans = -1;
-      if (within(params.face_check) && !opaque_off() && flat()) continue;
+      // Not when that centre lies far from where the die is reported: it is then a neighbour's,
+      // whose face was read.
+      if (cv::norm(at.front() - reported) < params.check_from_face_reach * radius) {
+        // The lean network asked from the centre before: from one placed under its face, a
+        // leaning die's face lies near too.
+        const bool flat_before = flat(false);
+        centre = at.front();
+        expected = face_shift(m, centre / width, axis);
+        if (within(params.face_check) && !opaque_off() && flat_before) continue;
+      }
     }
     // Unread; or, with check_reread, read again where the fit puts its top face when that reads
     // surely.

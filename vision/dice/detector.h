@@ -236,10 +236,14 @@ struct Params {
   // frame's), and the centre network, its crop then cut inside the die's outline, places the
   // centre off (since 2026-12-04, twenty-ninth session).
   double check_wider = 1.15;
-  // Off still: the centre placed again by the centre network, `check_from_face` steps (0: not),
-  // from where a flat die's centre would lie under its top face (the face placed again less the
-  // fitted shift), when that face lies within check_from_face_reach x the radius of the die's
-  // centre; not off when its faces lie within the bounds from there.
+  // An opaque die still off has its centre placed again by the centre network,
+  // `check_from_face` steps (0: not), from where a flat die's centre would lie under its top face
+  // as placed again (that face less the fitted shift), and is not off when its faces lie within
+  // the bounds from there and the lean network, asked from the centre before, takes it for flat:
+  // the centre network is drawn off a die's centre toward a die it touches, or where a tray wall
+  // hides its lower part. Only when that face and that centre lie within check_from_face_reach x
+  // the radius of where the die is reported (further, the face read is a neighbour's). Since the
+  // thirty-seventh session (2026-12-05).
   int check_from_face = 1;
   double check_from_face_reach = 0.6;
   // With a size network: once the dice are centred, each die's radius is measured by the size
