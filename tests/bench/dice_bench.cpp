@@ -96,7 +96,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::ClearVeto)
     params.clear_veto = 0, params.clear_weight = 0.5;  // as before it
   if (without == Without::RedPlaces) params.colour_contrast = 0, params.plain_contrast = 0;
-  if (without == Without::FromFace) params.check_from_face = 0, params.face_check_leverage = 0;
+  if (without == Without::FromFace) params.check_from_face = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();

@@ -20,7 +20,6 @@
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
-//     [--face-check-leverage F (0: off)]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)
 //     (parameters to try on development scenes; the report uses the defaults)
@@ -280,8 +279,6 @@ int main(int argc, char** argv) {
       params.plain_contrast = std::atof(argv[++i]);
     else if (a == "--plain-gradient" && i + 1 < argc)
       params.plain_gradient = std::atof(argv[++i]);
-    else if (a == "--face-check-leverage" && i + 1 < argc)
-      params.face_check_leverage = std::atof(argv[++i]);
     else if (a == "--check-from-face" && i + 2 < argc)
       params.check_from_face = std::atoi(argv[++i]),
       params.check_from_face_reach = std::atof(argv[++i]);

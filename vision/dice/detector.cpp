@@ -2080,24 +2080,6 @@ bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
                         params.tilt_outlier, m, params.tilt_robust);
 }
 
-// How much less sure the fit of the dice of `r` but its `skip`-th is at that die's place than at
-// the others' mean (Params::face_check_leverage): sqrt((1 + h) / (1 + 1 / n)), h its leverage.
-double fit_spread_factor(const ReadShifts& r, std::size_t skip) {
-  cv::Point2d mean(0, 0);
-  int n = 0;
-  for (std::size_t j = 0; j < r.places.size(); ++j)
-    if (j != skip) mean += r.places[j], ++n;
-  if (n < 2 || skip >= r.places.size()) return 1;
-  mean /= n;
-  double spread = 0;
-  for (std::size_t j = 0; j < r.places.size(); ++j)
-    if (j != skip) spread += (r.places[j] - mean).dot(r.places[j] - mean);
-  if (spread <= 0) return 1;
-  const cv::Point2d off = r.places[skip] - mean;
-  const double h = 1.0 / n + off.dot(off) / (2 * spread);
-  return std::sqrt((1 + h) / (1 + 1.0 / n));
-}
-
 // Die k of `d` read as `r` at `at` (its value, confidence, turn and top face).
 void take_reading(Detection& d, std::size_t k, const RoundReading& r, cv::Point2d at) {
   d.observation.dice[k].value = r.value;
@@ -2319,9 +2301,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
     cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
     cv::Point2d expected = face_shift(m, centre / width, axis);
-    const double widen = 1 + params.face_check_leverage * (fit_spread_factor(read, i) - 1);
     const auto near = [&](cv::Point2d face, double bound) {
-      return cv::norm((face - centre) / radius - expected) < bound * widen;
+      return cv::norm((face - centre) / radius - expected) < bound;
     };
     const auto within = [&](double bound) {
       return near(d.face[k], bound) || (!faces.empty() && near(faces[k], bound));

@@ -208,11 +208,6 @@ struct Params {
   // opaque die's face surely, a clear one's poorly (since 2026-12-04, twenty-seventh session;
   // 0.22 until the size network).
   double face_check_opaque = 0.18;
-  // The bounds widened for a die far from the dice the fit is made of (0: not): x 1 + f (g - 1)
-  // with g = sqrt((1 + h) / (1 + 1 / n)), h the fit's leverage at the die's place (1 / n + its
-  // squared distance from the n others' mean over twice their squared spread): where the fit
-  // reaches out from a cluster of dice it is less sure.
-  double face_check_leverage = 1;
   int refine_turns = 8;
   // A die whose face as read lies within `refine_from` x its radius of where the other dice as
   // read put it is not placed again (0: every die read is; since 2026-12-04, twenty-seventh
