@@ -279,6 +279,8 @@ int main(int argc, char** argv) {
       params.plain_contrast = std::atof(argv[++i]);
     else if (a == "--plain-gradient" && i + 1 < argc)
       params.plain_gradient = std::atof(argv[++i]);
+    else if (a == "--check-reread-from" && i + 1 < argc)
+      params.check_reread_from = std::atof(argv[++i]);
     else if (a == "--check-from-face" && i + 2 < argc)
       params.check_from_face = std::atoi(argv[++i]),
       params.check_from_face_reach = std::atof(argv[++i]);

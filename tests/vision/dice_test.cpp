@@ -2514,6 +2514,37 @@ TEST(DiceReader, AFaceAHighlightWashesOutIsReadWithItsGreyStretched) {
   expect_none_lost(a, b, "a die read without the stretch is read otherwise with it", 0.25, true);
 }
 
+// Seed 9200's scene 98 (tests/data/dice/reread): the red 7 is read as a 3 on a side face, 0.7
+// radius from its top one; the face check finds it off where the other dice put a flat die's top
+// face and leaves it unread. Its faces lie that far off only on a side face (a leaning die's
+// upward face lies 0.15-0.4 off): it is read again where the fit puts its top face, the 7 is read
+// there, the whole roll right; every die read without read the same with.
+TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "reread", "9200-0098");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_GT(with.check_reread_from, 0);
+  ASSERT_FALSE(with.check_reread);
+  vd::Params without;
+  without.check_reread_from = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto& die = truth["dice"][0];
+  ASSERT_FALSE(die["cocked"].get<bool>());
+  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
+  ASSERT_GE(ka, 0);
+  ASSERT_GE(kb, 0);
+  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
+  // Where it was read at first: on a side face, half a radius or more from its top one.
+  const cv::Point2d face = b.face[static_cast<std::size_t>(kb)];
+  EXPECT_GT(std::hypot(face.x - die["face"]["x"].get<double>(), face.y - die["face"]["y"].get<double>()),
+            0.5 * die["radius_px"].get<double>());
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
+  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
+  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
+  expect_none_lost(a, b, "a die read without the reading again is read otherwise with it", 0.25,
+                   true);
+}
+
 // Seed 9200's scene 92 (tests/data/dice/fromface): the red 4 touches a white die behind it, and
 // the centre network draws its centre toward it (0.5 radius off), so that its top face, found
 // right, lies off where the other dice put a flat die's from there: the face check leaves it

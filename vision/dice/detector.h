@@ -224,6 +224,11 @@ struct Params {
   // 2026-12-04, twenty-eighth session: the reading there took 10 leaning dice as values for 10
   // flat dice right and 3 read wrong on seeds 7700 and 7900's 200 scenes).
   bool check_reread = false;
+  // Only a die whose faces, as read and as placed again, both lie `check_reread_from` x its radius
+  // or more off (0: none) is read again so: a flat die read on a side face (its face 0.5-0.7 off),
+  // where a leaning die's upward face lies 0.15-0.4 off (since 2026-12-05, thirty-seventh
+  // session).
+  double check_reread_from = 0.4;
   // A die the check finds off has its centre placed once more by the centre networks from crops
   // `check_wider` x its radius (0: not), and is not off when its faces lie within the bounds of
   // where the fit puts them from that centre: a die's radius as found is often too small (a fifth
