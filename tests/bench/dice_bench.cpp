@@ -96,7 +96,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::ClearVeto)
     params.clear_veto = 0, params.clear_weight = 0.5;  // as before it
   if (without == Without::RedPlaces) params.colour_contrast = 0, params.plain_contrast = 0;
-  if (without == Without::FromFace) params.check_from_face = 0;
+  if (without == Without::FromFace) params.check_from_face = 0, params.check_reread_from = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
                                                               : vd::default_model();
@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
       {"without_lean_network", Without::LeanNetwork},
       {"before_clear_veto", Without::ClearVeto},
       {"before_red_places", Without::RedPlaces},
-      {"before_from_face", Without::FromFace},
+      {"before_from_face_and_reread", Without::FromFace},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,
