@@ -159,7 +159,9 @@ double radius_seen(const vd::Detection& d, const nlohmann::json& die) {
 // not placed again from under its face: for the tests whose scene was chosen on that check (the
 // step reads some of the dice their steps read, and let a leaning die through before it asked
 // the lean network from the centre before).
-void before_from_face(vd::Params& p) { p.check_from_face = 0; }
+void before_from_face(vd::Params& p) {
+  p.check_from_face = 0;
+}
 
 void face_check_as_before(vd::Params& p) {
   before_from_face(p);
@@ -2536,8 +2538,9 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
   // Where it was read at first: on a side face, half a radius or more from its top one.
   const cv::Point2d face = b.face[static_cast<std::size_t>(kb)];
-  EXPECT_GT(std::hypot(face.x - die["face"]["x"].get<double>(), face.y - die["face"]["y"].get<double>()),
-            0.5 * die["radius_px"].get<double>());
+  EXPECT_GT(
+      std::hypot(face.x - die["face"]["x"].get<double>(), face.y - die["face"]["y"].get<double>()),
+      0.5 * die["radius_px"].get<double>());
   EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
   EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());

@@ -2372,8 +2372,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     if (params.check_reread ||
         (params.check_reread_from > 0 &&
          cv::norm((d.face[k] - centre) / radius - expected) >= params.check_reread_from &&
-         (faces.empty() || cv::norm((faces[k] - centre) / radius - expected) >=
-                               params.check_reread_from))) {
+         (faces.empty() ||
+          cv::norm((faces[k] - centre) / radius - expected) >= params.check_reread_from))) {
       const cv::Point2d at = centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
       const RoundReading r =
