@@ -20,6 +20,7 @@
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
+//     [--check-reread-from F (0: off)]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)
 //     (parameters to try on development scenes; the report uses the defaults)

@@ -150,19 +150,19 @@ double radius_seen(const vd::Detection& d, const nlohmann::json& die) {
   return radius;
 }
 
-// The face check as it was until 2026-12-04 (twenty-eighth session): without the fine networks, a
-// die it finds off read again where the fit puts its top face; without the wider crops and the
-// size network (and at its bounds of then, 0.25 and 0.22). The tests of other steps written
-// before then compare two readings with it: the dice the check leaves unread now depend on the
-// fit, which changes with the dice those steps find.
-// The face check as it was until the thirty-seventh session (2026-12-05), an opaque die's centre
-// not placed again from under its face: for the tests whose scene was chosen on that check (the
+// The face check without the thirty-seventh session's (2026-12-05) placing of an opaque die's
+// centre from under its face: for the tests whose scene was chosen on the check of before (the
 // step reads some of the dice their steps read, and let a leaning die through before it asked
 // the lean network from the centre before).
 void before_from_face(vd::Params& p) {
   p.check_from_face = 0;
 }
 
+// The face check as it was until 2026-12-04 (twenty-eighth session): without the fine networks, a
+// die it finds off read again where the fit puts its top face; without the wider crops and the
+// size network (and at its bounds of then, 0.25 and 0.22). The tests of other steps written
+// before then compare two readings with it: the dice the check leaves unread now depend on the
+// fit, which changes with the dice those steps find.
 void face_check_as_before(vd::Params& p) {
   before_from_face(p);
   p.fine_steps = 0;
