@@ -2312,12 +2312,15 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     // (the texture forest's word), whose face it places surely, when the face placed again lies
     // face_check_opaque off.
     int opaque = -1;  // the texture forest's word, asked once
+    const auto is_opaque = [&] {
+      if (opaque < 0) opaque = texture_at(bgr, d.face[k], radius, model, features) == 0;
+      return opaque == 1;
+    };
     const auto opaque_off = [&] {
       if (params.face_check_opaque <= 0 || faces.empty() || !model.texture ||
           near(faces[k], params.face_check_opaque))
         return false;
-      if (opaque < 0) opaque = texture_at(bgr, d.face[k], radius, model, features) == 0;
-      return opaque == 1;
+      return is_opaque();
     };
     // Where the faces lie right, the lean network's word (asked once).
     int leans = -1;
@@ -2349,7 +2352,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     const cv::Point2d reported(die.x, die.y);
     if (params.check_from_face > 0 && params.refine_turns > 0 && !faces.empty() &&
         cv::norm(faces[k] - reported) < params.check_from_face_reach * radius && model.texture &&
-        texture_at(bgr, d.face[k], radius, model, features) == 0) {
+        is_opaque()) {
       std::vector<cv::Point2d> at =
           locate_with(model.centre_cnn, grey, {faces[k] - radius * expected}, {radius},
                       params.check_from_face, params.refine_turns);
