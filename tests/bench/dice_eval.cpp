@@ -32,9 +32,10 @@
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
 // Prints flat dice read right (value and colour), rolls read exactly right (all ten dice),
-// cocked dice flagged, images with a die missed, doubled or invented, the confusion matrix of
-// values, per-frame latency (median, 90th percentile) with each stage's share, and the failing
-// images; with --failures, writes each failing image's debug overlay (JPEG) there.
+// cocked dice flagged, images with a die missed, doubled or invented, the rolls not read exactly
+// right by cause (testing::roll_failures: the kind of die that fails, and how), the confusion
+// matrix of values, per-frame latency (median, 90th percentile) with each stage's share, and the
+// failing images; with --failures, writes each failing image's debug overlay (JPEG) there.
 // DICE_EVAL_SIGHTINGS=1: every die seen, the true die it matched, its shares, place and radius.
 // DICE_EVAL_MISSES=1: each image's common die radius against the true one (RADIUS), each die
 // missed with the nearest die seen and the nearest candidate (presence, size, why it was not
@@ -383,6 +384,8 @@ int main(int argc, char** argv) {
   vd::Timing sum;
   std::map<std::pair<int, int>, int> confusion;
   std::vector<std::string> failing;
+  // Each cause of a roll not read exactly right: the rolls it is among, and those it is alone in.
+  std::map<std::string, std::pair<int, int>> failed_by;
   std::ofstream csv;
   if (!dice_csv.empty()) {
     csv.open(dice_csv);
@@ -550,6 +553,13 @@ int main(int argc, char** argv) {
     total.texture_told += s.texture_told, total.texture_right += s.texture_right;
     for (const auto& p : s.pairs) ++confusion[p];
     rolls_right += s.roll_right();
+    if (!s.roll_right()) {
+      const std::vector<std::string> causes = arbitre::testing::roll_failures(truth, s);
+      for (const std::string& c : causes) {
+        ++failed_by[c].first;
+        if (causes.size() == 1) ++failed_by[c].second;
+      }
+    }
     miss_double += s.miss_or_double();
     if (!s.roll_right()) {
       char line[256];
@@ -595,6 +605,17 @@ int main(int argc, char** argv) {
       "phantoms %d)\n",
       miss_double, images, 100.0 * miss_double / images, total.missed, total.doubled,
       total.phantoms);
+  // The causes, the most frequent first.
+  std::vector<std::pair<std::string, std::pair<int, int>>> causes(failed_by.begin(),
+                                                                  failed_by.end());
+  std::stable_sort(causes.begin(), causes.end(),
+                   [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  std::printf(
+      "rolls not read exactly right, by cause (a roll counts under each of its causes;"
+      " alone: its only one): %d\n",
+      images - rolls_right);
+  for (const auto& [cause, n] : causes)
+    std::printf("  %s: %d (alone %d)\n", cause.c_str(), n.first, n.second);
   std::printf(
       "latency per frame: median %.1f ms, 90th percentile %.1f ms; stages: candidates %.0f%%, "
       "examine %.0f%%, "

@@ -109,4 +109,35 @@ inline DiceScore score_dice(const nlohmann::json& truth, const vision::DiceObser
   return s;
 }
 
+// Why a roll is not read exactly right: one cause for each kind of die that fails in it (its
+// texture, colour and outcome: "clear white flat die unread", "leaning die read as a value"), and
+// "a die invented" / "a die counted twice"; none for a roll read right. Sorted, each once.
+inline std::vector<std::string> roll_failures(const nlohmann::json& truth, const DiceScore& s) {
+  std::vector<std::string> causes;
+  const auto& dice = truth["dice"];
+  for (std::size_t i = 0; i < s.outcome.size() && i < dice.size(); ++i) {
+    const std::string& o = s.outcome[i];
+    if (o == "right" || o == "flagged") continue;
+    const auto& t = dice[i];
+    if (t["cocked"].get<bool>()) {
+      causes.push_back(o == "read" ? "leaning die read as a value" : "leaning die missed");
+      continue;
+    }
+    const std::string texture = t.value("texture", "none");
+    const std::string kind = texture == "transparent" ? "clear"
+                             : texture == "frosted"   ? "frosted"
+                                                      : "opaque";
+    const std::string what = o == "wrong-value"     ? "read as another value"
+                             : o == "wrong-colour"  ? "read with the wrong colour"
+                             : o == "called-cocked" ? "called cocked"
+                                                    : o;  // unread, missed
+    causes.push_back(kind + ' ' + t["colour"].get<std::string>() + " flat die " + what);
+  }
+  if (s.phantoms > 0) causes.emplace_back("a die invented");
+  if (s.doubled > 0) causes.emplace_back("a die counted twice");
+  std::sort(causes.begin(), causes.end());
+  causes.erase(std::unique(causes.begin(), causes.end()), causes.end());
+  return causes;
+}
+
 }  // namespace arbitre::testing

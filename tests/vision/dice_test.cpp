@@ -508,6 +508,50 @@ TEST(DiceTurnTracker, FollowsARenderedScriptedTurn) {
   EXPECT_EQ(tracker.rolls(), expected_rolls);
 }
 
+// The scoring names why a roll is not read exactly right (dice_eval's rolls by cause): one cause
+// for each kind of die that fails in it, each once, and a die invented; none for a roll read
+// right.
+TEST(DiceScoring, NamesWhyARollIsNotReadRight) {
+  const auto die = [](double x, const char* colour, const char* texture, int value) {
+    nlohmann::json t = {{"x", x},          {"y", 100.0},       {"radius_px", 30.0},
+                        {"cocked", false}, {"colour", colour}, {"texture", texture},
+                        {"value", value}};
+    if (value == 0) t["cocked"] = true, t["value"] = nullptr;
+    return t;
+  };
+  const nlohmann::json truth = {
+      {"dice",
+       {die(100, "white", "transparent", 5), die(200, "red", "none", 3), die(300, "red", "none", 0),
+        die(400, "white", "transparent", 7), die(500, "red", "frosted", 9)}}};
+  const auto seen = [](double x, int value, bool red) {
+    DieSighting s;
+    s.x = x, s.y = 100, s.value = value;
+    s.colour = red ? DieColour::Red : DieColour::White;
+    return s;
+  };
+  DiceObservation right;
+  right.dice = {seen(100, 5, false), seen(200, 3, true), seen(300, 0, true), seen(400, 7, false),
+                seen(500, 9, true)};
+  right.dice[2].cocked = true;
+  EXPECT_TRUE(
+      arbitre::testing::roll_failures(truth, arbitre::testing::score_dice(truth, right)).empty());
+  // The two clear white dice unread, the leaning die read as a 4, the frosted red 9 read as a 6,
+  // the red 3 found as white, and a die where none lies.
+  DiceObservation wrong = right;
+  wrong.dice[0].value = 0, wrong.dice[3].value = 0;
+  wrong.dice[2].cocked = false, wrong.dice[2].value = 4;
+  wrong.dice[4].value = 6;
+  wrong.dice[1].colour = DieColour::White;
+  wrong.dice.push_back(seen(900, 0, false));
+  const auto s = arbitre::testing::score_dice(truth, wrong);
+  EXPECT_FALSE(s.roll_right());
+  EXPECT_EQ(arbitre::testing::roll_failures(truth, s),
+            (std::vector<std::string>{"a die invented", "clear white flat die unread",
+                                      "frosted red flat die read as another value",
+                                      "leaning die read as a value",
+                                      "opaque red flat die read with the wrong colour"}));
+}
+
 TEST(DiceReader, ZonesFromTheCalibratedPolygons) {
   vd::Zones zones;
   EXPECT_EQ(vd::zone_of({10, 10}, zones), DieZone::Table);
