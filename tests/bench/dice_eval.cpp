@@ -553,15 +553,13 @@ int main(int argc, char** argv) {
     total.texture_told += s.texture_told, total.texture_right += s.texture_right;
     for (const auto& p : s.pairs) ++confusion[p];
     rolls_right += s.roll_right();
+    miss_double += s.miss_or_double();
     if (!s.roll_right()) {
       const std::vector<std::string> causes = arbitre::testing::roll_failures(truth, s);
       for (const std::string& c : causes) {
         ++failed_by[c].first;
         if (causes.size() == 1) ++failed_by[c].second;
       }
-    }
-    miss_double += s.miss_or_double();
-    if (!s.roll_right()) {
       char line[256];
       std::snprintf(
           line, sizeof line,

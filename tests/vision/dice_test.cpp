@@ -509,8 +509,8 @@ TEST(DiceTurnTracker, FollowsARenderedScriptedTurn) {
 }
 
 // The scoring names why a roll is not read exactly right (dice_eval's rolls by cause): one cause
-// for each kind of die that fails in it, each once, and a die invented; none for a roll read
-// right.
+// for each kind of die that fails in it, each once, and a die invented or counted twice; none for
+// a roll read right.
 TEST(DiceScoring, NamesWhyARollIsNotReadRight) {
   const auto die = [](double x, const char* colour, const char* texture, int value) {
     nlohmann::json t = {{"x", x},          {"y", 100.0},       {"radius_px", 30.0},
@@ -536,20 +536,21 @@ TEST(DiceScoring, NamesWhyARollIsNotReadRight) {
   EXPECT_TRUE(
       arbitre::testing::roll_failures(truth, arbitre::testing::score_dice(truth, right)).empty());
   // The two clear white dice unread, the leaning die read as a 4, the frosted red 9 read as a 6,
-  // the red 3 found as white, and a die where none lies.
+  // the red 3 found as white and seen twice, and a die where none lies.
   DiceObservation wrong = right;
   wrong.dice[0].value = 0, wrong.dice[3].value = 0;
   wrong.dice[2].cocked = false, wrong.dice[2].value = 4;
   wrong.dice[4].value = 6;
   wrong.dice[1].colour = DieColour::White;
   wrong.dice.push_back(seen(900, 0, false));
+  wrong.dice.push_back(seen(205, 3, true));
   const auto s = arbitre::testing::score_dice(truth, wrong);
   EXPECT_FALSE(s.roll_right());
   EXPECT_EQ(arbitre::testing::roll_failures(truth, s),
-            (std::vector<std::string>{"a die invented", "clear white flat die unread",
-                                      "frosted red flat die read as another value",
-                                      "leaning die read as a value",
-                                      "opaque red flat die read with the wrong colour"}));
+            (std::vector<std::string>{
+                "a die counted twice", "a die invented", "clear white flat die unread",
+                "frosted red flat die read as another value", "leaning die read as a value",
+                "opaque red flat die read with the wrong colour"}));
 }
 
 TEST(DiceReader, ZonesFromTheCalibratedPolygons) {
