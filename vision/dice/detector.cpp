@@ -2370,13 +2370,11 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
         if (within(params.face_check) && !opaque_off() && flat_before) continue;
       }
     }
-    // Unread; or, with check_reread, read again where the fit puts its top face when that reads
+    // Unread; or, with check_reread (or both its faces, as read and as placed again,
+    // check_reread_from or more off), read again where the fit puts its top face when that reads
     // surely.
     if (params.check_reread ||
-        (params.check_reread_from > 0 &&
-         cv::norm((d.face[k] - centre) / radius - expected) >= params.check_reread_from &&
-         (faces.empty() ||
-          cv::norm((faces[k] - centre) / radius - expected) >= params.check_reread_from))) {
+        (params.check_reread_from > 0 && !within(params.check_reread_from))) {
       const cv::Point2d at = centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
       const RoundReading r =
