@@ -7,7 +7,8 @@
 # network's, the clear network's, the clear face network's, the top network's, the fine networks',
 # the size network's or the lean network's (its last four), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
-# the model given as --base is kept to the byte with the network after it; two threads train the
+# the model given as --base is kept to the byte with the network after it (the lean network at the
+# side asked, and a side its layers do not fit refused); two threads train the
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
@@ -51,7 +52,7 @@ case $step in
     bad=(--fine-centre) named=--base ;;
   size) flags=(--size-cnn --size-copies 2) key=size_cnn:
     bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
-  lean) flags=(--lean-cnn --lean-copies 2) key=lean_cnn:
+  lean) flags=(--lean-cnn --lean-copies 2 --lean-side 56) key=lean_cnn: side=56
     bad=(--lean-cnn --lean-copies 0 --base "$base") named=--lean-copies ;;
   *) fail "unknown step $step" ;;
 esac
@@ -72,6 +73,10 @@ refused() {
 }
 
 refused "${bad[*]}" "$named" "${bad[@]}" "$scenes"
+if [ -n "${side:-}" ]; then
+  # A side the network's layers do not fit (each convolution's output even): named.
+  refused "--lean-side 50" --lean-side --base "$base" "${flags[@]}" --lean-side 50 "$scenes"
+fi
 if [[ " ${flags[*]} " == *" --cnn-smoothing "* ]]; then
   refused "--cnn-smoothing 1" --cnn-smoothing --base "$base" "${flags[@]}" --cnn-smoothing 1 "$scenes"
   refused "--cnn-decay -1" --cnn-decay --base "$base" "${flags[@]}" --cnn-decay -1 "$scenes"
@@ -99,6 +104,11 @@ cmp -s -n "$size" "$base" "$work/one.yml" || fail "the base model is not kept to
 [ "$(tail -c +"$((size + 1))" "$work/one.yml" | head -c ${#key})" = "$key" ] ||
   fail "the network ($key) does not follow the base model"
 cmp -s "$work/one.yml" "$work/two.yml" || fail "one and two threads trained different bytes"
+if [ -n "${side:-}" ]; then
+  # The network takes crops of the side asked (the reader reads it from the model).
+  [ "$(tail -c +"$((size + 1))" "$work/one.yml" | sed -n 2p | tr -d ' ')" = "side:$side" ] ||
+    fail "the network was not trained at the side asked ($side)"
+fi
 if [[ " ${flags[*]} " == *" --presence-hard "* ]]; then
   grep -q "the base reader's mistakes: [0-9]* dice where none lies, [0-9]* missed" "$work/log1" ||
     fail "--presence-hard did not say what the base reader's mistakes were"

@@ -21,7 +21,7 @@
 //              [--clear-continue]
 //              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
 //              [--fine-face | --fine-centre]
-//              [--size-cnn [--size-copies 16]] [--lean-cnn [--lean-copies 16]]
+//              [--size-cnn [--size-copies 16]] [--lean-cnn [--lean-copies 16] [--lean-side 40]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -83,13 +83,13 @@
 // centre networks put it, at 0.70-1.42 x its radius, even in log, at any turn), kept beside the
 // others: a die's radius measured where the window scan gives only its level (Params::size_*).
 // --lean-cnn (with --base) trains the lean network (detector.h, lean_crop: a grey crop +- kLeanSpan
-// x the radius at kLeanSide pixels round a die's centre, turned toward where a flat die's top face
-// would lie, and a plane with a dot there; 0 flat, 1 leaning). Where a flat die's top face would
-// lie is the fit of the scene's other flat dice's true faces (fit_face_shift), as the face check
-// fits the dice read; its own draws: --lean-copies crops per leaning die and a quarter as many
-// per flat one (at least one), the centre within 0.07 radius of the true one, the place of the
-// flat face within 0.06, the radius 0.94-1.06 x (where the check's networks put them), mirrored
-// half the time; kept beside the others (Params::lean_bound).
+// x the radius at --lean-side pixels (kLeanSide, 40, unless told) round a die's centre, turned
+// toward where a flat die's top face would lie, and a plane with a dot there; 0 flat, 1 leaning).
+// Where a flat die's top face would lie is the fit of the scene's other flat dice's true faces
+// (fit_face_shift), as the face check fits the dice read; its own draws: --lean-copies crops per
+// leaning die and a quarter as many per flat one (at least one), the centre within 0.07 radius of
+// the true one, the place of the flat face within 0.06, the radius 0.94-1.06 x (where the check's
+// networks put them), mirrored half the time; kept beside the others (Params::lean_bound).
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -353,6 +353,7 @@ int main(int argc, char** argv) {
   int size_copies = 16;
   bool lean_cnn = false;
   int lean_copies = 16;
+  int lean_side = vd::kLeanSide;
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -448,6 +449,9 @@ int main(int argc, char** argv) {
       lean_cnn = true;
     else if (a == "--lean-copies" && i + 1 < argc)
       lean_copies = std::atoi(argv[++i]);
+    else if (a == "--lean-side" && i + 1 < argc)
+      lean_side = std::atoi(argv[++i]);
+
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--presence-hard" && i + 1 < argc)
@@ -552,10 +556,12 @@ int main(int argc, char** argv) {
                  "1\n");
     return 2;
   }
-  if (lean_cnn && (base_file.empty() || lean_copies < 1 || threads < 1)) {
+  if (lean_cnn && (base_file.empty() || lean_copies < 1 || threads < 1 ||
+                   !arbitre::vision::CnnShape{lean_side, vd::kLeanPlanes}.valid())) {
     std::fprintf(stderr,
-                 "train_dice: --lean-cnn needs --base, and --lean-copies and --threads at least "
-                 "1\n");
+                 "train_dice: --lean-cnn needs --base, --lean-copies and --threads at least 1, and "
+                 "a --lean-side the network's layers fit (a multiple of 4: each convolution's "
+                 "side even)\n");
     return 2;
   }
   if (top_cnn &&
@@ -579,7 +585,7 @@ int main(int argc, char** argv) {
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
-        "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C]] "
+        "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C] [--lean-side S]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -1034,7 +1040,7 @@ int main(int argc, char** argv) {
   cv::RNG lean_rng(8484);
   std::vector<unsigned char> lean_images;
   std::vector<int> lean_labels;
-  std::vector<unsigned char> lean_row(vd::kLeanPlanes * vd::kLeanSide * vd::kLeanSide);
+  std::vector<unsigned char> lean_row(vd::kLeanPlanes * lean_side * lean_side);
   const auto add_lean_crops = [&](const Scene& s, std::size_t i) {
     const TruthDie& d = s.dice[i];
     const double width = s.image.cols;
@@ -1059,7 +1065,8 @@ int main(int argc, char** argv) {
       const cv::Point2d centre = d.centre + d.radius * near(0.07);
       const cv::Point2d shift = flat + near(0.06);
       const double radius = d.radius * std::exp(lean_rng.uniform(-0.06, 0.06));
-      vd::lean_crop(s.grey, centre, radius, shift, lean_rng.uniform(0, 2) == 1, lean_row.data());
+      vd::lean_crop(s.grey, centre, radius, shift, lean_rng.uniform(0, 2) == 1, lean_row.data(),
+                    lean_side);
       lean_images.insert(lean_images.end(), lean_row.begin(), lean_row.end());
       lean_labels.push_back(d.cocked ? 1 : 0);
     }
@@ -1339,7 +1346,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "lean: %d leaning among the crops\n",
                  static_cast<int>(std::count(lean_labels.begin(), lean_labels.end(), 1)));
     model.lean_cnn =
-        train_grey("lean cnn", lean_images, lean_labels, 2, vd::kLeanPlanes, vd::kLeanSide);
+        train_grey("lean cnn", lean_images, lean_labels, 2, vd::kLeanPlanes, lean_side);
   }
 
   if (presence_cnn) {

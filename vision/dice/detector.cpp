@@ -155,7 +155,7 @@ Model read_model(const cv::FileStorage& storage) {
   m.fine_centre_cnn = network("fine_centre_cnn", kFaceBins, kFacePlanes, kFineCentreSide);
   m.presence_cnn = network("presence_cnn", 2);
   m.size_cnn = network("size_cnn", kSizeBins, 1, kSizeSide);
-  m.lean_cnn = network("lean_cnn", 2, kLeanPlanes, kLeanSide);
+  m.lean_cnn = network("lean_cnn", 2, kLeanPlanes, 0);  // its own side (train_dice --lean-side)
   if (m.lean_cnn.shape.channels != kLeanPlanes) m.lean_cnn = Cnn{};
   m.axis_cnn = network("axis_cnn", kAxisBins);
   m.axis_c = forest("axis_c");
@@ -782,31 +782,33 @@ std::vector<double> measure_sizes_cnn(const cv::Mat& grey, const std::vector<cv:
 }
 
 void lean_crop(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
-               bool mirror, unsigned char* out) {
-  const int area = kLeanSide * kLeanSide;
+               bool mirror, unsigned char* out, int side) {
+  const int area = side * side;
   cv::Mat crop(1, area, CV_8U, out);
   // getRotationMatrix2D's turn by atan2(y, x) brings the shift onto the crop's x axis.
   cnn_crops(grey, centre, radius, {std::atan2(shift.y, shift.x) * 180.0 / M_PI}, crop, 0, kLeanSpan,
-            kLeanSide);
-  cv::Mat square(kLeanSide, kLeanSide, CV_8U, out);
+            side);
+  cv::Mat square(side, side, CV_8U, out);
   if (mirror) cv::flip(square, square, 0);
-  cv::Mat mark(kLeanSide, kLeanSide, CV_8U, out + area);
+  cv::Mat mark(side, side, CV_8U, out + area);
   mark.setTo(0);
-  const double along = cv::norm(shift) * kLeanSide / (2.0 * kLeanSpan);
-  cv::circle(mark,
-             cv::Point(static_cast<int>(
-                           std::lround(kLeanSide / 2.0 + std::min(along, kLeanSide / 2.0 - 2))),
-                       kLeanSide / 2),
-             2, cv::Scalar(255), cv::FILLED);
+  const double along = cv::norm(shift) * side / (2.0 * kLeanSpan);
+  const int dot = std::max(2, side / 20);  // 2 pixels at 40
+  cv::circle(
+      mark,
+      cv::Point(static_cast<int>(std::lround(side / 2.0 + std::min(along, side / 2.0 - dot))),
+                side / 2),
+      dot, cv::Scalar(255), cv::FILLED);
 }
 
 double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
                   const Model& model) {
-  cv::Mat rows(2, kLeanPlanes * kLeanSide * kLeanSide, CV_8U);
-  lean_crop(grey, centre, radius, shift, false, rows.ptr(0));
+  const int side = model.lean_cnn.shape.side;
+  cv::Mat rows(2, kLeanPlanes * side * side, CV_8U);
+  lean_crop(grey, centre, radius, shift, false, rows.ptr(0), side);
   // The mirror image: the same crop, its grey plane's rows upside down (as lean_crop's mirror).
   rows.row(0).copyTo(rows.row(1));
-  cv::Mat mirrored(kLeanSide, kLeanSide, CV_8U, rows.ptr(1));
+  cv::Mat mirrored(side, side, CV_8U, rows.ptr(1));
   cv::flip(mirrored, mirrored, 0);
   const cv::Mat p = model.lean_cnn.probabilities(rows);
   return (p.at<float>(0, 1) + p.at<float>(1, 1)) / 2;

@@ -352,7 +352,8 @@ inline constexpr int kSizeSide = 32;
 inline constexpr int kSizeBins = 15;
 inline constexpr double kSizeStep = 0.05;
 
-// The lean network's input (lean_crop): a grey crop kLeanSide pixels square spanning +- kLeanSpan
+// The lean network's input (lean_crop): a grey crop kLeanSide pixels square (the side the
+// network was trained at: train_dice --lean-side) spanning +- kLeanSpan
 // x a die's radius round its centre, turned so that where a flat die's top face would lie (the
 // fit of the other dice's faces) is along the crop's x axis, then a plane with a dot there; its
 // classes: 0 the die lies flat, 1 it leans (cocked).
@@ -617,11 +618,11 @@ std::vector<cv::Point2d> locate_fine_centres_cnn(const cv::Mat& grey,
                                                  const std::vector<double>& radii, int steps,
                                                  int turns, const Model& model);
 // The lean network's input for a die at `centre` of `radius` whose top face, were it flat, would
-// lie `shift` x its radius from its centre: kLeanPlanes planes of kLeanSide x kLeanSide bytes
-// written to `out`, mirrored across the shift's axis when `mirror` (the mirror image of a die
-// that leans leans too, of a flat one lies flat).
+// lie `shift` x its radius from its centre: kLeanPlanes planes of `side` x `side` bytes written
+// to `out`, mirrored across the shift's axis when `mirror` (the mirror image of a die that leans
+// leans too, of a flat one lies flat).
 void lean_crop(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
-               bool mirror, unsigned char* out);
+               bool mirror, unsigned char* out, int side = kLeanSide);
 // The lean network's "leans" (the model must have one), the mean of its answers for the crop and
 // its mirror image.
 double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
