@@ -1136,48 +1136,51 @@ TEST(DiceReader, TheFineNetworksPlaceTheFaceAndTheCentreNearer) {
 }
 
 // The lean network's input: the crop round the die's centre is turned so that where a flat die's
-// top face would lie falls on the crop's x axis, to the right, at the shift's length (kLeanSide /
-// 2 / kLeanSpan pixels a radius), what lies opposite to the left, and the second plane has its
-// one dot just there; mirrored, the crop's rows are upside down (the shift's axis stays), the
-// dot where it was.
+// top face would lie falls on the crop's x axis, to the right, at the shift's length (side / 2 /
+// kLeanSpan pixels a radius), what lies opposite to the left, and the second plane has its one
+// dot just there; mirrored, the crop's rows are upside down (the shift's axis stays), the dot
+// where it was. At the 40 pixels of the first lean network and the 56 of the committed one.
 TEST(DiceReader, TheLeanCropTurnsWhereAFlatDiesFaceWouldLieOntoItsXAxis) {
-  cv::Mat grey(240, 320, CV_8U, cv::Scalar(40));
-  const cv::Point2d centre(150, 110), shift(0.3, -0.4);
-  const double radius = 30;
-  const cv::Point2d face = centre + radius * shift;  // 0.5 radius up and to the right
-  cv::circle(grey, cv::Point(static_cast<int>(face.x), static_cast<int>(face.y)), 4,
-             cv::Scalar(250), cv::FILLED);
-  const cv::Point2d back = centre - radius * shift;  // a dimmer dot opposite
-  cv::circle(grey, cv::Point(static_cast<int>(back.x), static_cast<int>(back.y)), 4,
-             cv::Scalar(150), cv::FILLED);
-  const int side = vd::kLeanSide, area = side * side;
-  std::vector<unsigned char> plain(vd::kLeanPlanes * area), mirrored(plain.size());
-  vd::lean_crop(grey, centre, radius, shift, false, plain.data());
-  vd::lean_crop(grey, centre, radius, shift, true, mirrored.data());
-  // Where the pixels of a plane at `level` or brighter lie (their mean).
-  const auto where = [&](const std::vector<unsigned char>& rows, int plane, int level) {
-    const cv::Mat m(side, side, CV_8U, const_cast<unsigned char*>(rows.data()) + plane * area);
-    const cv::Moments mo = cv::moments(m >= level, true);
-    return cv::Point2d(mo.m10 / mo.m00, mo.m01 / mo.m00);
-  };
-  const double along = 0.5 * side / (2 * vd::kLeanSpan);  // 7.1 pixels
-  const cv::Point2d dot = where(plain, 0, 200), mark = where(plain, 1, 1);
-  EXPECT_NEAR(dot.x, side / 2.0 + along, 1.0);
-  EXPECT_NEAR(dot.y, side / 2.0, 1.0);
-  EXPECT_NEAR(mark.x, side / 2.0 + along, 0.6);
-  EXPECT_EQ(mark.y, side / 2);
-  // The dimmer dot opposite lies on the axis the other way.
-  const cv::Mat plain_grey(side, side, CV_8U, plain.data());
-  EXPECT_GT(
-      plain_grey.at<unsigned char>(side / 2, static_cast<int>(std::lround(side / 2.0 - along))),
-      120);
-  const cv::Mat flat_mark(side, side, CV_8U, plain.data() + area);
-  EXPECT_EQ(cv::countNonZero(flat_mark), 13) << "one dot of radius 2";
-  // Mirrored: the grey plane's rows upside down, the dot where it was.
-  cv::Mat flipped;
-  cv::flip(plain_grey, flipped, 0);
-  EXPECT_EQ(cv::norm(flipped, cv::Mat(side, side, CV_8U, mirrored.data()), cv::NORM_INF), 0.0);
-  EXPECT_EQ(where(mirrored, 1, 1), mark);
+  for (const int side : {vd::kLeanSide, 56}) {
+    SCOPED_TRACE(side);
+    cv::Mat grey(240, 320, CV_8U, cv::Scalar(40));
+    const cv::Point2d centre(150, 110), shift(0.3, -0.4);
+    const double radius = 30;
+    const cv::Point2d face = centre + radius * shift;  // 0.5 radius up and to the right
+    cv::circle(grey, cv::Point(static_cast<int>(face.x), static_cast<int>(face.y)), 4,
+               cv::Scalar(250), cv::FILLED);
+    const cv::Point2d back = centre - radius * shift;  // a dimmer dot opposite
+    cv::circle(grey, cv::Point(static_cast<int>(back.x), static_cast<int>(back.y)), 4,
+               cv::Scalar(150), cv::FILLED);
+    const int area = side * side;
+    std::vector<unsigned char> plain(vd::kLeanPlanes * area), mirrored(plain.size());
+    vd::lean_crop(grey, centre, radius, shift, false, plain.data(), side);
+    vd::lean_crop(grey, centre, radius, shift, true, mirrored.data(), side);
+    // Where the pixels of a plane at `level` or brighter lie (their mean).
+    const auto where = [&](const std::vector<unsigned char>& rows, int plane, int level) {
+      const cv::Mat m(side, side, CV_8U, const_cast<unsigned char*>(rows.data()) + plane * area);
+      const cv::Moments mo = cv::moments(m >= level, true);
+      return cv::Point2d(mo.m10 / mo.m00, mo.m01 / mo.m00);
+    };
+    const double along = 0.5 * side / (2 * vd::kLeanSpan);  // 7.1 pixels at 40, 10 at 56
+    const cv::Point2d dot = where(plain, 0, 200), mark = where(plain, 1, 1);
+    EXPECT_NEAR(dot.x, side / 2.0 + along, 1.0);
+    EXPECT_NEAR(dot.y, side / 2.0, 1.0);
+    EXPECT_NEAR(mark.x, side / 2.0 + along, 0.6);
+    EXPECT_EQ(mark.y, side / 2);
+    // The dimmer dot opposite lies on the axis the other way.
+    const cv::Mat plain_grey(side, side, CV_8U, plain.data());
+    EXPECT_GT(
+        plain_grey.at<unsigned char>(side / 2, static_cast<int>(std::lround(side / 2.0 - along))),
+        120);
+    const cv::Mat flat_mark(side, side, CV_8U, plain.data() + area);
+    EXPECT_EQ(cv::countNonZero(flat_mark), 13) << "one dot of radius 2";
+    // Mirrored: the grey plane's rows upside down, the dot where it was.
+    cv::Mat flipped;
+    cv::flip(plain_grey, flipped, 0);
+    EXPECT_EQ(cv::norm(flipped, cv::Mat(side, side, CV_8U, mirrored.data()), cv::NORM_INF), 0.0);
+    EXPECT_EQ(where(mirrored, 1, 1), mark);
+  }
 }
 
 // The lean network (Params::lean_bound) flags a leaning die the face check passes: on seed

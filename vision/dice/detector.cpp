@@ -793,12 +793,10 @@ void lean_crop(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point
   cv::Mat mark(side, side, CV_8U, out + area);
   mark.setTo(0);
   const double along = cv::norm(shift) * side / (2.0 * kLeanSpan);
-  const int dot = std::max(2, side / 20);  // 2 pixels at 40
-  cv::circle(
-      mark,
-      cv::Point(static_cast<int>(std::lround(side / 2.0 + std::min(along, side / 2.0 - dot))),
-                side / 2),
-      dot, cv::Scalar(255), cv::FILLED);
+  cv::circle(mark,
+             cv::Point(static_cast<int>(std::lround(side / 2.0 + std::min(along, side / 2.0 - 2))),
+                       side / 2),
+             2, cv::Scalar(255), cv::FILLED);
 }
 
 double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Point2d shift,
