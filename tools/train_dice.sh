@@ -34,14 +34,15 @@
 # (--cnn-decay 0.001: its training loss ends no higher, but when it is sure it is more often right),
 # and since the thirty-fifth session on seed 9800's 480 scenes too (every die transparent:
 # --textured-share 1.0 --all-transparent; 1,080 scenes, about 5,400 transparent dice), six copies
-# of each die's crop instead of ten. Last (thirty-ninth session, 2026-12-05), seed 10300's 600
-# scenes (all with cocked dice) and the lean network trained anew on seeds 7200 and 10300 (840
-# scenes, about 1,235 leaning dice), at 56 pixels instead of 40 (--lean-side 56), slimmer (--cnn-shape
-# 8,16,64: 8 and 16 maps, as fast as the 40-pixel one), with weight decay 0.001; the lean network of
-# lean.yml stays in the recipe (the presence step's mistakes are the whole reader's).
+# of each die's crop instead of ten. Last (thirty-ninth session, 2026-12-05), seeds 10300's and
+# 10900's 600 scenes each (all with cocked dice) and the lean network trained anew on seeds 7200,
+# 10300 and 10900 (1,440 scenes, about 2,117 leaning dice), at 56 pixels instead of 40 (--lean-side
+# 56), slimmer (--cnn-shape 8,16,64: 8 and 16 maps, as fast as the 40-pixel one), with weight decay
+# 0.001; the lean network of lean.yml stays in the recipe (the presence step's mistakes are the
+# whole reader's).
 #   tools/train_dice.sh [BUILD_DIR]
-# Two POV-Ray processes at a time (3,980 scenes, 2-8 s each on one core: about 220 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 85 more for the
+# Two POV-Ray processes at a time (4,580 scenes, 2-8 s each on one core: about 255 minutes of
+# rendering on two cores), then about 10 minutes of training on one core and 90 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +76,7 @@ render "$out/room/m" 7800 600 --cocked-share 0.6
 render "$out/room/u" 9500 300 --textured-share 1.0
 render "$out/room/v" 9800 480 --textured-share 1.0 --all-transparent
 render "$out/room/w" 10300 600 --cocked-share 1.0
+render "$out/room/x" 10900 600 --cocked-share 1.0
 mkdir "$out/model"
 n="$out/no-room" r="$out/room"
 "$build/tools/train_dice" --trees 40 --depth 12 --net 64 --out "$out/forests.yml" "$n/a" "$n/c" "$n/d"
@@ -111,7 +113,7 @@ n="$out/no-room" r="$out/room"
   --out "$out/clearwide.yml" "$r/t" "$r/u" "$r/v"
 "$build/tools/train_dice" --base "$out/clearwide.yml" --lean-cnn --lean-copies 16 --lean-side 56 \
   --cnn-shape 8,16,64 --cnn-epochs 15 --cnn-decay 0.001 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/k" "$r/w"
+  --out "$out/model/dice_digits.yml" "$r/k" "$r/w" "$r/x"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz
