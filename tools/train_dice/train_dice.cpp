@@ -451,7 +451,6 @@ int main(int argc, char** argv) {
       lean_copies = std::atoi(argv[++i]);
     else if (a == "--lean-side" && i + 1 < argc)
       lean_side = std::atoi(argv[++i]);
-
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--presence-hard" && i + 1 < argc)
