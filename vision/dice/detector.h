@@ -352,11 +352,11 @@ inline constexpr int kSizeSide = 32;
 inline constexpr int kSizeBins = 15;
 inline constexpr double kSizeStep = 0.05;
 
-// The lean network's input (lean_crop): a grey crop kLeanSide pixels square (the side the
-// network was trained at: train_dice --lean-side) spanning +- kLeanSpan
-// x a die's radius round its centre, turned so that where a flat die's top face would lie (the
-// fit of the other dice's faces) is along the crop's x axis, then a plane with a dot there; its
-// classes: 0 the die lies flat, 1 it leans (cocked).
+// The lean network's input (lean_crop): a grey crop spanning +- kLeanSpan x a die's radius round
+// its centre, as many pixels square as the network was trained at (its shape's side: train_dice
+// --lean-side, kLeanSide unless told; the committed network's is 56), turned so that where a flat
+// die's top face would lie (the fit of the other dice's faces) is along the crop's x axis, then a
+// plane with a dot there; its classes: 0 the die lies flat, 1 it leans (cocked).
 inline constexpr double kLeanSpan = 1.4;
 inline constexpr int kLeanSide = 40;
 inline constexpr int kLeanPlanes = 2;
