@@ -39,10 +39,13 @@
 # 10300 and 10900 (1,440 scenes, about 2,117 leaning dice), at 56 pixels instead of 40 (--lean-side
 # 56), slimmer (--cnn-shape 8,16,64: 8 and 16 maps, as fast as the 40-pixel one), with weight decay
 # 0.001; the lean network of lean.yml stays in the recipe (the presence step's mistakes are the
-# whole reader's).
+# whole reader's). Last (fortieth session, 2026-12-05), the second clear network (--clear-second):
+# the clear network's training on seeds 7000, 9500 and 9800 at 56 pixels a crop instead of 40
+# (173,187 crops, about 30 minutes on two cores), kept beside the first; the reader takes the mean
+# of the pair's answers (neither the lean step nor this one reads the other's network).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (4,580 scenes, 2-8 s each on one core: about 255 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 90 more for the
+# rendering on two cores), then about 10 minutes of training on one core and 120 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -113,7 +116,11 @@ n="$out/no-room" r="$out/room"
   --out "$out/clearwide.yml" "$r/t" "$r/u" "$r/v"
 "$build/tools/train_dice" --base "$out/clearwide.yml" --lean-cnn --lean-copies 16 --lean-side 56 \
   --cnn-shape 8,16,64 --cnn-epochs 15 --cnn-decay 0.001 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/k" "$r/w" "$r/x"
+  --out "$out/lean56.yml" "$r/k" "$r/w" "$r/x"
+# The second clear network: the clear network's training above at 56 pixels, kept beside it.
+"$build/tools/train_dice" --base "$out/lean56.yml" --cnn-clear --clear-second --clear-side 56 \
+  --clear-colour --cnn-shape 16,32,96 --cnn-epochs 15 --cnn-copies 6 --cnn-decay 0.001 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$r/t" "$r/u" "$r/v"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # CTests train_dice_presence, train_dice_presencehard, train_dice_second, train_dice_centre, train_dice_clear,
-# train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_top,
+# train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_clearsecond, train_dice_top,
 # train_dice_fineface, train_dice_finecentre, train_dice_size and train_dice_lean: the presence
 # network's training step of tools/train_dice.sh (and its last, again from the base's network
 # with the base reader's mistakes: --presence-hard), the second digit network's, the centre
-# network's, the clear network's, the clear face network's, the top network's, the fine networks',
+# network's, the clear network's (and the second clear network's), the clear face network's, the top network's, the fine networks',
 # the size network's or the lean network's (its last four), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
-# the model given as --base is kept to the byte with the network after it (the lean network at the
-# side asked, and a side its layers do not fit refused); two threads train the
+# the model given as --base is kept to the byte with the network after it (the lean network and
+# the second clear network at the side asked, and a side their layers do not fit refused); two threads train the
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|presencehard|second|centre|clear|clearface|clearmore|clearfacemore|top|fineface|finecentre|size|lean]
+#     [presence|presencehard|second|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue),
 # presencehard from its presence network (and says how many mistakes it found).
@@ -44,6 +44,10 @@ case $step in
     bad=(--cnn-clear --clear-side 44 --clear-colour --clear-continue --base "$base") named=--clear-continue ;;
   clearfacemore) flags=(--face-clear --face-copies 1 --clear-continue) key=clear_face_cnn:
     bad=(--cnn-second --cnn-copies 1 --clear-continue --base "$base") named=--clear-continue ;;
+  clearsecond) flags=(--cnn-clear --clear-second --clear-side 56 --clear-colour --cnn-copies 1)
+    key=clear_cnn_2: side=56 side_flag=--clear-side
+    bad=(--cnn-clear --clear-second --clear-continue --clear-side 56 --clear-colour --base "$base")
+    named=--clear-second ;;
   top) flags=(--top-cnn --face-copies 1 --cnn-rate 0.005) key=top_cnn:
     bad=(--top-cnn --centre-cnn --base "$base") named=--centre-cnn ;;
   fineface) flags=(--fine-face --face-copies 1) key=fine_face_cnn:
@@ -52,7 +56,7 @@ case $step in
     bad=(--fine-centre) named=--base ;;
   size) flags=(--size-cnn --size-copies 2) key=size_cnn:
     bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
-  lean) flags=(--lean-cnn --lean-copies 2 --lean-side 56) key=lean_cnn: side=56
+  lean) flags=(--lean-cnn --lean-copies 2 --lean-side 56) key=lean_cnn: side=56 side_flag=--lean-side
     bad=(--lean-cnn --lean-copies 0 --base "$base") named=--lean-copies ;;
   *) fail "unknown step $step" ;;
 esac
@@ -75,7 +79,7 @@ refused() {
 refused "${bad[*]}" "$named" "${bad[@]}" "$scenes"
 if [ -n "${side:-}" ]; then
   # A side the network's layers do not fit (each convolution's output even): named.
-  refused "--lean-side 50" --lean-side --base "$base" "${flags[@]}" --lean-side 50 "$scenes"
+  refused "$side_flag 50" "$side_flag" --base "$base" "${flags[@]}" "$side_flag" 50 "$scenes"
 fi
 if [[ " ${flags[*]} " == *" --cnn-smoothing "* ]]; then
   refused "--cnn-smoothing 1" --cnn-smoothing --base "$base" "${flags[@]}" --cnn-smoothing 1 "$scenes"

@@ -69,8 +69,19 @@ enum class Without {
   LeanNetwork,
   ClearVeto,
   RedPlaces,
-  FromFace
+  FromFace,
+  ClearPair
 };
+
+// The reader before the clear pair (fortieth session): the first clear network alone.
+const vd::Model& one_clear_network() {
+  static const vd::Model model = [] {
+    vd::Model m = vd::default_model();
+    m.clear_cnn_2 = {};
+    return m;
+  }();
+  return model;
+}
 
 void BM_DetectDice(benchmark::State& bench, Without without) {
   vd::Params params;
@@ -97,9 +108,13 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     params.clear_veto = 0, params.clear_weight = 0.5;  // as before it
   if (without == Without::RedPlaces) params.colour_contrast = 0, params.plain_contrast = 0;
   if (without == Without::FromFace) params.check_from_face = 0, params.check_reread_from = 0;
+  if (without == Without::ClearPair)
+    params.clear_weight = 0.65, params.clear_confidence = 0.6;  // its share and confidence then
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
-  const vd::Model& model = without == Without::SecondDigitNet ? arbitre::testing::one_digit_network()
-                                                              : vd::default_model();
+  const vd::Model& model = without == Without::SecondDigitNet
+                               ? arbitre::testing::one_digit_network()
+                           : without == Without::ClearPair ? one_clear_network()
+                                                           : vd::default_model();
   const int level =
       arbitre::vision::set_cnn_vector_level(without == Without::Avx512Networks ? 1 : 2);
   std::size_t i = 0;
@@ -214,6 +229,7 @@ int main(int argc, char** argv) {
       {"without_wider_crops", Without::WiderCrops},
       {"before_size_network", Without::SizeNetwork},
       {"without_lean_network", Without::LeanNetwork},
+      {"one_clear_network", Without::ClearPair},
       {"before_clear_veto", Without::ClearVeto},
       {"before_red_places", Without::RedPlaces},
       {"before_from_face_and_reread", Without::FromFace},

@@ -35,6 +35,7 @@ inline const vision::dice::Model& presence_and_clear_as_before() {
     const cv::FileStorage storage(
         std::string(ARBITRE_TEST_DATA) + "/dice/models/clear-before.yml.gz", cv::FileStorage::READ);
     m.clear_cnn = vision::read_cnn(storage["clear_cnn"]);
+    m.clear_cnn_2 = {};  // one clear network then (the pair since the fortieth session)
     return m;
   }();
   return model;

@@ -18,7 +18,7 @@
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
 //              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
-//              [--clear-continue]
+//              [--clear-continue] [--clear-second]
 //              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
 //              [--fine-face | --fine-centre]
 //              [--size-cnn [--size-copies 16]] [--lean-cnn [--lean-copies 16] [--lean-side 40]]
@@ -59,7 +59,9 @@
 // transparent die left unread again with both (Params::clear_*). Both refuse scenes without a
 // transparent die. With --clear-continue, either starts from the base's own network of its kind
 // (its shape: the same --clear-side, --clear-colour and --cnn-shape) instead of random weights:
-// more scenes of transparent dice taught to the networks already trained.
+// more scenes of transparent dice taught to the networks already trained. With --clear-second,
+// --cnn-clear trains the second clear network (clear_cnn_2) and keeps the base's first: the
+// reader takes the mean of the pair's answers, each from crops of its own side.
 // --presence-cnn trains the presence network (a die centred at about the crop's size or not, from
 // a crop spanning +- kPresenceSpan x the radius; its own draws: --presence-copies crops per die
 // within 0.35 radius of its centre (along each axis) and 0.75-1.3 x its size, at any turn, and the
@@ -330,7 +332,7 @@ int main(int argc, char** argv) {
   net.hidden.clear();
   bool cnn = false, cnn_second = false;
   // The digit network's training on transparent dice alone, kept as clear_cnn.
-  bool cnn_clear = false;
+  bool cnn_clear = false, clear_second = false;
   int clear_side = vd::kCnnSide, clear_planes = 1;  // its crops' side and planes (1 grey, 3 colour)
   arbitre::vision::CnnTraining cnn_training;
   int cnn_copies = 4, threads = 1;
@@ -391,6 +393,8 @@ int main(int argc, char** argv) {
       clear_side = std::atoi(argv[++i]);
     else if (a == "--clear-colour")
       clear_planes = 3;
+    else if (a == "--clear-second")
+      clear_second = true;
     else if (a == "--cnn-epochs" && i + 1 < argc)
       cnn_training.epochs = std::atoi(argv[++i]);
     else if (a == "--cnn-rate" && i + 1 < argc)
@@ -524,6 +528,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (clear_second && (!cnn_clear || clear_continue)) {
+    std::fprintf(stderr,
+                 "train_dice: --clear-second goes with --cnn-clear (not --clear-continue): it "
+                 "trains the second clear network from random weights\n");
+    return 2;
+  }
   if (cnn_second && cnn_clear) {
     std::fprintf(stderr,
                  "train_dice: --cnn-second and --cnn-clear train one network each: "
@@ -582,7 +592,7 @@ int main(int argc, char** argv) {
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
         "[--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
-        "[--clear-continue] "
+        "[--clear-continue] [--clear-second] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
         "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C] [--lean-side S]] "
         "[--base MODEL.yml] DIR...\n");
@@ -639,11 +649,22 @@ int main(int argc, char** argv) {
                  cnn_second ? "--cnn-second" : "--cnn-clear");
     return 2;
   }
+  if (clear_second && (base.clear_cnn.empty() || base.clear_cnn.shape.channels != clear_planes)) {
+    std::fprintf(stderr,
+                 "%s: --clear-second: the model has no first clear network of these planes "
+                 "(--clear-colour)\n",
+                 base_file.c_str());
+    return 2;
+  }
   vd::Model model;
   if (!base.empty()) {
     model = base;
     if (!net.hidden.empty()) model.digit_net = {};
-    if (cnn) (cnn_second ? model.digit_cnn_2 : cnn_clear ? model.clear_cnn : model.digit_cnn) = {};
+    if (cnn)
+      (cnn_second     ? model.digit_cnn_2
+       : clear_second ? model.clear_cnn_2
+       : cnn_clear    ? model.clear_cnn
+                      : model.digit_cnn) = {};
     if (axis_cnn) model.axis_cnn = {};
     if (face_cnn) model.face_cnn = {};
     if (centre_cnn) model.centre_cnn = {};
@@ -1309,7 +1330,7 @@ int main(int argc, char** argv) {
   if (cnn && cnn_second) {
     model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
   } else if (cnn && cnn_clear) {
-    model.clear_cnn =
+    (clear_second ? model.clear_cnn_2 : model.clear_cnn) =
         train_grey("clear digit cnn", cnn_images, cnn_labels, vd::kReaderClasses, clear_planes,
                    clear_side, clear_continue ? &base.clear_cnn : nullptr);
   } else if (cnn) {
@@ -1392,6 +1413,10 @@ int main(int argc, char** argv) {
     arbitre::vision::write_cnn(storage, "fine_centre_cnn", model.fine_centre_cnn);
   if (!model.size_cnn.empty()) arbitre::vision::write_cnn(storage, "size_cnn", model.size_cnn);
   if (!model.lean_cnn.empty()) arbitre::vision::write_cnn(storage, "lean_cnn", model.lean_cnn);
+  // Last: a model written before the second clear network was (fortieth session) is, with
+  // it, the same file with its node added at the end.
+  if (!model.clear_cnn_2.empty())
+    arbitre::vision::write_cnn(storage, "clear_cnn_2", model.clear_cnn_2);
   storage.release();
   std::fprintf(stderr, "wrote %s\n", out.c_str());
   return 0;

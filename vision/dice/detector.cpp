@@ -146,7 +146,10 @@ Model read_model(const cv::FileStorage& storage) {
   m.digit_cnn_2 = network("digit_cnn_2", kReaderClasses);
   // Its own side (its crops span what the digit network's do), grey or colour.
   m.clear_cnn = network("clear_cnn", kReaderClasses, 3, 0);
-  if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{}, m.clear_cnn = Cnn{};
+  m.clear_cnn_2 = network("clear_cnn_2", kReaderClasses, 3, 0);
+  if (m.clear_cnn.empty() || m.clear_cnn_2.shape.channels != m.clear_cnn.shape.channels)
+    m.clear_cnn_2 = Cnn{};
+  if (m.digit_cnn.empty()) m.digit_cnn_2 = Cnn{}, m.clear_cnn = Cnn{}, m.clear_cnn_2 = Cnn{};
   m.face_cnn = network("face_cnn", kFaceBins, kFacePlanes);
   m.centre_cnn = network("centre_cnn", kFaceBins, kFacePlanes);
   m.clear_face_cnn = network("clear_face_cnn", kFaceBins, kFacePlanes);
@@ -581,6 +584,16 @@ std::vector<cv::Mat> clear_planes(const cv::Mat& bgr, const cv::Mat& grey, const
   std::vector<cv::Mat> planes;
   cv::split(bgr, planes);
   return planes;
+}
+
+cv::Mat clear_probabilities(const std::vector<cv::Mat>& planes, cv::Point2d at, double radius,
+                            const std::vector<double>& angles, const Model& model) {
+  cv::Mat rows;
+  clear_crops(planes, at, radius, angles, model.clear_cnn, rows);
+  cv::Mat p = model.clear_cnn.probabilities(rows);
+  if (model.clear_cnn_2.empty()) return p;
+  clear_crops(planes, at, radius, angles, model.clear_cnn_2, rows);
+  return 0.5 * (p + model.clear_cnn_2.probabilities(rows));
 }
 
 void cnn_crop(const cv::Mat& grey, cv::Point2d centre, double radius, double angle_deg,
@@ -2116,10 +2129,9 @@ void veto_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Par
     if (die.value == 0 || die.cocked || die.colour != referee::yams::DieColour::White) continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     if (texture_at(bgr, d.face[k], radius, model, features) < 2) continue;
-    cv::Mat rows;
-    clear_crops(clear_planes_once(bgr, grey, model, planes), d.face[k], radius, {d.rotation_deg[k]},
-                model.clear_cnn, rows);
-    if (model.clear_cnn.probabilities(rows).at<float>(0, die.value) < params.clear_veto) {
+    if (clear_probabilities(clear_planes_once(bgr, grey, model, planes), d.face[k], radius,
+                            {d.rotation_deg[k]}, model)
+            .at<float>(0, die.value) < params.clear_veto) {
       die.value = 0;
       die.confidence = 0;
     }
@@ -2187,11 +2199,9 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     for (const cv::Point2d& at : points) {
       cv::Mat p = round_probabilities(grey, at, c.radius, circle, model);
       if (clear) {
-        cv::Mat clear_rows;
-        clear_crops(clear_planes_once(bgr, grey, model, planes), at, c.radius, circle,
-                    model.clear_cnn, clear_rows);
         p = (1 - params.clear_weight) * p +
-            params.clear_weight * model.clear_cnn.probabilities(clear_rows);
+            params.clear_weight * clear_probabilities(clear_planes_once(bgr, grey, model, planes),
+                                                      at, c.radius, circle, model);
       }
       const RoundReading here = round_reading(p, circle);
       if (here.best - here.second > r.best - r.second) r = here, read_at = at;

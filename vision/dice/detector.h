@@ -159,11 +159,12 @@ struct Params {
   // read again through the whole circle (full_turns) at its top face as the clear face network
   // finds it from the die's centre (`clear_locate` steps; 0: not asked), then, if that reads
   // nothing, where it was read; each crop's reading the digit networks' mean and the clear
-  // network's, the clear network's share `clear_weight` (0: off; 0.5 until the thirty-fourth
-  // session, when the clear network was trained with weight decay), taken at this mean and
-  // margin.
+  // network's (the clear pair's mean when the model has two), the clear network's share
+  // `clear_weight` (0: off; 0.5 until the thirty-fourth session, when the clear network was
+  // trained with weight decay; 0.65 until the fortieth, when the second clear network came),
+  // taken at this mean and margin.
   int clear_gate = 1;
-  double clear_weight = 0.65;
+  double clear_weight = 0.8;
   // A white die read (not cocked) that the texture forest calls transparent is left unread, to be
   // read again as above, when the clear network, shown it where and as it was read, gives the
   // value read less than `clear_veto` (0: not asked): the digit networks read the digits of its
@@ -178,7 +179,9 @@ struct Params {
   double stretch_low = 0.2;
   double stretch_high = 0.98;
   double stretch_reach = 0.45;
-  double clear_confidence = 0.6;
+  // (0.6 until the fortieth session: the mean of the clear pair is less often sure, and less
+  // often wrong when it is)
+  double clear_confidence = 0.55;
   double clear_margin = 0.2;
   int clear_locate = 3;
   // A die left unread (not cocked) is read again through the whole circle, first where the other
@@ -395,6 +398,11 @@ struct Model {
   // side and planes (clear_crops: the committed one 40 pixels, in colour), trained on
   // transparent dice alone (their other faces' digits show through the body).
   Cnn clear_cnn;
+  // A second clear network (optional; only beside a first, of its planes): trained the same way
+  // at a side of its own (the committed one 56 pixels; since the fortieth session). Wherever the
+  // clear network is asked (clear_probabilities), the mean of the pair's answers, each from its
+  // own crops.
+  Cnn clear_cnn_2;
   // The clear face network (optional): the face network trained on transparent dice alone; with
   // the clear network, where a transparent die left unread is read again.
   Cnn clear_face_cnn;
@@ -579,6 +587,11 @@ std::vector<cv::Mat> clear_planes(const cv::Mat& bgr, const cv::Mat& grey, const
 // at the network's side, plane after plane, one row per angle into `rows`.
 void clear_crops(const std::vector<cv::Mat>& planes, cv::Point2d centre, double radius,
                  const std::vector<double>& angles, const Cnn& net, cv::Mat& rows);
+// The clear network's probabilities (one row per angle) for its crops at `at`, at each of
+// `angles`; with a second clear network in the model, the mean of the pair's, each from crops of
+// its own side.
+cv::Mat clear_probabilities(const std::vector<cv::Mat>& planes, cv::Point2d at, double radius,
+                            const std::vector<double>& angles, const Model& model);
 // The reader's features of a face crop (kFaceFeatures floats).
 void face_features(const cv::Mat& crop, float* out);
 // The face network's second plane (kCnnSide x kCnnSide bytes into `out`, or `side` square): a
