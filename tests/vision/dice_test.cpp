@@ -136,6 +136,7 @@ void before_the_size_network(vd::Params& p) {
   p.face_check_opaque = 0.22;
   p.lean_bound = 0;
   p.lean_flat = 0;
+  p.check_reread_flat = 0;
 }
 
 // The radius of the die `d` saw nearest a true die's centre (`die`, from the ground truth).
@@ -1293,6 +1294,7 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   before_from_face(with);
   with.lean_bound = 0;  // the size network's part alone: no lean network
   with.lean_flat = 0;
+  with.check_reread_flat = 0;
   // And the fit of the faces as it was then: with the robust fit (Params::tilt_robust, since the
   // thirty-second session) the red 4 is read right without the size network too.
   with.tilt_robust = false;
@@ -2653,10 +2655,13 @@ TEST(DiceReader, AFaceAHighlightWashesOutIsReadWithItsGreyStretched) {
 TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "reread", "9200-0098");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  // The reading again of a die read on a side face alone: the lean network's word (Params::
+  // check_reread_flat, since the forty-first session) reads this die again too.
+  vd::Params with;
+  with.check_reread_flat = 0;
   ASSERT_GT(with.check_reread_from, 0);
   ASSERT_FALSE(with.check_reread);
-  vd::Params without;
+  vd::Params without = with;
   without.check_reread_from = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][0];
@@ -2675,6 +2680,45 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
   expect_none_lost(a, b, "a die read without the reading again is read otherwise with it", 0.25,
                    true);
+}
+
+// Seed 6000's scene 36 (tests/data/dice/leanflat): the red 7 lies flat; the check placed its
+// centre 0.09 radius off and its top face 0.11 off in the other direction, so that its shift
+// measured lies past the opaque dice's bound, and it was left unread. The lean network, shown the
+// whole die, takes it for flat: it is read again where the fit puts its top face, right, the
+// whole roll right, and every die read without is read the same with.
+TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtItsFittedFace) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "leanflat", "6000-0036");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_GT(with.check_reread_flat, 0);
+  vd::Params without;
+  without.check_reread_flat = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto& die = truth["dice"][3];
+  ASSERT_FALSE(die["cocked"].get<bool>());
+  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
+  ASSERT_GE(ka, 0);
+  ASSERT_GE(kb, 0);
+  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
+  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
+  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
+  expect_none_lost(a, b, "a die read without the step is read otherwise with it", 0.25, true);
+  // The step is the lean network's word: the lean network asked here only (lean_bound 0), the
+  // red 7 is read with the model's and left unread with one that takes every die for leaning.
+  vd::Params here_only = with;
+  here_only.lean_bound = 0;
+  vd::Model leaning = vd::default_model();
+  ASSERT_EQ(leaning.lean_cnn.b4.size(), 2u);
+  std::fill(leaning.lean_cnn.w4.begin(), leaning.lean_cnn.w4.end(), 0.0f);
+  leaning.lean_cnn.b4 = {-10.0f, 10.0f};  // class 1: leans
+  const vd::Detection c = vd::detect(image, here_only), e = vd::detect(image, here_only, leaning);
+  const int kc = seen_at(c.observation.dice, die), ke = seen_at(e.observation.dice, die);
+  ASSERT_GE(kc, 0);
+  ASSERT_GE(ke, 0);
+  EXPECT_EQ(c.observation.dice[static_cast<std::size_t>(kc)].value, die["value"].get<int>());
+  EXPECT_EQ(e.observation.dice[static_cast<std::size_t>(ke)].value, 0);
 }
 
 // Seed 9200's scene 92 (tests/data/dice/fromface): the red 4 touches a white die behind it, and

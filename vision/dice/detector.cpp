@@ -2343,6 +2343,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       return leans == 0;
     };
     if (within(params.face_check) && !opaque_off() && flat()) continue;
+    const cv::Point2d first_centre = centre, first_expected = expected;  // the check's own
     // Off: the centre placed again from wider crops, in case the die's radius was found too small.
     if (params.check_wider > 0 && params.refine_turns > 0) {
       const double wider = radius * params.check_wider;
@@ -2381,11 +2382,16 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       }
     }
     // Unread; or, with check_reread (or both its faces, as read and as placed again,
-    // check_reread_from or more off), read again where the fit puts its top face when that reads
-    // surely.
+    // check_reread_from or more off; or the lean network, asked from the check's own centre, takes
+    // it for flat: check_reread_flat), read again where the fit puts its top face when that reads
+    // surely (from the check's own centre when it is the lean network's word).
+    const bool lean_flat =
+        params.check_reread_flat > 0 && !model.lean_cnn.empty() &&
+        lean_share(grey, first_centre, radius, first_expected, model) < params.check_reread_flat;
     if (params.check_reread ||
-        (params.check_reread_from > 0 && !within(params.check_reread_from))) {
-      const cv::Point2d at = centre + radius * expected;
+        (params.check_reread_from > 0 && !within(params.check_reread_from)) || lean_flat) {
+      const cv::Point2d at =
+          lean_flat ? first_centre + radius * first_expected : centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
       const RoundReading r =
           round_reading(round_probabilities(grey, at, radius, circle, model), circle);

@@ -232,6 +232,11 @@ struct Params {
   // where a leaning die's upward face lies 0.15-0.4 off (since 2026-12-05, thirty-seventh
   // session).
   double check_reread_from = 0.4;
+  // And a die the lean network, asked from the check's own centre (as for lean_bound), takes for
+  // flat, its "leans" under `check_reread_flat` (0: none; since 2026-12-05, forty-first session):
+  // the check's two points (the centre and the face, each placed by a network) are off for a flat
+  // die now and then, where the network sees the whole die.
+  double check_reread_flat = 0.25;
   // A die the check finds off has its centre placed once more by the centre networks from crops
   // `check_wider` x its radius (0: not), and is not off when its faces lie within the bounds of
   // where the fit puts them from that centre: a die's radius as found is often too small (a fifth
