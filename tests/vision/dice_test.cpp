@@ -2721,6 +2721,42 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
   EXPECT_EQ(e.observation.dice[static_cast<std::size_t>(ke)].value, 0);
 }
 
+// Seed 8300's scene 96 (tests/data/dice/rereadclear): the clear white 8 is read at a face 0.2
+// radius off its top one, off where the other dice put it; the lean network takes it for flat,
+// and the check reads it again where the fit puts its top face. The digit networks alone read
+// nothing sure there (the digits of its other faces show through); with the clear networks mixed
+// in, as for a die left unread, it is read right, the whole roll too, and every die read without
+// is read the same with.
+TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "rereadclear", "8300-0096");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_TRUE(with.check_reread_clear);
+  vd::Params without;
+  without.check_reread_clear = false;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto& die = truth["dice"][9];
+  ASSERT_FALSE(die["cocked"].get<bool>());
+  ASSERT_EQ(die["texture"], "transparent");
+  ASSERT_EQ(die["colour"], "white");
+  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
+  ASSERT_GE(ka, 0);
+  ASSERT_GE(kb, 0);
+  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
+  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
+  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
+  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
+  expect_none_lost(a, b, "a die read without the clear networks is read otherwise with them", 0.25,
+                   true);
+  // Read again on the lean network's word: without it, left unread.
+  vd::Params unasked;
+  unasked.check_reread_flat = 0;
+  const vd::Detection c = vd::detect(image, unasked);
+  const int kc = seen_at(c.observation.dice, die);
+  ASSERT_GE(kc, 0);
+  EXPECT_EQ(c.observation.dice[static_cast<std::size_t>(kc)].value, 0);
+}
+
 // Seed 9200's scene 92 (tests/data/dice/fromface): the red 4 touches a white die behind it, and
 // the centre network draws its centre toward it (0.5 radius off), so that its top face, found
 // right, lies off where the other dice put a flat die's from there: the face check leaves it

@@ -2224,10 +2224,11 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
 }
 
 // A die read at a place off where the other dice read put a flat die's top face (Params::
-// face_check): unread (or, with check_reread, read again there through the whole circle, unread
-// when that reads nothing sure).
+// face_check): unread (or, with check_reread, check_reread_from or check_reread_flat, read again
+// there through the whole circle, a transparent die with the clear networks mixed in, unread when
+// that reads nothing sure). `planes`: the clear network's, shared with read_unread.
 void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
-                      const Model& model) {
+                      const Model& model, std::vector<cv::Mat>& planes) {
   const auto start = Clock::now();
   cv::Mat features(1, kTextureFeatures, CV_32F);
   const double width = std::max(1, grey.cols);
@@ -2393,9 +2394,18 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       const cv::Point2d at =
           lean_flat ? first_centre + radius * first_expected : centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
-      const RoundReading r =
-          round_reading(round_probabilities(grey, at, radius, circle, model), circle);
-      if (r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
+      // A transparent die with the clear networks mixed in, as in read_unread.
+      cv::Mat p = round_probabilities(grey, at, radius, circle, model);
+      const bool clear = params.check_reread_clear && reads_clear(params, model) &&
+                         texture_at(bgr, d.face[k], radius, model, features) >= params.clear_gate;
+      if (clear) {
+        p = (1 - params.clear_weight) * p +
+            params.clear_weight * clear_probabilities(clear_planes_once(bgr, grey, model, planes),
+                                                      at, radius, circle, model);
+      }
+      const RoundReading r = round_reading(p, circle);
+      if (clear ? r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin
+                : r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
         take_reading(d, k, r, at);
         continue;
       }
@@ -2673,9 +2683,9 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     uncock_flat(grey, d, params, model);
   // A die left unread: read again where the others put a flat die's top face, and a transparent
   // one with the clear network (the digit networks' reader only).
+  std::vector<cv::Mat> planes;  // the clear network's, split once when needed
   if (params.use_cnn && !model.digit_cnn.empty() && params.full_turns >= 8 &&
       ((params.fit_unread && centred(params, model)) || reads_clear(params, model))) {
-    std::vector<cv::Mat> planes;  // the clear network's, split once when needed
     if (params.clear_veto > 0 && reads_clear(params, model))
       veto_clear(bgr, grey, d, params, model, planes);
     read_unread(bgr, grey, d, params, model, planes);
@@ -2683,7 +2693,7 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // A die read off where the others put a flat die's top face: read again there, or unread.
   if (params.face_check > 0 && params.use_cnn && !model.digit_cnn.empty() &&
       params.full_turns >= 8 && centred(params, model))
-    check_read_faces(bgr, grey, d, params, model);
+    check_read_faces(bgr, grey, d, params, model, planes);
   // A die leaning on another or on a wall, read as if flat: flagged cocked by where its top face
   // lies against its centre (the centre network's: a candidate's centre is too rough for it).
   if (params.tilt_residual > 0 && params.tilt_locate > 0 && !model.top_cnn.empty() &&

@@ -237,6 +237,11 @@ struct Params {
   // the check's two points (the centre and the face, each placed by a network) are off for a flat
   // die now and then, where the network sees the whole die.
   double check_reread_flat = 0.25;
+  // A die read again so that the texture forest calls transparent (clear_gate) is read with the
+  // clear networks mixed in, at clear_confidence and clear_margin, as a die left unread is
+  // (read_unread; false: the digit networks alone, at full_confidence and cnn_margin, as until
+  // the forty-first session).
+  bool check_reread_clear = true;
   // A die the check finds off has its centre placed once more by the centre networks from crops
   // `check_wider` x its radius (0: not), and is not off when its faces lie within the bounds of
   // where the fit puts them from that centre: a die's radius as found is often too small (a fifth
