@@ -47,7 +47,9 @@ std::vector<cv::Mat>& frames() {
 // 2026-12-04 (twenty-eighth session); or with the networks at AVX2's width (8 floats; AVX-512's
 // 16 since the twenty-ninth session, where the processor has it), the same readings; or without
 // placing a die the face check finds off again from wider crops (check_wider 0), as until
-// 2026-12-04 (twenty-ninth session).
+// 2026-12-04 (twenty-ninth session); or without reading again a die the face check finds off that
+// the lean network takes for flat, nor a transparent one with the clear networks
+// (check_reread_flat 0, check_reread_clear false), as until the forty-first session.
 enum class Without {
   Nothing,
   FaceNetwork,
@@ -70,7 +72,8 @@ enum class Without {
   ClearVeto,
   RedPlaces,
   FromFace,
-  ClearPair
+  ClearPair,
+  LeanReread
 };
 
 // The reader before the clear pair (fortieth session): the first clear network alone.
@@ -110,6 +113,8 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::FromFace) params.check_from_face = 0, params.check_reread_from = 0;
   if (without == Without::ClearPair)
     params.clear_weight = 0.65, params.clear_confidence = 0.6;  // its share and confidence then
+  if (without == Without::LeanReread)
+    params.check_reread_flat = 0, params.check_reread_clear = false;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
@@ -233,6 +238,7 @@ int main(int argc, char** argv) {
       {"before_clear_veto", Without::ClearVeto},
       {"before_red_places", Without::RedPlaces},
       {"before_from_face_and_reread", Without::FromFace},
+      {"before_lean_reread", Without::LeanReread},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,
