@@ -268,6 +268,27 @@ void expect_none_lost(const vd::Detection& after, const vd::Detection& before,
   }
 }
 
+// The value of the die `with` saw on a true die (`die`, from the ground truth); -1 when it saw
+// none there.
+int value_seen(const vd::Detection& d, const nlohmann::json& die) {
+  const int k = seen_at(d.observation.dice, die);
+  return k < 0 ? -1 : d.observation.dice[static_cast<std::size_t>(k)].value;
+}
+
+// The flat true die `die` of a scene (`truth`) is seen by both readings, left unread by `without`
+// and read right by `with`; the whole roll is read right with the step only, and every die read
+// without is read the same with (within a quarter radius).
+void expect_read_only_with(const nlohmann::json& truth, const nlohmann::json& die,
+                           const vd::Detection& with, const vd::Detection& without,
+                           const std::string& message) {
+  ASSERT_FALSE(die["cocked"].get<bool>());
+  EXPECT_EQ(value_seen(without, die), 0) << "read without";
+  EXPECT_EQ(value_seen(with, die), die["value"].get<int>());
+  EXPECT_TRUE(arbitre::testing::score_dice(truth, with.observation).roll_right());
+  EXPECT_FALSE(arbitre::testing::score_dice(truth, without.observation).roll_right());
+  expect_none_lost(with, without, message, 0.25, true);
+}
+
 // The true die `die`: not seen in `before`; seen in `after`, found by the search, read `value`
 // in `colour` (`what` names the two readings on a failure). Its index in `after`, -1 if unseen.
 int found_by_the_search(const vd::Detection& after, const vd::Detection& before,
@@ -2665,21 +2686,15 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   without.check_reread_from = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][0];
-  ASSERT_FALSE(die["cocked"].get<bool>());
-  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
-  ASSERT_GE(ka, 0);
-  ASSERT_GE(kb, 0);
-  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
+  expect_read_only_with(truth, die, a, b,
+                        "a die read without the reading again is read otherwise with it");
   // Where it was read at first: on a side face, half a radius or more from its top one.
+  const int kb = seen_at(b.observation.dice, die);
+  ASSERT_GE(kb, 0);
   const cv::Point2d face = b.face[static_cast<std::size_t>(kb)];
   EXPECT_GT(
       std::hypot(face.x - die["face"]["x"].get<double>(), face.y - die["face"]["y"].get<double>()),
       0.5 * die["radius_px"].get<double>());
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
-  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
-  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
-  expect_none_lost(a, b, "a die read without the reading again is read otherwise with it", 0.25,
-                   true);
 }
 
 // Seed 6000's scene 36 (tests/data/dice/leanflat): the red 7 lies flat; the check placed its
@@ -2696,15 +2711,7 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
   without.check_reread_flat = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][3];
-  ASSERT_FALSE(die["cocked"].get<bool>());
-  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
-  ASSERT_GE(ka, 0);
-  ASSERT_GE(kb, 0);
-  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
-  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
-  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
-  expect_none_lost(a, b, "a die read without the step is read otherwise with it", 0.25, true);
+  expect_read_only_with(truth, die, a, b, "a die read without the step is read otherwise with it");
   // The step is the lean network's word: the lean network asked here only (lean_bound 0), the
   // red 7 is read with the model's and left unread with one that takes every die for leaning.
   vd::Params here_only = with;
@@ -2713,12 +2720,8 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
   ASSERT_EQ(leaning.lean_cnn.b4.size(), 2u);
   std::fill(leaning.lean_cnn.w4.begin(), leaning.lean_cnn.w4.end(), 0.0f);
   leaning.lean_cnn.b4 = {-10.0f, 10.0f};  // class 1: leans
-  const vd::Detection c = vd::detect(image, here_only), e = vd::detect(image, here_only, leaning);
-  const int kc = seen_at(c.observation.dice, die), ke = seen_at(e.observation.dice, die);
-  ASSERT_GE(kc, 0);
-  ASSERT_GE(ke, 0);
-  EXPECT_EQ(c.observation.dice[static_cast<std::size_t>(kc)].value, die["value"].get<int>());
-  EXPECT_EQ(e.observation.dice[static_cast<std::size_t>(ke)].value, 0);
+  EXPECT_EQ(value_seen(vd::detect(image, here_only), die), die["value"].get<int>());
+  EXPECT_EQ(value_seen(vd::detect(image, here_only, leaning), die), 0);
 }
 
 // Seed 8300's scene 96 (tests/data/dice/rereadclear): the clear white 8 is read at a face 0.2
@@ -2736,25 +2739,14 @@ TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
   without.check_reread_clear = false;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][9];
-  ASSERT_FALSE(die["cocked"].get<bool>());
   ASSERT_EQ(die["texture"], "transparent");
   ASSERT_EQ(die["colour"], "white");
-  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
-  ASSERT_GE(ka, 0);
-  ASSERT_GE(kb, 0);
-  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
-  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
-  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
-  expect_none_lost(a, b, "a die read without the clear networks is read otherwise with them", 0.25,
-                   true);
+  expect_read_only_with(truth, die, a, b,
+                        "a die read without the clear networks is read otherwise with them");
   // Read again on the lean network's word: without it, left unread.
   vd::Params unasked;
   unasked.check_reread_flat = 0;
-  const vd::Detection c = vd::detect(image, unasked);
-  const int kc = seen_at(c.observation.dice, die);
-  ASSERT_GE(kc, 0);
-  EXPECT_EQ(c.observation.dice[static_cast<std::size_t>(kc)].value, 0);
+  EXPECT_EQ(value_seen(vd::detect(image, unasked), die), 0);
 }
 
 // Seed 9200's scene 92 (tests/data/dice/fromface): the red 4 touches a white die behind it, and
@@ -2771,20 +2763,14 @@ TEST(DiceReader, AnOpaqueDieWhoseCentreIsDrawnOffIsCheckedFromUnderItsFace) {
   without.check_from_face = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][2];
-  ASSERT_FALSE(die["cocked"].get<bool>());
   ASSERT_EQ(die["texture"], "none");
-  const int ka = seen_at(a.observation.dice, die), kb = seen_at(b.observation.dice, die);
-  ASSERT_GE(ka, 0);
-  ASSERT_GE(kb, 0);
-  EXPECT_EQ(b.observation.dice[static_cast<std::size_t>(kb)].value, 0) << "read without";
-  EXPECT_EQ(a.observation.dice[static_cast<std::size_t>(ka)].value, die["value"].get<int>());
+  expect_read_only_with(truth, die, a, b, "a die read without the step is read otherwise with it");
   // Where the check measured it from at first: off the true centre.
+  const int kb = seen_at(b.observation.dice, die);
+  ASSERT_GE(kb, 0);
   const cv::Point2d centre = b.check_centre[static_cast<std::size_t>(kb)];
   EXPECT_GT(std::hypot(centre.x - die["x"].get<double>(), centre.y - die["y"].get<double>()),
             0.3 * die["radius_px"].get<double>());
-  EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
-  EXPECT_FALSE(arbitre::testing::score_dice(truth, b.observation).roll_right());
-  expect_none_lost(a, b, "a die read without the step is read otherwise with it", 0.25, true);
 }
 
 // A patch of bare wood at the top of the image (seed 9000's scene 51; tests/data/dice/plain):
