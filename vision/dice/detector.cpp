@@ -2225,8 +2225,8 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
 
 // A die read at a place off where the other dice read put a flat die's top face (Params::
 // face_check): unread (or, with check_reread, check_reread_from or check_reread_flat, read again
-// there through the whole circle, a transparent die with the clear networks mixed in, unread when
-// that reads nothing sure). `planes`: the clear network's, shared with read_unread.
+// there through the whole circle, a frosted or transparent one with the clear networks mixed in,
+// unread when that reads nothing sure). `planes`: the clear network's, shared with read_unread.
 void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
                       const Model& model, std::vector<cv::Mat>& planes) {
   const auto start = Clock::now();
@@ -2394,7 +2394,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       const cv::Point2d at =
           lean_flat ? first_centre + radius * first_expected : centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
-      // A transparent die with the clear networks mixed in, as in read_unread.
+      // A frosted or transparent die with the clear networks mixed in, as in read_unread.
       cv::Mat p = round_probabilities(grey, at, radius, circle, model);
       const bool clear = params.check_reread_clear && reads_clear(params, model) &&
                          texture_at(bgr, d.face[k], radius, model, features) >= params.clear_gate;

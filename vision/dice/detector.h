@@ -237,9 +237,9 @@ struct Params {
   // the check's two points (the centre and the face, each placed by a network) are off for a flat
   // die now and then, where the network sees the whole die.
   double check_reread_flat = 0.25;
-  // A die read again so that the texture forest calls transparent (clear_gate) is read with the
-  // clear networks mixed in, at clear_confidence and clear_margin, as a die left unread is
-  // (read_unread; false: the digit networks alone, at full_confidence and cnn_margin, as until
+  // A die read again so that the texture forest calls frosted or transparent (clear_gate) is read
+  // with the clear networks mixed in, at clear_confidence and clear_margin, as a die left unread
+  // is (read_unread; false: the digit networks alone, at full_confidence and cnn_margin, as until
   // the forty-first session).
   bool check_reread_clear = true;
   // A die the check finds off has its centre placed once more by the centre networks from crops
