@@ -48,8 +48,8 @@ std::vector<cv::Mat>& frames() {
 // 16 since the twenty-ninth session, where the processor has it), the same readings; or without
 // placing a die the face check finds off again from wider crops (check_wider 0), as until
 // 2026-12-04 (twenty-ninth session); or without reading again a die the face check finds off that
-// the lean network takes for flat, nor a transparent one with the clear networks
-// (check_reread_flat 0, check_reread_clear false), as until the forty-first session.
+// the lean network takes for flat, nor a frosted or transparent one read again with the clear
+// networks (check_reread_flat 0, check_reread_clear false), as until the forty-first session.
 enum class Without {
   Nothing,
   FaceNetwork,

@@ -2386,13 +2386,13 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     // check_reread_from or more off; or the lean network, asked from the check's own centre, takes
     // it for flat: check_reread_flat), read again where the fit puts its top face when that reads
     // surely (from the check's own centre when it is the lean network's word).
-    const bool lean_flat =
+    const bool takes_for_flat =
         params.check_reread_flat > 0 && !model.lean_cnn.empty() &&
         lean_share(grey, first_centre, radius, first_expected, model) < params.check_reread_flat;
     if (params.check_reread ||
-        (params.check_reread_from > 0 && !within(params.check_reread_from)) || lean_flat) {
+        (params.check_reread_from > 0 && !within(params.check_reread_from)) || takes_for_flat) {
       const cv::Point2d at =
-          lean_flat ? first_centre + radius * first_expected : centre + radius * expected;
+          takes_for_flat ? first_centre + radius * first_expected : centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
       // A frosted or transparent die with the clear networks mixed in, as in read_unread.
       cv::Mat p = round_probabilities(grey, at, radius, circle, model);
