@@ -2118,6 +2118,19 @@ const std::vector<cv::Mat>& clear_planes_once(const cv::Mat& bgr, const cv::Mat&
   return planes;
 }
 
+// The probabilities a die is read on through `circle` at `at`: the digit networks', and with
+// `clear` the clear networks' mixed in at Params::clear_weight (a frosted or transparent die read
+// again: read_unread, check_read_faces).
+cv::Mat round_probabilities(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d at, double radius,
+                            const std::vector<double>& circle, bool clear, const Params& params,
+                            const Model& model, std::vector<cv::Mat>& planes) {
+  cv::Mat p = round_probabilities(grey, at, radius, circle, model);
+  if (!clear) return p;
+  return (1 - params.clear_weight) * p +
+         params.clear_weight * clear_probabilities(clear_planes_once(bgr, grey, model, planes), at,
+                                                   radius, circle, model);
+}
+
 // A white die read that looks transparent, whose value as read the clear network, shown it where
 // and as it was read, finds unlikely, is left unread (Params::clear_veto).
 void veto_clear(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
@@ -2197,13 +2210,9 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     RoundReading r;
     cv::Point2d read_at = d.face[k];
     for (const cv::Point2d& at : points) {
-      cv::Mat p = round_probabilities(grey, at, c.radius, circle, model);
-      if (clear) {
-        p = (1 - params.clear_weight) * p +
-            params.clear_weight * clear_probabilities(clear_planes_once(bgr, grey, model, planes),
-                                                      at, c.radius, circle, model);
-      }
-      const RoundReading here = round_reading(p, circle);
+      const RoundReading here = round_reading(
+          round_probabilities(bgr, grey, at, c.radius, circle, clear, params, model, planes),
+          circle);
       if (here.best - here.second > r.best - r.second) r = here, read_at = at;
       if (reads(r)) break;  // the next place only when this one reads nothing
     }
@@ -2395,15 +2404,10 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
           takes_for_flat ? first_centre + radius * first_expected : centre + radius * expected;
       const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
       // A frosted or transparent die with the clear networks mixed in, as in read_unread.
-      cv::Mat p = round_probabilities(grey, at, radius, circle, model);
       const bool clear = params.check_reread_clear && reads_clear(params, model) &&
                          texture_at(bgr, d.face[k], radius, model, features) >= params.clear_gate;
-      if (clear) {
-        p = (1 - params.clear_weight) * p +
-            params.clear_weight * clear_probabilities(clear_planes_once(bgr, grey, model, planes),
-                                                      at, radius, circle, model);
-      }
-      const RoundReading r = round_reading(p, circle);
+      const RoundReading r = round_reading(
+          round_probabilities(bgr, grey, at, radius, circle, clear, params, model, planes), circle);
       if (clear ? r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin
                 : r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
         take_reading(d, k, r, at);
