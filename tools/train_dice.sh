@@ -42,10 +42,14 @@
 # whole reader's). Last (fortieth session, 2026-12-05), the second clear network (--clear-second):
 # the clear network's training on seeds 7000, 9500 and 9800 at 56 pixels a crop instead of 40
 # (173,187 crops, about 30 minutes on two cores), kept beside the first; the reader takes the mean
-# of the pair's answers (neither the lean step nor this one reads the other's network).
+# of the pair's answers (neither the lean step nor this one reads the other's network). Last
+# (forty-second session, 2026-12-05), the lean network trained anew on the same 1,440 scenes as
+# before, with four crops besides for each question the whole reader (the model so far) puts to
+# its lean network on them (--lean-hard 4: where the reader asks from, off as it may be; about
+# 16,000 questions; 12 minutes on two cores).
 #   tools/train_dice.sh [BUILD_DIR]
 # Two POV-Ray processes at a time (4,580 scenes, 2-8 s each on one core: about 255 minutes of
-# rendering on two cores), then about 10 minutes of training on one core and 120 more for the
+# rendering on two cores), then about 10 minutes of training on one core and 130 more for the
 # convolutional networks on two. Then re-run cmake so that the build embeds the new model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -120,7 +124,12 @@ n="$out/no-room" r="$out/room"
 # The second clear network: the clear network's training above at 56 pixels, kept beside it.
 "$build/tools/train_dice" --base "$out/lean56.yml" --cnn-clear --clear-second --clear-side 56 \
   --clear-colour --cnn-shape 16,32,96 --cnn-epochs 15 --cnn-copies 6 --cnn-decay 0.001 --threads 2 \
-  --out "$out/model/dice_digits.yml" "$r/t" "$r/u" "$r/v"
+  --out "$out/pair.yml" "$r/t" "$r/u" "$r/v"
+# The lean network trained anew as above, with the whole reader's questions to it besides (the
+# model above's reader, on the same scenes: --lean-hard).
+"$build/tools/train_dice" --base "$out/pair.yml" --lean-cnn --lean-copies 16 --lean-side 56 --lean-hard 4 \
+  --cnn-shape 8,16,64 --cnn-epochs 15 --cnn-decay 0.001 --threads 2 \
+  --out "$out/model/dice_digits.yml" "$r/k" "$r/w" "$r/x"
 # Packed without dates or owners, so the same training gives the same bytes.
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/model" -cf - dice_digits.yml |
   xz -6 -c > vision/models/dice_digits.tar.xz

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # CTests train_dice_presence, train_dice_presencehard, train_dice_second, train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_clearsecond, train_dice_top,
-# train_dice_fineface, train_dice_finecentre, train_dice_size and train_dice_lean: the presence
+# train_dice_fineface, train_dice_finecentre, train_dice_size, train_dice_lean and
+# train_dice_leanhard: the presence
 # network's training step of tools/train_dice.sh (and its last, again from the base's network
 # with the base reader's mistakes: --presence-hard), the second digit network's, the centre
 # network's, the clear network's (and the second clear network's), the clear face network's, the top network's, the fine networks',
-# the size network's or the lean network's (its last four), on committed dice
+# the size network's or the lean network's (its last four, and its last again with the base reader's
+# questions to its lean network: --lean-hard), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it (the lean network and
 # the second clear network at the side asked, and a side their layers do not fit refused); two threads train the
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|presencehard|second|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean]
+#     [presence|presencehard|second|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean|leanhard]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue),
 # presencehard from its presence network (and says how many mistakes it found).
@@ -58,6 +60,8 @@ case $step in
     bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
   lean) flags=(--lean-cnn --lean-copies 2 --lean-side 56) key=lean_cnn: side=56 side_flag=--lean-side
     bad=(--lean-cnn --lean-copies 0 --base "$base") named=--lean-copies ;;
+  leanhard) flags=(--lean-cnn --lean-copies 2 --lean-side 56 --lean-hard 2) key=lean_cnn: side=56
+    side_flag=--lean-side bad=(--lean-hard 2 --base "$base") named=--lean-hard ;;
   *) fail "unknown step $step" ;;
 esac
 
@@ -116,6 +120,17 @@ fi
 if [[ " ${flags[*]} " == *" --presence-hard "* ]]; then
   grep -q "the base reader's mistakes: [0-9]* dice where none lies, [0-9]* missed" "$work/log1" ||
     fail "--presence-hard did not say what the base reader's mistakes were"
+fi
+if [[ " ${flags[*]} " == *" --lean-hard "* ]]; then
+  # Each question the base reader put to its lean network adds two crops (--lean-hard 2) to those
+  # drawn without them.
+  asked=$(sed -n "s/^lean: the base reader's questions: \([0-9]*\)$/\1/p" "$work/log1")
+  [ -n "$asked" ] && [ "$asked" -gt 0 ] || fail "--lean-hard did not say how many questions it took"
+  plain=("${flags[@]:0:${#flags[@]}-2}")
+  "$train" --base "$base" "${plain[@]}" --cnn-epochs 1 --out "$work/plain.yml" "$scenes" 2>"$work/log4"
+  crops() { sed -n 's/^lean cnn: \([0-9]*\) crops.*/\1/p' "$1"; }
+  [ "$(crops "$work/log1")" -eq "$(($(crops "$work/log4") + 2 * asked))" ] ||
+    fail "the crops with --lean-hard 2 are not those without and two per question"
 fi
 if [[ " ${flags[*]} " == *" --clear-continue "* || " ${flags[*]} " == *" --presence-hard "* ]]; then
   # Gone on from the base's own network: at a rate too small to move a weight, the network

@@ -28,6 +28,8 @@
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
 //     top face against the true ones and the digit networks' mean "cocked" share, and where the
 //     face check measured its centre and top face; for breaking the failures down)
+//     [--lean-csv FILE] (one line per question put to the lean network: the image, the die seen
+//     and its true die (-1: a phantom), where from, the radius, the shift and the answer)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
@@ -126,7 +128,7 @@ int follow_turns(const std::string& dir, const vd::Params& base, const vd::Model
 
 int main(int argc, char** argv) {
   arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
-  std::string dir, model_file, failures, turns_dir, dice_csv;
+  std::string dir, model_file, failures, turns_dir, dice_csv, lean_csv;
   int max_failures = 12;
   vd::Params params;
   for (int i = 1; i < argc; ++i) {
@@ -352,6 +354,8 @@ int main(int argc, char** argv) {
       params.use_axis_cnn = false;
     else if (a == "--dice-csv" && i + 1 < argc)
       dice_csv = argv[++i];
+    else if (a == "--lean-csv" && i + 1 < argc)
+      lean_csv = argv[++i];
     else if (a == "--tolerance" && i + 1 < argc)
       params.size_tolerance = std::atof(argv[++i]);
     else
@@ -398,6 +402,11 @@ int main(int argc, char** argv) {
            "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
            "cocked_share,tilt,top_x,top_y,"
            "check_centre_x,check_centre_y,check_face_x,check_face_y\n";
+  }
+  std::ofstream leans;
+  if (!lean_csv.empty()) {
+    leans.open(lean_csv);
+    leans << "image,die,truth,x,y,radius,shift_x,shift_y,leans\n";
   }
   for (const fs::path& file : files) {
     const auto truth = nlohmann::json::parse(std::ifstream(file));
@@ -504,6 +513,12 @@ int main(int argc, char** argv) {
             t.value("visible", 1.0), s.seen_of[at] < 0 ? 1 : 0, o.value,
             d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence);
       }
+    }
+    for (const vd::Detection::LeanAsk& a : d.lean_asked) {
+      if (!leans.is_open()) break;
+      leans << file.stem().string() << ',' << a.die << ',' << s.truth_of[a.die] << ',' << a.centre.x
+            << ',' << a.centre.y << ',' << a.radius << ',' << a.shift.x << ',' << a.shift.y << ','
+            << a.leans << '\n';
     }
     if (csv.is_open()) {
       const auto& sc = truth["scene"];

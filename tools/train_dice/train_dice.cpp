@@ -21,7 +21,8 @@
 //              [--clear-continue] [--clear-second]
 //              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
 //              [--fine-face | --fine-centre]
-//              [--size-cnn [--size-copies 16]] [--lean-cnn [--lean-copies 16] [--lean-side 40]]
+//              [--size-cnn [--size-copies 16]]
+//              [--lean-cnn [--lean-copies 16] [--lean-side 40] [--lean-hard C]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -92,6 +93,11 @@
 // leaning die and a quarter as many per flat one (at least one), the centre within 0.07 radius of
 // the true one, the place of the flat face within 0.06, the radius 0.94-1.06 x (where the check's
 // networks put them), mirrored half the time; kept beside the others (Params::lean_bound).
+// With --lean-hard C, besides, C crops for each question the base's reader puts to its lean
+// network on the scenes (Detection::lean_asked: where it asks from, at what radius, toward where
+// the read dice put a flat die's top face; within 0.02 radius of that, mirrored half the time),
+// labelled as the true die it reports there (within 0.6 of its radius, as dice_eval scores): the
+// network learns from the centres, radii and faces the reader gives it, off as they may be.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -100,11 +106,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/ml.hpp>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -356,6 +363,7 @@ int main(int argc, char** argv) {
   bool lean_cnn = false;
   int lean_copies = 16;
   int lean_side = vd::kLeanSide;
+  int lean_hard = 0;  // --lean-hard: crops per question the base's reader asks (0: none)
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -455,6 +463,8 @@ int main(int argc, char** argv) {
       lean_copies = std::atoi(argv[++i]);
     else if (a == "--lean-side" && i + 1 < argc)
       lean_side = std::atoi(argv[++i]);
+    else if (a == "--lean-hard" && i + 1 < argc)
+      lean_hard = std::atoi(argv[++i]);
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--presence-hard" && i + 1 < argc)
@@ -573,6 +583,10 @@ int main(int argc, char** argv) {
                  "side even)\n");
     return 2;
   }
+  if (lean_hard != 0 && (!lean_cnn || lean_hard < 1)) {
+    std::fprintf(stderr, "train_dice: --lean-hard goes with --lean-cnn, and is at least 1\n");
+    return 2;
+  }
   if (top_cnn &&
       (base_file.empty() || face_cnn || centre_cnn || face_clear || face_target != "read")) {
     std::fprintf(stderr,
@@ -594,7 +608,8 @@ int main(int argc, char** argv) {
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] [--clear-second] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
-        "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C] [--lean-side S]] "
+        "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard "
+        "C]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -1061,6 +1076,7 @@ int main(int argc, char** argv) {
   std::vector<unsigned char> lean_images;
   std::vector<int> lean_labels;
   std::vector<unsigned char> lean_row(vd::kLeanPlanes * lean_side * lean_side);
+  int lean_hard_asked = 0;  // the base reader's questions matched to a true die (--lean-hard)
   const auto add_lean_crops = [&](const Scene& s, std::size_t i) {
     const TruthDie& d = s.dice[i];
     const double width = s.image.cols;
@@ -1215,10 +1231,38 @@ int main(int argc, char** argv) {
       if (!near_a_die(s, p))
         add_presence(s.grey, p, s.dice[0].radius * presence_rng.uniform(0.85, 1.18), 0);
     }
+    // The base reader's questions to its lean network (--lean-hard), each labelled as the true
+    // die reported there.
+    std::optional<vd::Detection> seen_by_base;
+    const auto base_sees = [&]() -> const vd::Detection& {
+      if (!seen_by_base) seen_by_base = vd::detect(s.image, vd::Params{}, base);
+      return *seen_by_base;
+    };
+    if (lean_hard > 0) {
+      const vd::Detection& seen = base_sees();
+      for (const vd::Detection::LeanAsk& ask : seen.lean_asked) {
+        const cv::Point2d at(seen.observation.dice[ask.die].x, seen.observation.dice[ask.die].y);
+        const auto d = std::find_if(s.dice.begin(), s.dice.end(), [&](const TruthDie& e) {
+          return cv::norm(e.centre - at) < 0.6 * e.radius;
+        });
+        if (d == s.dice.end()) continue;
+        ++lean_hard_asked;
+        for (int k = 0; k < lean_hard; ++k) {
+          const auto near = [&](double by) {
+            return cv::Point2d(lean_rng.uniform(-by, by), lean_rng.uniform(-by, by));
+          };
+          vd::lean_crop(s.grey, ask.centre + ask.radius * near(0.02), ask.radius,
+                        ask.shift + near(0.02), lean_rng.uniform(0, 2) == 1, lean_row.data(),
+                        lean_side);
+          lean_images.insert(lean_images.end(), lean_row.begin(), lean_row.end());
+          lean_labels.push_back(d->cocked ? 1 : 0);
+        }
+      }
+    }
     // The base reader's mistakes (--presence-hard): a die reported where none lies (within 0.6
     // of a true die's radius, as dice_eval scores), a die in view missed.
     if (presence_hard > 0) {
-      const vd::Detection seen = vd::detect(s.image, vd::Params{}, base);
+      const vd::Detection& seen = base_sees();
       const auto hard = [&](cv::Point2d centre, double radius, int label) {
         for (int k = 0; k < presence_hard; ++k) {
           add_presence(s.grey,
@@ -1365,6 +1409,8 @@ int main(int argc, char** argv) {
   if (lean_cnn) {
     std::fprintf(stderr, "lean: %d leaning among the crops\n",
                  static_cast<int>(std::count(lean_labels.begin(), lean_labels.end(), 1)));
+    if (lean_hard > 0)
+      std::fprintf(stderr, "lean: the base reader's questions: %d\n", lean_hard_asked);
     model.lean_cnn =
         train_grey("lean cnn", lean_images, lean_labels, 2, vd::kLeanPlanes, lean_side);
   }

@@ -825,6 +825,16 @@ double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Po
   return (p.at<float>(0, 1) + p.at<float>(1, 1)) / 2;
 }
 
+namespace {
+// lean_share, the question kept in `d.lean_asked`.
+double ask_lean(const cv::Mat& grey, Detection& d, std::size_t k, cv::Point2d centre, double radius,
+                cv::Point2d shift, const Model& model) {
+  const double leans = lean_share(grey, centre, radius, shift, model);
+  d.lean_asked.push_back({k, centre, radius, shift, leans});
+  return leans;
+}
+}  // namespace
+
 cv::Point2d locate_face_cnn(const cv::Mat& grey, cv::Point2d centre, double radius, int steps,
                             const Model& model) {
   return locate_faces_cnn(grey, {centre}, {radius}, steps, model)[0];
@@ -2349,7 +2359,8 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       if (near_is_flat && params.lean_from > 0 && !faces.empty() &&
           near(faces[k], params.lean_from))
         return true;
-      if (leans < 0) leans = lean_share(grey, centre, radius, expected, model) >= params.lean_bound;
+      if (leans < 0)
+        leans = ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound;
       return leans == 0;
     };
     if (within(params.face_check) && !opaque_off() && flat()) continue;
@@ -2395,9 +2406,9 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     // check_reread_from or more off; or the lean network, asked from the check's own centre, takes
     // it for flat: check_reread_flat), read again where the fit puts its top face when that reads
     // surely (from the check's own centre when it is the lean network's word).
-    const bool takes_for_flat =
-        params.check_reread_flat > 0 && !model.lean_cnn.empty() &&
-        lean_share(grey, first_centre, radius, first_expected, model) < params.check_reread_flat;
+    const bool takes_for_flat = params.check_reread_flat > 0 && !model.lean_cnn.empty() &&
+                                ask_lean(grey, d, k, first_centre, radius, first_expected, model) <
+                                    params.check_reread_flat;
     if (params.check_reread ||
         (params.check_reread_from > 0 && !within(params.check_reread_from)) || takes_for_flat) {
       const cv::Point2d at =
@@ -2437,7 +2448,7 @@ void uncock_flat(const cv::Mat& grey, Detection& d, const Params& params, const 
     const cv::Point2d centre(die.x, die.y);
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     const cv::Point2d expected = face_shift(m, centre / width, cv::Point2d(0, 0));
-    if (lean_share(grey, centre, radius, expected, model) < params.lean_flat) {
+    if (ask_lean(grey, d, k, centre, radius, expected, model) < params.lean_flat) {
       die.cocked = false;
       die.value = 0;
       die.confidence = 0;

@@ -274,8 +274,10 @@ struct Params {
   // `lean_bound` or more (0: not asked; since 2026-12-04, thirty-first session); with
   // `lean_from` above 0, only a die whose face placed again lies that far off where the fit puts
   // it (x its radius) is asked (0: every die the check passes; 0.08 asks a third of the dice and
-  // flagged 3 leaning dice fewer, 5 flat dice more read, on 800 images).
-  double lean_bound = 0.9;
+  // flagged 3 leaning dice fewer, 5 flat dice more read, on 800 images). 0.8 since the
+  // forty-second session's lean network (trained on the reader's own questions besides: it calls
+  // fewer flat dice leaning, and at 0.8 flags more leaning dice than the one before at 0.9).
+  double lean_bound = 0.8;
   double lean_from = 0;
   // A die the digit networks call cocked that the lean network says leans with less than
   // `lean_flat` is taken for flat and left unread, to be read again with the others (0: not;
@@ -497,6 +499,17 @@ struct Detection {
   // For each die, its centre and top face as the face check measured them (placed again, or as
   // read; empty when the check placed none again: refine_turns 0, or no check).
   std::vector<cv::Point2d> check_centre, check_face;
+  // Each question put to the lean network (uncock_flat, the face check): the die, the centre
+  // and radius asked from, the shift toward where a flat die's top face would lie (x radius),
+  // and its "leans" (train_dice --lean-hard trains it on these, the reader's own questions).
+  struct LeanAsk {
+    std::size_t die = 0;
+    cv::Point2d centre;
+    double radius = 0;
+    cv::Point2d shift;
+    double leans = 0;
+  };
+  std::vector<LeanAsk> lean_asked;
   std::vector<cv::Point2d> emptied;  // dice whose reading was empty (see empty_presence)
   double die_radius = 0;             // the common radius (median), image pixels
   Timing timing;
