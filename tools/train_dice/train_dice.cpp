@@ -608,8 +608,8 @@ int main(int argc, char** argv) {
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] [--clear-second] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
-        "[--size-cnn [--size-copies C]] [--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard "
-        "C]] "
+        "[--size-cnn [--size-copies C]] "
+        "[--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard C]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
   }
