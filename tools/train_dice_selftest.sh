@@ -60,8 +60,8 @@ case $step in
     bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
   lean) flags=(--lean-cnn --lean-copies 2 --lean-side 56) key=lean_cnn: side=56 side_flag=--lean-side
     bad=(--lean-cnn --lean-copies 0 --base "$base") named=--lean-copies ;;
-  leanhard) flags=(--lean-cnn --lean-copies 2 --lean-side 56 --lean-hard 2) key=lean_cnn: side=56
-    side_flag=--lean-side bad=(--lean-hard 2 --base "$base") named=--lean-hard ;;
+  leanhard) plain=(--lean-cnn --lean-copies 2 --lean-side 56) flags=("${plain[@]}" --lean-hard 2)
+    key=lean_cnn: side=56 side_flag=--lean-side bad=(--lean-hard 2 --base "$base") named=--lean-hard ;;
   *) fail "unknown step $step" ;;
 esac
 
@@ -123,10 +123,9 @@ if [[ " ${flags[*]} " == *" --presence-hard "* ]]; then
 fi
 if [[ " ${flags[*]} " == *" --lean-hard "* ]]; then
   # Each question the base reader put to its lean network adds two crops (--lean-hard 2) to those
-  # drawn without them.
+  # drawn without them (the same flags but --lean-hard: `plain`).
   asked=$(sed -n "s/^lean: the base reader's questions: \([0-9]*\)$/\1/p" "$work/log1")
   [ -n "$asked" ] && [ "$asked" -gt 0 ] || fail "--lean-hard did not say how many questions it took"
-  plain=("${flags[@]:0:${#flags[@]}-2}")
   "$train" --base "$base" "${plain[@]}" --cnn-epochs 1 --out "$work/plain.yml" "$scenes" 2>"$work/log4"
   crops() { sed -n 's/^lean cnn: \([0-9]*\) crops.*/\1/p' "$1"; }
   [ "$(crops "$work/log1")" -eq "$(($(crops "$work/log4") + 2 * asked))" ] ||
