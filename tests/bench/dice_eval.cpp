@@ -30,6 +30,10 @@
 //     face check measured its centre and top face; for breaking the failures down)
 //     [--lean-csv FILE] (one line per question put to the lean network: the image, the die seen
 //     and its true die (-1: a phantom), where from, the radius, the shift and the answer)
+//     [--clear-at-truth] (each transparent flat die read besides at its true top face and radius
+//     with the clear networks mixed in, as the reader reads one left unread: how many the networks
+//     read there surely and right, surely and wrong, not surely, and whose likeliest value is
+//     right; what the reader loses to where it reads against what it loses to the networks)
 //   build/release/tests/bench/dice_eval --turns DIR   (scenegen --sequence output: every turn's
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
@@ -45,6 +49,7 @@
 // radius of a die missed; =3 instead the scan's strongest window within half a radius of it, at
 // any score (under the scan's threshold: the window detector did not see the die).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -129,6 +134,10 @@ int follow_turns(const std::string& dir, const vd::Params& base, const vd::Model
 int main(int argc, char** argv) {
   arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   std::string dir, model_file, failures, turns_dir, dice_csv, lean_csv;
+  bool clear_at_truth = false;
+  // --clear-at-truth: per colour (0 red, 1 white), transparent flat dice, read surely and right,
+  // surely and wrong, likeliest value right.
+  std::array<std::array<int, 4>, 2> at_truth{};
   int max_failures = 12;
   vd::Params params;
   for (int i = 1; i < argc; ++i) {
@@ -354,6 +363,8 @@ int main(int argc, char** argv) {
       params.use_axis_cnn = false;
     else if (a == "--dice-csv" && i + 1 < argc)
       dice_csv = argv[++i];
+    else if (a == "--clear-at-truth")
+      clear_at_truth = true;
     else if (a == "--lean-csv" && i + 1 < argc)
       lean_csv = argv[++i];
     else if (a == "--tolerance" && i + 1 < argc)
@@ -417,6 +428,23 @@ int main(int argc, char** argv) {
     latency.push_back(d.timing.total());
     sum += d.timing;
     const auto s = arbitre::testing::score_dice(truth, d.observation);
+    if (clear_at_truth) {
+      for (const auto& t : truth["dice"]) {
+        if (t["cocked"].get<bool>() || t.value("texture", "") != "transparent") continue;
+        const vd::CircleReading r = vd::read_whole_circle(
+            image, {t["face"]["x"].get<double>(), t["face"]["y"].get<double>()},
+            t["radius_px"].get<double>(), t["face"]["digit_rotation_deg"].get<double>(), true,
+            params, model);
+        const bool sure =
+            r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin;
+        const bool right = r.value == t["value"].get<int>();
+        auto& tally = at_truth[t["colour"] == "white" ? 1 : 0];
+        ++tally[0];
+        tally[1] += sure && right;
+        tally[2] += sure && !right;
+        tally[3] += right;
+      }
+    }
     if (std::getenv("DICE_EVAL_SIGHTINGS")) {
       // Every die seen: the true die it matched (flat, cocked or none), and its shares.
       for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
@@ -622,6 +650,13 @@ int main(int argc, char** argv) {
       "phantoms %d)\n",
       miss_double, images, 100.0 * miss_double / images, total.missed, total.doubled,
       total.phantoms);
+  for (int c = 0; clear_at_truth && c < 2; ++c) {
+    const auto& t = at_truth[static_cast<std::size_t>(c)];
+    std::printf(
+        "transparent %s flat dice read at their true top face: %d, surely and right %d, surely "
+        "and wrong %d, not surely %d; likeliest value right %d\n",
+        c == 1 ? "white" : "red", t[0], t[1], t[2], t[0] - t[1] - t[2], t[3]);
+  }
   // The causes, the most frequent first.
   std::vector<std::pair<std::string, std::pair<int, int>>> causes(failed_by.begin(),
                                                                   failed_by.end());

@@ -2511,6 +2511,19 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
 
 }  // namespace
 
+CircleReading read_whole_circle(const cv::Mat& bgr, cv::Point2d at, double radius, double start_deg,
+                                bool clear, const Params& params, const Model& model) {
+  cv::Mat grey;
+  cv::cvtColor(bgr, grey, cv::COLOR_BGR2GRAY);
+  std::vector<cv::Mat> planes;
+  const std::vector<double> circle = round_turns(start_deg, params.full_turns);
+  const RoundReading r =
+      round_reading(round_probabilities(bgr, grey, at, radius, circle,
+                                        clear && reads_clear(params, model), params, model, planes),
+                    circle);
+  return {r.value, r.best, r.second};
+}
+
 bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv::Point2d>& shifts,
                     std::vector<std::size_t> use, int min_dice, double outlier, cv::Vec3d& m,
                     bool robust) {
