@@ -2014,6 +2014,23 @@ TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherIsThatDie) {
   EXPECT_GT(a.flat_right, b.flat_right);
 }
 
+namespace {
+
+// Each flat die of a committed scene of transparent dice (all of them transparent): its truth, its
+// true top face, radius and digit turn.
+void for_each_flat_clear_die(
+    const nlohmann::json& truth,
+    const std::function<void(const nlohmann::json&, cv::Point2d, double, double)>& f) {
+  for (const auto& t : truth["dice"]) {
+    if (t["cocked"].get<bool>()) continue;
+    ASSERT_EQ(t["texture"], "transparent");
+    f(t, cv::Point2d(t["face"]["x"].get<double>(), t["face"]["y"].get<double>()),
+      t["radius_px"].get<double>(), t["face"]["digit_rotation_deg"].get<double>());
+  }
+}
+
+}  // namespace
+
 // The clear network (trained on transparent dice alone) reads a transparent white die at its true
 // top face, along its true axis, surely where the digit networks are unsure: on the committed
 // scene of ten transparent dice (scene 47 of seed 5200; tests/data/dice/clear) it gives the true
@@ -2034,12 +2051,8 @@ TEST(DiceReader, TheClearNetworkReadsTransparentDiceTheDigitNetworksDoNot) {
   };
   int white = 0, white_clear = 0, white_digit = 0, red = 0, red_clear = 0;
   constexpr float kSure = 0.75f;
-  for (const auto& t : truth["dice"]) {
-    if (t["cocked"].get<bool>()) continue;
-    ASSERT_EQ(t["texture"], "transparent");
-    const cv::Point2d face(t["face"]["x"].get<double>(), t["face"]["y"].get<double>());
-    const double r = t["radius_px"].get<double>();
-    const double turn = t["face"]["digit_rotation_deg"].get<double>();
+  for_each_flat_clear_die(truth, [&](const nlohmann::json& t, cv::Point2d face, double r,
+                                     double turn) {
     cv::Mat rows(1, vd::kCnnSide * vd::kCnnSide, CV_8U), clear_rows;
     vd::cnn_crop(grey, face, r, turn, rows.ptr());
     vd::clear_crops(planes, face, r, {turn}, model.clear_cnn, clear_rows);
@@ -2054,7 +2067,7 @@ TEST(DiceReader, TheClearNetworkReadsTransparentDiceTheDigitNetworksDoNot) {
     } else {
       ++red, red_clear += likeliest(clear) == value;
     }
-  }
+  });
   ASSERT_EQ(white, 5);
   ASSERT_EQ(red, 4);  // the fifth red die is cocked
   // The wider network of the thirty-third session was sure of 3 of the 5 white dice here; trained
@@ -2164,12 +2177,8 @@ TEST(DiceReader, TransparentDiceReadAtTheirTrueFaceWithTheClearNetworks) {
   ASSERT_FALSE(image.empty());
   const vd::Params params;
   int dice = 0, with_clear = 0, alone = 0, wrong = 0;
-  for (const auto& t : truth["dice"]) {
-    if (t["cocked"].get<bool>()) continue;
-    ASSERT_EQ(t["texture"], "transparent");
-    const cv::Point2d face(t["face"]["x"].get<double>(), t["face"]["y"].get<double>());
-    const double r = t["radius_px"].get<double>();
-    const double turn = t["face"]["digit_rotation_deg"].get<double>();
+  for_each_flat_clear_die(truth, [&](const nlohmann::json& t, cv::Point2d face, double r,
+                                     double turn) {
     const int value = t["value"].get<int>();
     const auto sure = [&](const vd::CircleReading& x) {
       return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;
@@ -2181,7 +2190,7 @@ TEST(DiceReader, TransparentDiceReadAtTheirTrueFaceWithTheClearNetworks) {
     alone += sure(g) && g.value == value;
     wrong += sure(c) && c.value != value;
     ++dice;
-  }
+  });
   EXPECT_EQ(dice, 9);
   EXPECT_EQ(wrong, 0);
   EXPECT_GE(with_clear, 8);
