@@ -135,8 +135,8 @@ int main(int argc, char** argv) {
   arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   std::string dir, model_file, failures, turns_dir, dice_csv, lean_csv;
   bool clear_at_truth = false;
-  // --clear-at-truth: per colour (0 red, 1 white), transparent flat dice, read surely and right,
-  // surely and wrong, likeliest value right.
+  // --clear-at-truth: per colour (0 red, 1 white), the transparent flat dice: how many, read
+  // surely and right, surely and wrong, and with the likeliest value right.
   std::array<std::array<int, 4>, 2> at_truth{};
   int max_failures = 12;
   vd::Params params;

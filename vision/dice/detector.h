@@ -703,9 +703,10 @@ cv::Mat refine_neighbourhood(const cv::Mat& grey, cv::Point2d centre, double rad
 cv::Point2d refine_centre(const cv::Mat& grey, cv::Point2d centre, double radius,
                           const Params& params, const Model& model);
 
-// A die read through the whole circle at `at` as a die left unread is read again (read_unread):
-// full_turns turns from `start_deg`, each turn's value the mean over it and its two neighbours,
-// the digit networks' probabilities, with `clear` the clear networks' mixed in at clear_weight.
+// A die read through the whole circle at `at` as a die left unread is read again at one of its
+// places (read_unread): full_turns turns from `start_deg`, each turn's value the mean over it and
+// its two neighbours, the digit networks' probabilities, with `clear` the clear networks' mixed
+// in at clear_weight (the texture forest is not asked: `clear` says whether the die is clear).
 // The likeliest value, how sure (`best`) and the next value's (`second`); taken by the reader at
 // clear_confidence and clear_margin. For measuring where the reader loses a transparent die
 // (dice_eval --clear-at-truth: each one read at its true top face).
