@@ -38,7 +38,8 @@
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
 // Prints flat dice read right (value and colour), rolls read exactly right (all ten dice),
-// cocked dice flagged, images with a die missed, doubled or invented, the rolls not read exactly
+// cocked dice flagged, images with a die missed, doubled or invented (and those per kind of scene:
+// every die opaque, or frosted or transparent), the rolls not read exactly
 // right by cause (testing::roll_failures: the kind of die that fails, and how), the confusion
 // matrix of values, per-frame latency (median, 90th percentile) with each stage's share, and the
 // failing images; with --failures, writes each failing image's debug overlay (JPEG) there.
@@ -399,6 +400,10 @@ int main(int argc, char** argv) {
   std::sort(files.begin(), files.end());
   arbitre::testing::DiceScore total;
   int images = 0, rolls_right = 0, miss_double = 0, written = 0;
+  // The same figures per kind of scene: [0] every die opaque, [1] frosted or transparent dice
+  // (scenegen --textured-share): images, flat dice, read right, rolls right, cocked, flagged,
+  // images with a die missed, doubled or invented.
+  std::array<std::array<int, 7>, 2> by_kind{};
   std::vector<double> latency;
   vd::Timing sum;
   std::map<std::pair<int, int>, int> confusion;
@@ -601,6 +606,18 @@ int main(int argc, char** argv) {
     for (const auto& p : s.pairs) ++confusion[p];
     rolls_right += s.roll_right();
     miss_double += s.miss_or_double();
+    const bool textured =
+        std::any_of(truth["dice"].begin(), truth["dice"].end(),
+                    [](const auto& t) { return t.value("texture", "none") != "none"; });
+    auto& kind = by_kind[textured ? 1 : 0];
+    const int counts[7] = {1,
+                           s.flat,
+                           s.flat_right,
+                           s.roll_right() ? 1 : 0,
+                           s.cocked,
+                           s.cocked_flagged,
+                           s.miss_or_double() ? 1 : 0};
+    for (std::size_t k = 0; k < kind.size(); ++k) kind[k] += counts[k];
     if (!s.roll_right()) {
       const std::vector<std::string> causes = arbitre::testing::roll_failures(truth, s);
       for (const std::string& c : causes) {
@@ -650,6 +667,16 @@ int main(int argc, char** argv) {
       "phantoms %d)\n",
       miss_double, images, 100.0 * miss_double / images, total.missed, total.doubled,
       total.phantoms);
+  for (int k = 0; k < 2; ++k) {
+    const auto& n = by_kind[static_cast<std::size_t>(k)];
+    if (n[0] == 0) continue;
+    std::printf(
+        "  %s scenes: images %d, flat dice read right %d/%d = %.2f%%, rolls read exactly right "
+        "%d = %.1f%%, cocked dice flagged %d/%d, images with a die missed, doubled or invented "
+        "%d\n",
+        k == 0 ? "opaque" : "textured (frosted or transparent)", n[0], n[2], n[1],
+        100.0 * n[2] / std::max(1, n[1]), n[3], 100.0 * n[3] / n[0], n[5], n[4], n[6]);
+  }
   for (int c = 0; clear_at_truth && c < 2; ++c) {
     const auto& t = at_truth[static_cast<std::size_t>(c)];
     std::printf(
