@@ -38,9 +38,9 @@
 //     frames read and fed to the DiceTurnTracker, zones from the tray's rim in the ground truth;
 //     prints the events against the script)
 // Prints flat dice read right (value and colour), rolls read exactly right (all ten dice),
-// cocked dice flagged, images with a die missed, doubled or invented (and those per kind of scene:
-// every die opaque, or frosted or transparent), the rolls not read exactly
-// right by cause (testing::roll_failures: the kind of die that fails, and how), the confusion
+// cocked dice flagged, images with a die missed, doubled or invented (and those per kind of
+// scene: every die opaque, or frosted or transparent), the rolls not read exactly right by cause
+// (testing::roll_failures: the kind of die that fails, and how), the confusion
 // matrix of values, per-frame latency (median, 90th percentile) with each stage's share, and the
 // failing images; with --failures, writes each failing image's debug overlay (JPEG) there.
 // DICE_EVAL_SIGHTINGS=1: every die seen, the true die it matched, its shares, place and radius.
@@ -610,13 +610,13 @@ int main(int argc, char** argv) {
         std::any_of(truth["dice"].begin(), truth["dice"].end(),
                     [](const auto& t) { return t.value("texture", "none") != "none"; });
     auto& kind = by_kind[textured ? 1 : 0];
-    const int counts[7] = {1,
-                           s.flat,
-                           s.flat_right,
-                           s.roll_right() ? 1 : 0,
-                           s.cocked,
-                           s.cocked_flagged,
-                           s.miss_or_double() ? 1 : 0};
+    const std::array<int, 7> counts = {1,
+                                       s.flat,
+                                       s.flat_right,
+                                       s.roll_right() ? 1 : 0,
+                                       s.cocked,
+                                       s.cocked_flagged,
+                                       s.miss_or_double() ? 1 : 0};
     for (std::size_t k = 0; k < kind.size(); ++k) kind[k] += counts[k];
     if (!s.roll_right()) {
       const std::vector<std::string> causes = arbitre::testing::roll_failures(truth, s);
