@@ -440,8 +440,7 @@ int main(int argc, char** argv) {
             image, {t["face"]["x"].get<double>(), t["face"]["y"].get<double>()},
             t["radius_px"].get<double>(), t["face"]["digit_rotation_deg"].get<double>(), true,
             params, model);
-        const bool sure =
-            r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin;
+        const bool sure = vd::clear_reading_taken(r.best, r.second, params);
         const bool right = r.value == t["value"].get<int>();
         auto& tally = at_truth[t["colour"] == "white" ? 1 : 0];
         ++tally[0];

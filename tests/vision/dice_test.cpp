@@ -2181,7 +2181,7 @@ TEST(DiceReader, TransparentDiceReadAtTheirTrueFaceWithTheClearNetworks) {
                                      double turn) {
     const int value = t["value"].get<int>();
     const auto sure = [&](const vd::CircleReading& x) {
-      return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;
+      return vd::clear_reading_taken(x.best, x.second, params);
     };
     const vd::CircleReading c = vd::read_whole_circle(image, face, r, turn, true, params);
     const vd::CircleReading g = vd::read_whole_circle(image, face, r, turn, false, params);

@@ -2215,7 +2215,7 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     }
     const std::vector<double> circle = round_turns(d.rotation_deg[k], params.full_turns);
     const auto reads = [&](const RoundReading& x) {
-      return x.best >= params.clear_confidence && x.best - x.second >= params.clear_margin;
+      return clear_reading_taken(x.best, x.second, params);
     };
     RoundReading r;
     cv::Point2d read_at = d.face[k];
@@ -2419,7 +2419,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
                          texture_at(bgr, d.face[k], radius, model, features) >= params.clear_gate;
       const RoundReading r = round_reading(
           round_probabilities(bgr, grey, at, radius, circle, clear, params, model, planes), circle);
-      if (clear ? r.best >= params.clear_confidence && r.best - r.second >= params.clear_margin
+      if (clear ? clear_reading_taken(r.best, r.second, params)
                 : r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
         take_reading(d, k, r, at);
         continue;
@@ -2510,6 +2510,10 @@ void flag_tilted(const cv::Mat& grey, Detection& d, const Params& params, const 
 }
 
 }  // namespace
+
+bool clear_reading_taken(double best, double second, const Params& params) {
+  return best >= params.clear_confidence && best - second >= params.clear_margin;
+}
 
 CircleReading read_whole_circle(const cv::Mat& bgr, cv::Point2d at, double radius, double start_deg,
                                 bool clear, const Params& params, const Model& model) {

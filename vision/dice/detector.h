@@ -717,6 +717,9 @@ struct CircleReading {
 CircleReading read_whole_circle(const cv::Mat& bgr, cv::Point2d at, double radius, double start_deg,
                                 bool clear, const Params& params = {},
                                 const Model& model = default_model());
+// Whether a reading with the clear networks mixed in is taken: its likeliest value's share
+// `best` at clear_confidence or more, ahead of the next value's `second` by clear_margin.
+bool clear_reading_taken(double best, double second, const Params& params);
 
 // Runs every stage on a BGR image.
 Detection detect(const cv::Mat& bgr, const Params& params = {},
