@@ -22,7 +22,8 @@
 // distances, d10.h) and often touch (contact found by bisection). In `cocked_share` of the
 // scenes (25%) one or two rolled dice are cocked: pivoting on an edge of the face below,
 // turned 15-40 degrees, leaning on another die or on a tray wall on the side they would fall
-// toward, with no face within 12 degrees of horizontal.
+// toward, with no face within 12 degrees of horizontal. With `wall_share` (0 unless told),
+// each die rolled into a tray lies flat against one of its walls with that probability.
 //
 // Surroundings. Camera, table, lights, distractors (a cup, a pencil; here also a squared
 // score sheet), sensor noise and JPEG are those of the pion scenes (common.h), with a room around
@@ -354,6 +355,40 @@ class Placer {
     return false;
   }
 
+  // A die at rest on face opposite `top`, flat against one of the tray's walls (a gap of
+  // 0.1-0.4 mm), somewhere along it; false when it does not fit.
+  bool place_against_wall(int id, int top, const Region& region) {
+    const D10& die = setup_.die;
+    const Tray& tray = setup_.tray;
+    if (!tray.present || region.zone != Zone::Tray) return false;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      const Mat3 rotation =
+          Mat3::yaw(random_.uniform(0, 2 * M_PI)) * Mat3::align(die.faces[top].normal, {0, 1, 0});
+      const int side = random_.integer(0, 3);
+      const double along = random_.uniform(-0.8, 0.8);
+      const double inset = 0.035, height = region.floor + die.inradius;
+      const Vec3 start = side < 2 ? tray.world(along * tray.half_w, height,
+                                               (side == 0 ? 1 : -1) * (tray.half_d - inset))
+                                  : tray.world((side == 2 ? 1 : -1) * (tray.half_w - inset), height,
+                                               along * tray.half_d);
+      const Vec3 direction = tray.wall_directions()[side];
+      const ConvexBody target = tray.walls()[side];
+      const double gap = random_.uniform(0.0001, 0.0004);
+      if (distance(posed_body(die, rotation, start), target) < gap) continue;
+      const double s = boundary(
+          [&](double s) {
+            return distance(posed_body(die, rotation, start + direction * s), target) >= gap;
+          },
+          0.0, 0.06);
+      const Vec3 position = start + direction * s;
+      if (!region.contains(position)) continue;
+      if (!free(posed_body(die, rotation, position), region.zone, -1)) continue;
+      dice_.push_back({id, region.zone, rotation, position, false});
+      return true;
+    }
+    return false;
+  }
+
   // A die pivoting on an edge of its bottom face, leaning on a die of `region` or on a tray wall.
   bool place_cocked(int id, const Region& region) {
     const D10& die = setup_.die;
@@ -584,7 +619,7 @@ class Placer {
 // Rolls `ids` into the roll region: random up faces, some cocked. Returns false when they do
 // not fit (the caller draws again).
 bool roll_dice(Random& random, Placer& placer, const Setup& setup, std::vector<int> ids,
-               double cocked_share) {
+               double cocked_share, double wall_share = 0) {
   for (int i = static_cast<int>(ids.size()); i > 1; --i) {
     std::swap(ids[i - 1], ids[random.integer(0, i - 1)]);
   }
@@ -594,7 +629,12 @@ bool roll_dice(Random& random, Placer& placer, const Setup& setup, std::vector<i
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const bool tilt = i + cocked >= ids.size();
     if (tilt && placer.place_cocked(ids[i], setup.roll)) continue;
-    if (!placer.place_resting(ids[i], random.integer(0, 9), setup.roll, cluster_share)) {
+    const int top = random.integer(0, 9);
+    if (wall_share > 0 && setup.tray.present && random.chance(wall_share) &&
+        placer.place_against_wall(ids[i], top, setup.roll)) {
+      continue;
+    }
+    if (!placer.place_resting(ids[i], top, setup.roll, cluster_share)) {
       return false;
     }
   }
@@ -995,7 +1035,8 @@ bool first_layout(Random& random, Setup& setup, Placer& placer, const DiceOption
   std::vector<int> tops;
   for (std::size_t i = 0; i < kept.size(); ++i) tops.push_back(random.integer(0, 9));
   if (!keep_dice(placer, setup, kept, tops, true)) return false;
-  return roll_dice(random, placer, setup, {ids.begin() + n_kept, ids.end()}, options.cocked_share);
+  return roll_dice(random, placer, setup, {ids.begin() + n_kept, ids.end()}, options.cocked_share,
+                   options.wall_share);
 }
 
 }  // namespace
@@ -1040,7 +1081,7 @@ Layout sequence_layout(Random& random, const DiceOptions& options) {
     Placer placer(random, setup);
     std::vector<int> all(kDice), kept;
     for (int i = 0; i < kDice; ++i) all[i] = i;
-    bool ok = roll_dice(random, placer, setup, all, options.cocked_share);
+    bool ok = roll_dice(random, placer, setup, all, options.cocked_share, options.wall_share);
     frames.push_back(placer.dice()), events.push_back("roll 1"), rolls.push_back(1);
     for (int roll = 2; ok && roll <= 5 && kept.size() < kDice; ++roll) {
       // Keep some dice that lie flat (their up face is what counts) and hold up no cocked die,
@@ -1078,7 +1119,7 @@ Layout sequence_layout(Random& random, const DiceOptions& options) {
         if (d.zone != Zone::Kept) rest.push_back(d.id);
       }
       placer.remove(rest);
-      ok = roll_dice(random, placer, setup, rest, options.cocked_share);
+      ok = roll_dice(random, placer, setup, rest, options.cocked_share, options.wall_share);
       frames.push_back(placer.dice()), events.push_back("roll " + std::to_string(roll));
       rolls.push_back(roll);
     }
@@ -1123,17 +1164,23 @@ bool dice_self_test(int layouts, std::string& report) {
   const double eps = 1e-9;
   int failures[9] = {};
   int cocked = 0, textured = 0, touching = 0, frames_seen = 0, leaning_on_wall = 0;
+  // Flat dice in a tray within half a millimetre of a wall, in the layouts with and without
+  // --wall-share (and how many layouts of each).
+  int against_wall[2] = {}, wall_layouts[2] = {};
   int singles = 0, singles_cocked = 0;
   double tilt_min = 90, tilt_max = 0;
   std::map<std::string, int> zones, layout_kinds;
   for (int k = 0; k < layouts; ++k) {
     Random random(dice_seed(4242, k));
-    const DiceOptions options;
+    DiceOptions options;
+    if (k % 8 == 1) options.wall_share = 0.5;  // a single scene in eight: dice against the walls
+    const int walled = options.wall_share > 0 ? 1 : 0;
     const Layout layout =
         k % 4 == 3 ? sequence_layout(random, options) : single_layout(random, options);
     const Setup& setup = layout.setup;
     const D10& die = setup.die;
     ++layout_kinds[setup.layout];
+    wall_layouts[walled] += setup.tray.present;
     textured += setup.textured;
     bool textures_all_or_none = true;
     for (Texture t : setup.textures) {
@@ -1190,6 +1237,7 @@ bool dice_self_test(int layouts, std::string& report) {
         if (!d.cocked) {
           // Lying on a face: four vertices on the floor, the top face horizontal.
           failures[4] += std::abs(heights[3]) > eps || std::abs(up - 1) > eps;
+          against_wall[walled] += d.zone == Zone::Tray && nearest_wall < 0.0005;
         } else {
           ++cocked;
           // Cocked: on an edge (two vertices down, the third up), no face within 12 degrees of
@@ -1215,6 +1263,13 @@ bool dice_self_test(int layouts, std::string& report) {
   check(failures[5] == 0,
         "cocked dice stand on an edge, no face within 12 degrees of flat, and "
         "touch what they lean on");
+  std::snprintf(line, sizeof line,
+                "--wall-share 0.5 puts flat dice against a tray wall: %d in %d layouts with a tray "
+                "(without: %d in %d)",
+                against_wall[1], wall_layouts[1], against_wall[0], wall_layouts[0]);
+  check(wall_layouts[1] > 0 && wall_layouts[0] > 0 &&
+            against_wall[1] * wall_layouts[0] > 3 * against_wall[0] * wall_layouts[1],
+        line);
   std::snprintf(line, sizeof line,
                 "stats: %d textured layouts, %d cocked dice (%d on a wall), %d touching pairs",
                 textured, cocked, leaning_on_wall, touching);

@@ -17,6 +17,10 @@ namespace arbitre::tools::scenegen {
 struct DiceOptions {
   double textured_share = 0.2;  // scenes whose dice are all frosted or transparent
   double cocked_share = 0.25;   // scenes (or roll frames) with one or two cocked dice
+  // Each die rolled into a tray lies flat against one of its walls with this probability (0:
+  // never, and the random draws are those of the scenes before the option; dice in a real tray
+  // come to rest against its walls often, and the lean network took such dice for cocked ones).
+  double wall_share = 0;
   bool all_transparent = false;  // textured scenes: every die transparent, none frosted (the
                                  // random draws as without, so the scenes are otherwise the same)
   bool room = true;  // the room around the table; false: POV-Ray's black background, as the

@@ -23,6 +23,8 @@
 // and distractors, no pion; the truth lists none.
 // --textured-share and --cocked-share set the share of d10 scenes (or roll frames) whose dice are
 // frosted/transparent, and that have one or two cocked dice (defaults 0.2 and 0.25).
+// --wall-share sets the share of dice rolled into a tray that lie flat against one of its walls
+// (default 0: the scenes of a seed are then those rendered before the option).
 // --all-transparent makes every die of those scenes transparent (none frosted): the scenes are
 // otherwise those of the same seed without it, die for die (tools/train_dice.sh renders the
 // clear network's extra scenes so).
@@ -96,6 +98,8 @@ int main(int argc, char** argv) {
       options.textured_share = std::atof(value().c_str());
     else if (flag == "--cocked-share")
       options.cocked_share = std::atof(value().c_str());
+    else if (flag == "--wall-share")
+      options.wall_share = std::atof(value().c_str());
     else if (flag == "--no-room")
       options.room = false;
     else if (flag == "--all-transparent")

@@ -18,7 +18,7 @@
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
 //              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
-//              [--clear-continue] [--clear-second]
+//              [--clear-continue] [--clear-second] [--digit-continue]
 //              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
 //              [--fine-face | --fine-centre]
 //              [--size-cnn [--size-copies 16]]
@@ -29,8 +29,11 @@
 // of its own (--cnn-copies per die, its own random draws), which then reads the digits;
 // --threads only speeds its training up (the same result); with --cnn-second (and --base) it is
 // trained as a second digit network, kept beside the base's (the reader takes the mean of the
-// two networks' answers; trained on other scenes, it errs elsewhere). --cnn-decay (L2 decay of the
-// weights) and --cnn-smoothing (label smoothing, cnn.h) apply to every network this run trains.
+// two networks' answers; trained on other scenes, it errs elsewhere). With --digit-continue
+// (and --base), --cnn (or --cnn-second) starts from the base's own network of that kind (its
+// shape: the same --cnn-shape) instead of random weights: more scenes taught to it. --cnn-decay (L2
+// decay of the weights) and --cnn-smoothing (label smoothing, cnn.h) apply to every network this
+// run trains.
 // --base takes every part from
 // MODEL and trains only what --net, --cnn and --axis-cnn ask for. --axis-cnn trains the axis
 // network (the digit's axis modulo 180 degrees in kAxisBins bins, from the unturned grey crop at
@@ -350,6 +353,7 @@ int main(int argc, char** argv) {
   bool face_cnn = false;
   bool centre_cnn = false;  // the face network's training, taught centres, kept as centre_cnn
   bool clear_continue = false;  // --cnn-clear / --face-clear from the base's own network
+  bool digit_continue = false;  // --cnn / --cnn-second from the base's own network
   bool top_cnn = false;     // the same, taught every die's most upward face: kept as top_cnn
   bool face_clear = false;  // the face network's training on transparent dice alone: clear_face_cnn
   int face_copies = 8;
@@ -441,6 +445,8 @@ int main(int argc, char** argv) {
       top_cnn = true;
     else if (a == "--clear-continue")
       clear_continue = true;
+    else if (a == "--digit-continue")
+      digit_continue = true;
     else if (a == "--face-clear")
       face_clear = true;
     else if (a == "--face-target" && i + 1 < argc)
@@ -606,7 +612,7 @@ int main(int argc, char** argv) {
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
         "[--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
-        "[--clear-continue] [--clear-second] "
+        "[--clear-continue] [--clear-second] [--digit-continue] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
         "[--size-cnn [--size-copies C]] "
         "[--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard C]] "
@@ -656,6 +662,16 @@ int main(int argc, char** argv) {
                  "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
                  "model's network of that kind: it has none of the training's shape "
                  "(--clear-side, --clear-colour, --cnn-shape)\n",
+                 base_file.c_str());
+    return 2;
+  }
+  if (digit_continue && (!cnn || cnn_clear ||
+                         !fits(cnn_second ? base.digit_cnn_2 : base.digit_cnn, vd::kCnnSide, 1,
+                               vd::kReaderClasses))) {
+    std::fprintf(stderr,
+                 "%s: --digit-continue goes with --cnn (or --cnn --cnn-second) and starts from the "
+                 "model's digit network of that kind: it has none of the training's shape "
+                 "(--cnn-shape)\n",
                  base_file.c_str());
     return 2;
   }
@@ -1372,13 +1388,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (cnn && cnn_second) {
-    model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+    model.digit_cnn_2 = train_grey("second digit cnn", cnn_images, cnn_labels, vd::kReaderClasses,
+                                   1, vd::kCnnSide, digit_continue ? &base.digit_cnn_2 : nullptr);
   } else if (cnn && cnn_clear) {
     (clear_second ? model.clear_cnn_2 : model.clear_cnn) =
         train_grey("clear digit cnn", cnn_images, cnn_labels, vd::kReaderClasses, clear_planes,
                    clear_side, clear_continue ? &base.clear_cnn : nullptr);
   } else if (cnn) {
-    model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses);
+    model.digit_cnn = train_grey("digit cnn", cnn_images, cnn_labels, vd::kReaderClasses, 1,
+                                 vd::kCnnSide, digit_continue ? &base.digit_cnn : nullptr);
   }
   if (axis_cnn) model.axis_cnn = train_grey("axis cnn", axis_images, axis_labels, vd::kAxisBins);
   if (face_cnn)
