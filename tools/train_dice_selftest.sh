@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CTests train_dice_presence, train_dice_presencehard, train_dice_second, train_dice_centre, train_dice_clear,
+# CTests train_dice_presence, train_dice_presencehard, train_dice_second, train_dice_secondmore,
+# train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_clearsecond, train_dice_top,
 # train_dice_fineface, train_dice_finecentre, train_dice_size, train_dice_lean and
 # train_dice_leanhard: the presence
@@ -14,9 +15,10 @@
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|presencehard|second|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean|leanhard]
+#     [presence|presencehard|second|secondmore|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean|leanhard]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue),
+# secondmore from its second digit network (--digit-continue),
 # presencehard from its presence network (and says how many mistakes it found).
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
@@ -34,6 +36,8 @@ case $step in
   presencehard) flags=(--presence-cnn --presence-hard 2) key=presence_cnn:
     bad=(--presence-hard 4 --base "$base") named=--presence-hard ;;
   second) flags=(--cnn-second --cnn-copies 1) key=digit_cnn_2: bad=(--cnn-second) named=--base ;;
+  secondmore) flags=(--cnn-second --cnn-copies 1 --digit-continue) key=digit_cnn_2:
+    bad=(--cnn-clear --clear-side 40 --digit-continue --base "$base") named=--digit-continue ;;
   centre) flags=(--centre-cnn --face-copies 1) key=centre_cnn:
     bad=(--centre-cnn --face-cnn --base "$base") named=--face-cnn ;;
   clear) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-copies 1) key=clear_cnn:
@@ -131,7 +135,8 @@ if [[ " ${flags[*]} " == *" --lean-hard "* ]]; then
   [ "$(crops "$work/log1")" -eq "$(($(crops "$work/log4") + 2 * asked))" ] ||
     fail "the crops with --lean-hard 2 are not those without and two per question"
 fi
-if [[ " ${flags[*]} " == *" --clear-continue "* || " ${flags[*]} " == *" --presence-hard "* ]]; then
+if [[ " ${flags[*]} " == *" --clear-continue "* || " ${flags[*]} " == *" --digit-continue "* ||
+  " ${flags[*]} " == *" --presence-hard "* ]]; then
   # Gone on from the base's own network: at a rate too small to move a weight, the network
   # written is the base's, to the byte (from random weights it could not be).
   "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --cnn-rate 1e-30 --out "$work/still.yml" "$scenes" 2>"$work/log3"
