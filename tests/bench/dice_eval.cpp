@@ -12,7 +12,7 @@
 //     [--clear-weight W] [--clear-veto P] [--clear-gate N] [--clear-confidence P]
 //     [--clear-margin P] [--clear-locate N] [--leaning] [--tilt-residual R]
 //     [--tilt-face-residual R] [--tilt-locate N] [--tilt-dice N] [--tilt-outlier R]
-//     [--tilt-robust 0|1]
+//     [--tilt-robust 0|1] [--red YELLOW THRESHOLD] (b*'s weight in the redness and its bound)
 //     [--empty-crowded-presence P] [--empty-crowded-best P]
 //     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--fit-axis 0|1] [--face-check R]
 //     [--face-check-opaque R] [--refine-from R] [--scan-threshold S] [--faint S N (0: off)]
@@ -275,7 +275,10 @@ int main(int argc, char** argv) {
       params.tilt_outlier = std::atof(argv[++i]);
     else if (a == "--tilt-robust" && i + 1 < argc)
       params.tilt_robust = std::atoi(argv[++i]) != 0;
-    else if (a == "--tilt-face-residual" && i + 1 < argc)
+    else if (a == "--red" && i + 2 < argc) {
+      params.red_yellow = std::atof(argv[++i]);
+      params.red_threshold = std::atof(argv[++i]);
+    } else if (a == "--tilt-face-residual" && i + 1 < argc)
       params.tilt_face_residual = std::atof(argv[++i]);
     else if (a == "--face-offset" && i + 1 < argc)
       params.face_offset = std::atof(argv[++i]);

@@ -889,12 +889,13 @@ void texture_features(const cv::Mat& crop, float* out) {
   out[k] = static_cast<float>(cv::mean(magnitude, middle)[0]);
 }
 
-double redness(const cv::Mat& crop) {
+double redness(const cv::Mat& crop, double yellow) {
   cv::Mat lab;
   cv::cvtColor(crop, lab, cv::COLOR_BGR2Lab);
   cv::Mat mask(crop.size(), CV_8U, cv::Scalar(0));
   cv::circle(mask, {crop.cols / 2, crop.rows / 2}, crop.cols * 5 / 16, cv::Scalar(255), cv::FILLED);
-  return cv::mean(lab, mask)[1] - 128.0;
+  const cv::Scalar mean = cv::mean(lab, mask);
+  return mean[1] - 128.0 + yellow * (mean[2] - 128.0);
 }
 
 bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params) {
@@ -1944,7 +1945,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   // decide_colours: a threshold on redness, bounded by the five dice of each colour.
   start = Clock::now();
   const int seen = static_cast<int>(d.observation.dice.size());
-  for (int k = 0; k < seen; ++k) d.redness.push_back(redness(crops0[static_cast<std::size_t>(k)]));
+  for (int k = 0; k < seen; ++k)
+    d.redness.push_back(redness(crops0[static_cast<std::size_t>(k)], params.red_yellow));
   if (params.textures && model.texture) {
     cv::Mat features(1, kTextureFeatures, CV_32F);
     for (int k = 0; k < seen; ++k) {

@@ -139,7 +139,13 @@ struct Params {
   double cocked_vote = 0;  // share of the cocked forest's votes (mean of four turns) that does
                            // too (0: the forest is not asked; on 1,075 scenes at 0.45 it
                            // flagged 4 flat dice and no cocked one)
-  double red_threshold = 14;    // Lab a* above neutral that means red (within the 5 + 5 bounds)
+  // A die's redness is its Lab a* and `red_yellow` x its b* (above neutral) over the crop's
+  // middle; `red_threshold` of it means red (within the 5 + 5 bounds). Red dice, opaque or glass,
+  // are an orange red; a clear white die (pale smoky-blue glass) over a red lining shows a bluer
+  // red, as red by a* alone (since 2026-12-06, forty-fifth session: a* alone and 14 until then;
+  // with b* twice, on 700 scenes 13 dice of textured scenes got their colour right and 1 wrong).
+  double red_yellow = 2;
+  double red_threshold = 35;
   double respace_after = 0.5;   // a die re-centred this close (x radius) to a surer one is that
                                 // die (dropped; 0: off)
   double empty_presence = 0.8;  // a die of less presence whose likeliest value has less than this
@@ -683,8 +689,9 @@ double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, dou
                   const Model& model, bool use_cnn = true);
 // The texture classifier's features of a face crop (kTextureFeatures floats).
 void texture_features(const cv::Mat& crop, float* out);
-// Lab a* above neutral over the crop's middle (redness of the die's body).
-double redness(const cv::Mat& crop);
+// Lab a* and `yellow` x b* above neutral over the crop's middle (redness of the die's body;
+// Params::red_yellow).
+double redness(const cv::Mat& crop, double yellow = 0);
 // Whether the disc of `radius` round `centre` is as plain as a bare table (Params::plain_*).
 bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params);
 // Where a die's worth of red stands out from the table round it (dice of `radius` pixels),
