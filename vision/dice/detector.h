@@ -691,7 +691,7 @@ double digit_axis(const cv::Mat& bgr, const cv::Mat& grey, cv::Point2d face, dou
 void texture_features(const cv::Mat& crop, float* out);
 // Lab a* and `yellow` x b* above neutral over the crop's middle (redness of the die's body;
 // Params::red_yellow).
-double redness(const cv::Mat& crop, double yellow = 0);
+double redness(const cv::Mat& crop, double yellow);
 // Whether the disc of `radius` round `centre` is as plain as a bare table (Params::plain_*).
 bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params);
 // Where a die's worth of red stands out from the table round it (dice of `radius` pixels),
