@@ -141,6 +141,12 @@ struct Tray {
   ConvexBody outer() const {
     return box_body(rotation, world(0, height / 2, 0), {half_w + wall, height / 2, half_d + wall});
   }
+  // A point at height `y` `inset` inside wall `side` (the order of walls()), `along` (-1..1) of
+  // the way along it from its middle: where a die is pushed toward that wall from.
+  Vec3 before_wall(int side, double along, double inset, double y) const {
+    return side < 2 ? world(along * half_w, y, (side == 0 ? 1 : -1) * (half_d - inset))
+                    : world((side == 2 ? 1 : -1) * (half_w - inset), y, along * half_d);
+  }
   // From the tray's middle toward each wall, in the order of walls().
   std::array<Vec3, 4> wall_directions() const {
     return {rotation * Vec3{0, 0, 1}, rotation * Vec3{0, 0, -1}, rotation * Vec3{1, 0, 0},
@@ -366,11 +372,7 @@ class Placer {
           Mat3::yaw(random_.uniform(0, 2 * M_PI)) * Mat3::align(die.faces[top].normal, {0, 1, 0});
       const int side = random_.integer(0, 3);
       const double along = random_.uniform(-0.8, 0.8);
-      const double inset = 0.035, height = region.floor + die.inradius;
-      const Vec3 start = side < 2 ? tray.world(along * tray.half_w, height,
-                                               (side == 0 ? 1 : -1) * (tray.half_d - inset))
-                                  : tray.world((side == 2 ? 1 : -1) * (tray.half_w - inset), height,
-                                               along * tray.half_d);
+      const Vec3 start = tray.before_wall(side, along, 0.035, region.floor + die.inradius);
       const Vec3 direction = tray.wall_directions()[side];
       const ConvexBody target = tray.walls()[side];
       const double gap = random_.uniform(0.0001, 0.0004);
@@ -449,15 +451,7 @@ class Placer {
         const Vec3 direction = Mat3::yaw(yaw) * lean;
         const Tray& tray = setup_.tray;
         const double along = random_.uniform(-0.6, 0.6);
-        const double inset = 0.035;
-        Vec3 start;
-        if (side < 2) {
-          start = tray.world(along * tray.half_w, tray.floor,
-                             (side == 0 ? 1 : -1) * (tray.half_d - inset));
-        } else {
-          start = tray.world((side == 2 ? 1 : -1) * (tray.half_w - inset), tray.floor,
-                             along * tray.half_d);
-        }
+        const Vec3 start = tray.before_wall(side, along, 0.035, tray.floor);
         const ConvexBody target = tray.walls()[side];
         if (distance(posed_body(die, rotation, start + offset), target) < kMinGap) continue;
         const double gap = random_.uniform(0.0001, 0.0003);
@@ -616,10 +610,10 @@ class Placer {
   std::vector<Die> dice_;
 };
 
-// Rolls `ids` into the roll region: random up faces, some cocked. Returns false when they do
-// not fit (the caller draws again).
+// Rolls `ids` into the roll region: random up faces, some cocked, some flat against a tray wall
+// (`wall_share` of them). Returns false when they do not fit (the caller draws again).
 bool roll_dice(Random& random, Placer& placer, const Setup& setup, std::vector<int> ids,
-               double cocked_share, double wall_share = 0) {
+               double cocked_share, double wall_share) {
   for (int i = static_cast<int>(ids.size()); i > 1; --i) {
     std::swap(ids[i - 1], ids[random.integer(0, i - 1)]);
   }
