@@ -1463,6 +1463,31 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       }
     }
   }
+  // The common radius measured: the size network's median over the surest candidates of that
+  // size (Params::size_first), unless forced.
+  if (params.size_first > 0 && forced_radius <= 0 && d.die_radius > 0 && params.size_steps > 0 &&
+      !model.size_cnn.empty()) {
+    std::vector<cv::Point2d> at;
+    std::vector<double> radii;
+    for (int i : order) {
+      const Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+      if (!c.why.empty() || c.presence < params.min_presence ||
+          c.radius > d.die_radius * params.size_tolerance ||
+          c.radius * params.size_tolerance < d.die_radius)
+        continue;
+      at.push_back(c.centre);
+      radii.push_back(d.die_radius);
+      if (static_cast<int>(at.size()) >= params.size_first) break;
+    }
+    if (at.size() >= 3) {
+      std::vector<double> sizes =
+          measure_sizes_cnn(grey, at, radii, params.size_steps, params.size_turns, model);
+      for (double& v : sizes)
+        v = std::clamp(v, d.die_radius / params.size_bound, d.die_radius * params.size_bound);
+      std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+      d.die_radius = sizes[sizes.size() / 2];
+    }
+  }
   std::vector<int> chosen;
   // Whether a point is clear of the dice chosen so far (at least min_spacing radii away).
   const auto clear_of_chosen = [&](cv::Point2d p) {
