@@ -281,9 +281,9 @@ struct Params {
   // dice's own size. The level lies 15% or more off the dice's median radius in one image of five,
   // and there the opaque dice fail twice as often; at 5, on 900 looked-at images, 10 flat dice
   // more read right, 13 rolls more, 4 images fewer with a die missed, doubled or invented, and on
-  // 200 new ones 3, 0 and 3, one leaning die fewer flagged, for 1.5 ms more of a median frame at
-  // 29 ms and 29 ms more at the 95th percentile (forty-sixth session, 2026-12-06): off (0) until
-  // the frame has that time to spare.
+  // 200 new ones 3, 0 and 3, one leaning die fewer flagged, for a median frame of 29.0-29.4 ms
+  // instead of 27.6 on one core and 29 ms more at the 95th percentile (forty-sixth session,
+  // 2026-12-06): off (0) until the frame has that time to spare.
   int size_first = 0;
   // With a lean network: a die read whose faces the face check finds where a flat die's would be
   // is still left unread when the lean network, shown the die from where the check placed its
