@@ -1171,6 +1171,12 @@ void read_at_face_answers(const cv::Mat& grey, Detection& d, const std::vector<i
   }
 }
 
+// Whether a window of `radius` is of the dice's `common` size: within size_tolerance of it either
+// way (the choice's size test, the size vote, the common radius measured).
+bool of_size(double radius, double common, const Params& params) {
+  return radius <= common * params.size_tolerance && radius * params.size_tolerance >= common;
+}
+
 // The median radius of the ten surest (most present) of the candidates `keep` takes (0: none).
 template <typename Keep>
 double surest_radius(const std::vector<Candidate>& candidates, Keep keep) {
@@ -1448,8 +1454,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       std::vector<double> agree;
       for (const Candidate& c : d.candidates) {
         if (c.why.empty() && c.presence >= params.min_presence &&
-            c.radius <= h.radius * params.size_tolerance &&
-            c.radius * params.size_tolerance >= h.radius) {
+            of_size(c.radius, h.radius, params)) {
           agree.push_back(c.presence);
         }
       }
@@ -1468,24 +1473,21 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   if (params.size_first > 0 && forced_radius <= 0 && d.die_radius > 0 && params.size_steps > 0 &&
       !model.size_cnn.empty()) {
     std::vector<cv::Point2d> at;
-    std::vector<double> radii;
     for (int i : order) {
       const Candidate& c = d.candidates[static_cast<std::size_t>(i)];
       if (!c.why.empty() || c.presence < params.min_presence ||
-          c.radius > d.die_radius * params.size_tolerance ||
-          c.radius * params.size_tolerance < d.die_radius)
+          !of_size(c.radius, d.die_radius, params))
         continue;
       at.push_back(c.centre);
-      radii.push_back(d.die_radius);
       if (static_cast<int>(at.size()) >= params.size_first) break;
     }
     if (at.size() >= 3) {
       std::vector<double> sizes =
-          measure_sizes_cnn(grey, at, radii, params.size_steps, params.size_turns, model);
+          measure_sizes_cnn(grey, at, std::vector<double>(at.size(), d.die_radius),
+                            params.size_steps, params.size_turns, model);
       for (double& v : sizes)
         v = std::clamp(v, d.die_radius / params.size_bound, d.die_radius * params.size_bound);
-      std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
-      d.die_radius = sizes[sizes.size() / 2];
+      d.die_radius = median(std::move(sizes));
     }
   }
   std::vector<int> chosen;
@@ -1503,9 +1505,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
       return "read nothing";
     // The size first: a window at the wrong size on a die is looked at again at the dice's size
     // (search_resized), whatever its presence at its own size.
-    if (d.die_radius > 0 && (c.radius > d.die_radius * params.size_tolerance ||
-                             c.radius * params.size_tolerance < d.die_radius))
-      return "size";
+    if (d.die_radius > 0 && !of_size(c.radius, d.die_radius, params)) return "size";
     if (c.presence < params.min_presence) return "not a die";
     if (plain(grey, c.centre, c.radius, params)) return "plain";
     if (!clear_of_chosen(c.centre)) return "on another die";
