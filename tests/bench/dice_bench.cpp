@@ -116,7 +116,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     params.clear_weight = 0.65, params.clear_confidence = 0.6;  // its share and confidence then
   if (without == Without::LeanReread)
     params.check_reread_flat = 0, params.check_reread_clear = false;
-  if (without == Without::CommonSize) params.size_first = 5;  // an option, off as committed
+  if (without == Without::CommonSize) params.size_first = 0;  // the level, as until 2026-12-06
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
@@ -241,7 +241,7 @@ int main(int argc, char** argv) {
       {"before_red_places", Without::RedPlaces},
       {"before_from_face_and_reread", Without::FromFace},
       {"before_lean_reread", Without::LeanReread},
-      {"with_common_size_measured", Without::CommonSize},
+      {"common_size_at_the_level", Without::CommonSize},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

@@ -20,7 +20,7 @@
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
-//     [--size-first N (0: off, as committed)] [--check-reread-from F (0: off)]
+//     [--size-first N (0: the level)] [--check-reread-from F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)

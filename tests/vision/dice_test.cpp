@@ -120,6 +120,15 @@ void without_faint(vd::Params& p) {
   p.faint_candidates = 0;
 }
 
+// The common radius the window scan's level, as until the forty-seventh session (2026-12-06),
+// when it became the size network's measure of the surest candidates (Params::size_first): the
+// scenes of the tests below that pin a step of the choosing or the reading were chosen at the
+// level, where that step mattered; at the measured radius some of their dice are found or read
+// right without it.
+void at_the_level(vd::Params& p) {
+  p.size_first = 0;
+}
+
 // The search's places re-centred as the scan's windows are, and never kept where they are, as
 // until 2026-12-02 (the tests of the search's other steps were chosen so).
 void near_as_before(vd::Params& p) {
@@ -1307,9 +1316,12 @@ TEST(DiceReader, ALeaningDieTheLeanNetworkPutsAtTheBoundOrMoreIsFlagged) {
   ASSERT_FALSE(image.empty());
   const std::size_t leaning = 4;
   ASSERT_TRUE(truth["dice"][leaning]["cocked"].get<bool>());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   EXPECT_EQ(with.lean_bound, 0.8);
   vd::Params before;
+  at_the_level(before);
   before.lean_bound = 0.9;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, before);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
@@ -1368,7 +1380,9 @@ TEST(DiceReader, AFlatDieTheCheckPassesIsTakenForFlatByTheLeanNetwork) {
 TEST(DiceReader, ADieTheLeanNetworkTakesForFlatIsNotCalledCocked) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "lean", "6000-0028");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   ASSERT_GT(with.lean_flat, 0);
   vd::Params without = with;
   without.lean_flat = 0;
@@ -1432,6 +1446,7 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "size", "6000-0030");
   ASSERT_FALSE(image.empty());
   vd::Params with;
+  at_the_level(with);
   before_from_face(with);
   with.lean_bound = 0;  // the size network's part alone: no lean network
   with.lean_flat = 0;
@@ -1475,15 +1490,15 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
 // the dice's median radius (the levels are 1.25 x apart), and the white die 7, touching two
 // others, whose own window is 0.74 x its radius, is turned down for its size and missed. The
 // common radius measured by the size network over the five surest candidates of that level
-// (Params::size_first 5; an option, off as committed) lies within 10% of the dice's median
-// radius, and die 7 is found and read right: the whole roll.
+// (Params::size_first 5, by default since the forty-seventh session) lies within 10% of the
+// dice's median radius, and die 7 is found and read right: the whole roll.
 TEST(DiceReader, TheCommonRadiusIsMeasuredByTheSizeNetworkOverTheSurestCandidates) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "commonsize", "12600-0048");
   ASSERT_FALSE(image.empty());
-  vd::Params level;
-  ASSERT_EQ(level.size_first, 0);  // the level, as committed
-  vd::Params with = level;
-  with.size_first = 5;
+  const vd::Params with;
+  ASSERT_EQ(with.size_first, 5);
+  vd::Params level = with;
+  at_the_level(level);
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, level);
   std::vector<double> radii;
   for (const auto& die : truth["dice"]) radii.push_back(die["radius_px"].get<double>());
@@ -1608,6 +1623,7 @@ TEST(DiceReader, TheFaceCheckWithTheRobustFitKeepsTheDiceReadRight) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "robust", "7900-0054");
   ASSERT_FALSE(image.empty());
   vd::Params with;
+  at_the_level(with);
   before_from_face(with);
   ASSERT_TRUE(with.tilt_robust);
   vd::Params without = with;
@@ -1738,12 +1754,15 @@ TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
 // where the fit puts its face, and the leaning dice are still left unread. Nothing else changes
 // (tests/data/dice/offface).
 TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) {
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   ASSERT_GT(with.face_check, 0);
   ASSERT_FALSE(with.check_reread);
   vd::Params reread = with;
   reread.check_reread = true;
   vd::Params without;
+  at_the_level(without);
   without.face_check = 0;
   int unread = 0, mended = 0, flagged = 0, flagged_reread = 0;
   for (const char* name : {"6100-0004", "6000-0018"}) {
@@ -2001,6 +2020,7 @@ TEST(DiceReader, ADieLeaningOnAnotherIsFlaggedCockedByWhereItsTopFaceLies) {
 TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
   const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
   vd::Params without;
+  at_the_level(without);
   without.centre_steps = 0;
   // The steps that need the centre network's centres (a die read again where the others put its
   // top face) off in both: only where the dice lie is compared. So is the clear network's reading
@@ -2009,6 +2029,7 @@ TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
   // centre and not from the other.
   without.clear_weight = 0;
   vd::Params with;
+  at_the_level(with);
   with.fit_unread = false;
   with.face_check = 0;
   with.clear_weight = 0;
@@ -2050,9 +2071,8 @@ TEST(DiceReader, DiceAreReportedWhereTheCentreNetworkPutsThem) {
 // centre network puts it on one of the two: one die, not two (the spacing drops it), and the 2
 // takes its place. Nothing is reported twice or invented; no die read right is read otherwise.
 TEST(DiceReader, ADieTheCentreNetworkPutsOnAnotherIsThatDie) {
-  const OneDie r = read_one_die(
-      "near", "0021", 0, without_centring, [](vd::Params&) {},
-      arbitre::testing::presence_as_before());
+  const OneDie r = read_one_die("near", "0021", 0, without_centring, at_the_level,
+                                arbitre::testing::presence_as_before());
   ASSERT_EQ(r.truth_die["value"], 2);
   EXPECT_EQ(r.k_without, -1) << "found without the centre network";
   EXPECT_GE(r.k_with, 0) << "not found with it";
@@ -2290,6 +2310,8 @@ TEST(DiceReader, AClearWhiteDieTheClearNetworkDoubtsIsReadAgain) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "veto", "0004");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   ASSERT_GT(with.clear_veto, 0) << "the veto is on by default";
   without.clear_veto = 0;
   const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, with).observation);
@@ -2320,6 +2342,8 @@ TEST(DiceReader, TheSearchLooksWhereAWindowOfTheWrongSizeWas) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "search", "0018");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   without.search_resized = false;
   // At the spacing this scene was chosen for. At the default 1.1 (since 2026-11-30) the white 5
   // is chosen nearer the red 10, which is then turned down as on another die and missed either
@@ -2389,6 +2413,8 @@ TEST(DiceReader, TheSearchLooksWhereACandidateWasNearlyADie) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "search", "0006");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   without.search_unsure = 0;
   one_ring(with);
   one_ring(without);
@@ -2542,7 +2568,8 @@ TEST(DiceReader, TheSearchsPlacesAreReCentredNearWhereTheyLie) {
 // found (left unread by the first digit network alone, read by the two); no die is invented or
 // lost, none read wrong.
 TEST(DiceReader, APlaceReCentredOntoADieChosenIsKeptWhereItLiesWhenTheCnnIsSure) {
-  const OneDie r = read_one_die("near", "0012", 4, [](auto& p) { p.neighbour_keep = 0; });
+  const OneDie r = read_one_die(
+      "near", "0012", 4, [](auto& p) { p.neighbour_keep = 0; }, at_the_level);
   ASSERT_EQ(r.truth_die["value"], 1);
   EXPECT_EQ(r.k_without, -1) << "found without keeping the place";
   ASSERT_GE(r.k_with, 0) << "not found";
@@ -2641,6 +2668,8 @@ TEST(DiceReader, ADieThatReadsNothingGivesItsPlaceToOneThatReads) {
   const cv::Mat image = cv::imread((dir / truth["image"].get<std::string>()).string());
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   with.presence_net = without.presence_net = 0;
   without.empty_again = false;
   before_red_places(with);
@@ -2737,6 +2766,7 @@ TEST(DiceReader, AFaintWindowAwayFromTheCandidatesIsADieThePresenceNetworkKnows)
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "faint", "6500-0030");
   ASSERT_FALSE(image.empty());
   vd::Params with;
+  at_the_level(with);
   before_red_places(with);
   ASSERT_GT(with.faint_candidates, 0);
   vd::Params without = with;
@@ -2769,8 +2799,11 @@ TEST(DiceReader, AFaintWindowAwayFromTheCandidatesIsADieThePresenceNetworkKnows)
 TEST(DiceReader, ADieWhoseOnlyWindowWasADigitsIsFoundAmongTheWindowsAtTheDicesSize) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "faint", "6400-0058");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   vd::Params without;
+  at_the_level(without);
   without.faint_candidates = 0;
   const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
                       b = vd::detect(image, without, arbitre::testing::presence_as_before());
@@ -2794,9 +2827,12 @@ TEST(DiceReader, ADieWhoseOnlyWindowWasADigitsIsFoundAmongTheWindowsAtTheDicesSi
 TEST(DiceReader, ARedDieTheWindowScanScoresLowIsFoundWhereItsRedStandsOut) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "colour", "8100-0018");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   ASSERT_GT(with.colour_contrast, 0);
   vd::Params without;
+  at_the_level(without);
   without.colour_contrast = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& red10 = truth["dice"][4];
@@ -2872,6 +2908,7 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   // The reading again of a die read on a side face alone: the lean network's word (Params::
   // check_reread_flat, since the forty-first session) reads this die again too.
   vd::Params with;
+  at_the_level(with);
   with.check_reread_flat = 0;
   ASSERT_GT(with.check_reread_from, 0);
   ASSERT_FALSE(with.check_reread);
@@ -2899,9 +2936,12 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
 TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtItsFittedFace) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "leanflat", "8300-0049");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   ASSERT_GT(with.check_reread_flat, 0);
   vd::Params without;
+  at_the_level(without);
   without.check_reread_flat = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][3];
@@ -2927,9 +2967,12 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
 TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "rereadclear", "8300-0096");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   ASSERT_TRUE(with.check_reread_clear);
   vd::Params without;
+  at_the_level(without);
   without.check_reread_clear = false;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][9];
@@ -2951,9 +2994,12 @@ TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
 TEST(DiceReader, AnOpaqueDieWhoseCentreIsDrawnOffIsCheckedFromUnderItsFace) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fromface", "9200-0092");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
+  at_the_level(with);
+  at_the_level(with);
   ASSERT_GT(with.check_from_face, 0);
   vd::Params without;
+  at_the_level(without);
   without.check_from_face = 0;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto& die = truth["dice"][2];
@@ -3044,6 +3090,8 @@ TEST(DiceReader, AmongElevenADieThatReadsLittleGivesItsPlace) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "empty", "6000-0009");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   without.empty_crowded_presence = without.empty_presence;
   without.empty_crowded_best = without.empty_best;
   ASSERT_GT(with.empty_crowded_presence, with.empty_presence);
@@ -3106,6 +3154,8 @@ TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
   const cv::Mat image = cv::imread(frame);
   ASSERT_FALSE(image.empty()) << frame;
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   with.presence_net = without.presence_net = 0;  // it tells that window from a die (below)
   without.respace_after = 0;
   as_with_one_digit_network(with);
@@ -3137,6 +3187,8 @@ TEST(DiceReader, ADieReCentredOntoASurerOneIsThatDie) {
 TEST(DiceReader, ThePresenceNetworkTellsAWindowBesideTheDiceFromADie) {
   ASSERT_FALSE(vd::default_model().presence_cnn.empty());
   vd::Params with, without;
+  at_the_level(with);
+  at_the_level(without);
   with.empty_again = without.empty_again = false;
   with.respace_after = without.respace_after = 0;
   without.presence_net = 0;

@@ -278,13 +278,14 @@ struct Params {
   // level the surest candidates agree on, the levels 1.25 x apart) is the median of what the size
   // network measures of the `size_first` surest candidates of that size (at least three), within
   // size_bound of it, so that the size and spacing tests and the search beside the dice use the
-  // dice's own size. The level lies 15% or more off the dice's median radius in one image of five,
-  // and there the opaque dice fail twice as often; at 5, on 900 looked-at images, 10 flat dice
-  // more read right, 13 rolls more, 4 images fewer with a die missed, doubled or invented, and on
-  // 200 new ones 3, 0 and 3, one leaning die fewer flagged, for a median frame of 29.0-29.4 ms
-  // instead of 27.6 on one core and 29 ms more at the 95th percentile (forty-sixth session,
-  // 2026-12-06): off (0) until the frame has that time to spare.
-  int size_first = 0;
+  // dice's own size (0: the level). The level lies 15% or more off the dice's median radius in
+  // one image of five, and there the opaque dice fail twice as often. An option since the
+  // forty-sixth session, by default since the forty-seventh (2026-12-06): on 1,300 images, 27
+  // flat dice more read right (12,224 -> 12,251 of 12,509), 22 rolls more (1,080 -> 1,102), 12
+  // images fewer with a die missed, doubled or invented (35 -> 23); 1.2-1.5 ms a frame (the size
+  // network on 40 crops). 2 turns instead of size_turns' 8, or taken only when 10% off the
+  // level, read less.
+  int size_first = 5;
   // With a lean network: a die read whose faces the face check finds where a flat die's would be
   // is still left unread when the lean network, shown the die from where the check placed its
   // centre and where the other dice put a flat die's top face (lean_crop), says it leans with
