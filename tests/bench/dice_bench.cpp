@@ -74,7 +74,8 @@ enum class Without {
   FromFace,
   ClearPair,
   LeanReread,
-  CommonSize
+  CommonSize,
+  RuledLines
 };
 
 // The reader before the clear pair (fortieth session): the first clear network alone.
@@ -117,6 +118,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::LeanReread)
     params.check_reread_flat = 0, params.check_reread_clear = false;
   if (without == Without::CommonSize) params.size_first = 0;  // the level, as until 2026-12-06
+  if (without == Without::RuledLines) params.ruled_length = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
@@ -242,6 +244,7 @@ int main(int argc, char** argv) {
       {"before_from_face_and_reread", Without::FromFace},
       {"before_lean_reread", Without::LeanReread},
       {"common_size_at_the_level", Without::CommonSize},
+      {"without_ruled_lines", Without::RuledLines},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

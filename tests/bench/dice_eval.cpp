@@ -20,7 +20,8 @@
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
-//     [--size-first N (0: the level)] [--check-reread-from F (0: off)]
+//     [--size-first N (0: the level)] [--ruled LENGTH THROUGH COUNT (LENGTH 0: off)]
+//     [--check-reread-from F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)
@@ -248,7 +249,11 @@ int main(int argc, char** argv) {
       params.check_reread_clear = std::atoi(argv[++i]) != 0;
     else if (a == "--size-first" && i + 1 < argc)
       params.size_first = std::atoi(argv[++i]);
-    else if (a == "--check-reread-flat" && i + 1 < argc)
+    else if (a == "--ruled" && i + 3 < argc) {
+      params.ruled_length = std::atof(argv[++i]);
+      params.ruled_through = std::atof(argv[++i]);
+      params.ruled_count = std::atoi(argv[++i]);
+    } else if (a == "--check-reread-flat" && i + 1 < argc)
       params.check_reread_flat = std::atof(argv[++i]);
     else if (a == "--lean-flat" && i + 1 < argc)
       params.lean_flat = std::atof(argv[++i]);

@@ -129,6 +129,13 @@ void at_the_level(vd::Params& p) {
   p.size_first = 0;
 }
 
+// Without the ruled-lines rule (Params::ruled_*, since the forty-seventh session): a window the
+// tests of choosing the dice again were chosen for runs across long straight lines too, and the
+// rule sends it away before the step they pin does.
+void before_ruled_lines(vd::Params& p) {
+  p.ruled_length = 0;
+}
+
 // The search's places re-centred as the scan's windows are, and never kept where they are, as
 // until 2026-12-02 (the tests of the search's other steps were chosen so).
 void near_as_before(vd::Params& p) {
@@ -1513,6 +1520,58 @@ TEST(DiceReader, TheCommonRadiusIsMeasuredByTheSizeNetworkOverTheSurestCandidate
   EXPECT_EQ(sa.outcome[7], "right");
   EXPECT_TRUE(sa.roll_right());
   EXPECT_FALSE(sb.roll_right());
+}
+
+// Seed 13100's scene 85: a score sheet ruled in a grid lies beside the table, and the window scan
+// takes a place on its grid for a die (reported, unread, white), the tenth; the red 7 in the
+// cluster of four is turned down. Long straight edges run across the sheet's place (its grid
+// lines) and across none of the ten dice: an edge of a die is shorter than its diameter, and the
+// table's lines stop at its outline.
+TEST(DiceReader, LongStraightEdgesRunAcrossAScoreSheetsGridAndAcrossNoDie) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "ruled", "13100-0085");
+  ASSERT_FALSE(image.empty());
+  cv::Mat grey;
+  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  const vd::Params params;
+  ASSERT_GT(params.ruled_length, 0);
+  EXPECT_GE(vd::ruled_edges(grey, {1231, 421}, 29.6, params), params.ruled_count) << "the sheet";
+  for (const auto& die : truth["dice"]) {
+    EXPECT_LT(vd::ruled_edges(grey, {die["x"].get<double>(), die["y"].get<double>()},
+                              die["radius_px"].get<double>(), params),
+              params.ruled_count)
+        << "die " << die["id"];
+  }
+  vd::Params off = params;
+  off.ruled_length = 0;
+  EXPECT_EQ(vd::ruled_edges(grey, {1231, 421}, 29.6, off), 0) << "not measured when off";
+}
+
+// The same scene read: without the rule the place on the sheet is reported and the red 7 missed;
+// with it, that unread place read nothing, the dice are chosen again without it and the red 7 is
+// found (unread: a die half hidden in a cluster, for the players to type). No die missed, doubled
+// or invented.
+TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "ruled", "13100-0085");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  vd::Params without = with;
+  without.ruled_length = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto on_sheet = [](const vd::Detection& d) {
+    return std::any_of(d.observation.dice.begin(), d.observation.dice.end(),
+                       [](const auto& die) { return std::hypot(die.x - 1231, die.y - 421) < 15; });
+  };
+  EXPECT_TRUE(on_sheet(b)) << "the place on the sheet reported without the rule";
+  EXPECT_FALSE(on_sheet(a));
+  ASSERT_EQ(truth["dice"][0]["value"], 7);
+  EXPECT_EQ(sb.outcome[0], "missed");
+  EXPECT_EQ(sa.outcome[0], "unread");
+  EXPECT_EQ(sb.phantoms, 1);
+  EXPECT_EQ(sa.phantoms + sa.missed + sa.doubled, 0);
+  EXPECT_EQ(sa.flat_right, sb.flat_right);
+  expect_none_lost(a, b, "a die read without the rule is lost with it", 0.25, true);
 }
 
 // A flat die's top face lies above its centre: seen through a tilted camera its shift from the
@@ -3092,6 +3151,8 @@ TEST(DiceReader, AmongElevenADieThatReadsLittleGivesItsPlace) {
   vd::Params with, without;
   at_the_level(with);
   at_the_level(without);
+  before_ruled_lines(with);
+  before_ruled_lines(without);
   without.empty_crowded_presence = without.empty_presence;
   without.empty_crowded_best = without.empty_best;
   ASSERT_GT(with.empty_crowded_presence, with.empty_presence);

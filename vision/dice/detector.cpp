@@ -898,6 +898,31 @@ double redness(const cv::Mat& crop, double yellow) {
   return mean[1] - 128.0 + yellow * (mean[2] - 128.0);
 }
 
+int ruled_edges(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params) {
+  if (params.ruled_length <= 0) return 0;
+  const double half = std::max(2.0, 0.5 * params.ruled_length + 0.3) * radius;
+  const cv::Rect box = cv::Rect(cv::Point(static_cast<int>(std::floor(centre.x - half)),
+                                          static_cast<int>(std::floor(centre.y - half))),
+                                cv::Point(static_cast<int>(std::ceil(centre.x + half)) + 1,
+                                          static_cast<int>(std::ceil(centre.y + half)) + 1)) &
+                       cv::Rect(0, 0, grey.cols, grey.rows);
+  if (box.width < 8 || box.height < 8) return 0;
+  cv::Mat edges;
+  cv::Canny(grey(box), edges, 50, 150);
+  std::vector<cv::Vec4i> segments;
+  const double length = params.ruled_length * radius;
+  cv::HoughLinesP(edges, segments, 1, M_PI / 180, static_cast<int>(0.5 * length), length, 3);
+  const cv::Point2d c = centre - cv::Point2d(box.x, box.y);
+  int through = 0;
+  for (const cv::Vec4i& s : segments) {
+    const cv::Point2d a(s[0], s[1]), b(s[2], s[3]);
+    const cv::Point2d ab = b - a;
+    const double t = std::clamp((c - a).dot(ab) / std::max(1e-9, ab.dot(ab)), 0.0, 1.0);
+    if (cv::norm(a + t * ab - c) < params.ruled_through * radius) ++through;
+  }
+  return through;
+}
+
 bool plain(const cv::Mat& grey, cv::Point2d centre, double radius, const Params& params) {
   if (params.plain_contrast <= 0) return false;
   const double reach = params.plain_reach * radius;
@@ -1953,7 +1978,9 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   d.timing.read_ms = ms_since(start);
 
   // A die the examine stage was not sure of, on which the reader saw nothing (no value near
-  // likely, not cocked): maybe a window on a cloth's pattern or between two touching dice.
+  // likely, not cocked): maybe a window on a cloth's pattern or between two touching dice. So is
+  // an unread die that long straight lines run across (Params::ruled_*): a window on the grid of
+  // a score sheet.
   // When a die was turned down as an eleventh, one of the eleven is no die: looser bounds.
   const bool crowded = std::any_of(d.candidates.begin(), d.candidates.end(),
                                    [](const Candidate& c) { return c.why == kEleventh; });
@@ -1962,8 +1989,10 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
   for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
     const Candidate& c = d.candidates[static_cast<std::size_t>(d.die_candidate[k])];
     const DieSighting& die = d.observation.dice[k];
-    if (die.value == 0 && !die.cocked && c.presence < empty_presence &&
-        d.cocked_evidence[k][2] < empty_best)
+    if (die.value == 0 && !die.cocked &&
+        ((c.presence < empty_presence && d.cocked_evidence[k][2] < empty_best) ||
+         (params.ruled_length > 0 &&
+          ruled_edges(grey, c.centre, c.radius, params) >= params.ruled_count)))
       d.emptied.push_back(c.centre);
   }
 
