@@ -87,9 +87,10 @@ struct Params {
   double plain_reach = 0.8;
   // A die left unread (not cocked) across which `ruled_count` or more straight edges at least
   // `ruled_length` x its radius long run, within `ruled_through` x its radius of its centre
-  // (ruled_edges), read nothing, as a die of too little presence does (empty_*: the dice chosen
-  // again without it; 0: not). Half the dice reported where none lies on 1,300 images sat on the
-  // grid of the score sheet beside the table (since 2026-12-06, forty-seventh session).
+  // (ruled_edges, in a square reaching 2 radii each way), read nothing, as a die of too little
+  // presence does (empty_*: the dice chosen again without it; ruled_length 0: not). Half the dice
+  // reported where none lies on 1,300 images sat on the grid of the score sheet beside the table
+  // (since 2026-12-06, forty-seventh session).
   double ruled_length = 1.5;
   double ruled_through = 0.6;
   int ruled_count = 2;
@@ -290,9 +291,9 @@ struct Params {
   // one image of five, and there the opaque dice fail twice as often. An option since the
   // forty-sixth session, by default since the forty-seventh (2026-12-06): on 1,300 images, 27
   // flat dice more read right (12,224 -> 12,251 of 12,509), 22 rolls more (1,080 -> 1,102), 12
-  // images fewer with a die missed, doubled or invented (35 -> 23); 1.2-1.5 ms a frame (the size
-  // network on 40 crops). 2 turns instead of size_turns' 8, or taken only when 10% off the
-  // level, read less.
+  // images fewer with a die missed, doubled or invented (35 -> 23); the median frame 27.9 -> 29.0
+  // ms on one core (the size network on 40 crops). 2 turns instead of size_turns' 8, or taken
+  // only when 10% off the level, read less.
   int size_first = 5;
   // With a lean network: a die read whose faces the face check finds where a flat die's would be
   // is still left unread when the lean network, shown the die from where the check placed its
