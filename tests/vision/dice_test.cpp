@@ -1522,6 +1522,11 @@ TEST(DiceReader, TheCommonRadiusIsMeasuredByTheSizeNetworkOverTheSurestCandidate
   EXPECT_FALSE(sb.roll_right());
 }
 
+// Where the window scan takes the sheet's grid for a die in seed 13100's scene 85 (below), and at
+// what radius.
+const cv::Point2d kOnTheSheet{1231, 421};
+constexpr double kOnTheSheetRadius = 29.6;
+
 // Seed 13100's scene 85: a score sheet ruled in a grid lies beside the table, and the window scan
 // takes a place on its grid for a die (reported, unread, white), the tenth; the red 7 in the
 // cluster of four is turned down. Long straight edges run across the sheet's place (its grid
@@ -1534,7 +1539,8 @@ TEST(DiceReader, LongStraightEdgesRunAcrossAScoreSheetsGridAndAcrossNoDie) {
   cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
   const vd::Params params;
   ASSERT_GT(params.ruled_length, 0);
-  EXPECT_GE(vd::ruled_edges(grey, {1231, 421}, 29.6, params), params.ruled_count) << "the sheet";
+  EXPECT_GE(vd::ruled_edges(grey, kOnTheSheet, kOnTheSheetRadius, params), params.ruled_count)
+      << "the sheet";
   for (const auto& die : truth["dice"]) {
     EXPECT_LT(vd::ruled_edges(grey, {die["x"].get<double>(), die["y"].get<double>()},
                               die["radius_px"].get<double>(), params),
@@ -1543,7 +1549,8 @@ TEST(DiceReader, LongStraightEdgesRunAcrossAScoreSheetsGridAndAcrossNoDie) {
   }
   vd::Params off = params;
   off.ruled_length = 0;
-  EXPECT_EQ(vd::ruled_edges(grey, {1231, 421}, 29.6, off), 0) << "not measured when off";
+  EXPECT_EQ(vd::ruled_edges(grey, kOnTheSheet, kOnTheSheetRadius, off), 0)
+      << "not measured when off";
 }
 
 // The same scene read: without the rule the place on the sheet is reported and the red 7 missed;
@@ -1560,8 +1567,9 @@ TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   const auto on_sheet = [](const vd::Detection& d) {
-    return std::any_of(d.observation.dice.begin(), d.observation.dice.end(),
-                       [](const auto& die) { return std::hypot(die.x - 1231, die.y - 421) < 15; });
+    return std::any_of(d.observation.dice.begin(), d.observation.dice.end(), [](const auto& die) {
+      return std::hypot(die.x - kOnTheSheet.x, die.y - kOnTheSheet.y) < 0.5 * kOnTheSheetRadius;
+    });
   };
   EXPECT_TRUE(on_sheet(b)) << "the place on the sheet reported without the rule";
   EXPECT_FALSE(on_sheet(a));
