@@ -1325,7 +1325,6 @@ TEST(DiceReader, ALeaningDieTheLeanNetworkPutsAtTheBoundOrMoreIsFlagged) {
   ASSERT_TRUE(truth["dice"][leaning]["cocked"].get<bool>());
   vd::Params with;
   at_the_level(with);
-  at_the_level(with);
   EXPECT_EQ(with.lean_bound, 0.8);
   vd::Params before;
   at_the_level(before);
@@ -1388,7 +1387,6 @@ TEST(DiceReader, ADieTheLeanNetworkTakesForFlatIsNotCalledCocked) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "lean", "6000-0028");
   ASSERT_FALSE(image.empty());
   vd::Params with;
-  at_the_level(with);
   at_the_level(with);
   ASSERT_GT(with.lean_flat, 0);
   vd::Params without = with;
@@ -1822,7 +1820,6 @@ TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
 // (tests/data/dice/offface).
 TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) {
   vd::Params with;
-  at_the_level(with);
   at_the_level(with);
   ASSERT_GT(with.face_check, 0);
   ASSERT_FALSE(with.check_reread);
@@ -2868,7 +2865,6 @@ TEST(DiceReader, ADieWhoseOnlyWindowWasADigitsIsFoundAmongTheWindowsAtTheDicesSi
   ASSERT_FALSE(image.empty());
   vd::Params with;
   at_the_level(with);
-  at_the_level(with);
   vd::Params without;
   at_the_level(without);
   without.faint_candidates = 0;
@@ -2895,7 +2891,6 @@ TEST(DiceReader, ARedDieTheWindowScanScoresLowIsFoundWhereItsRedStandsOut) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "colour", "8100-0018");
   ASSERT_FALSE(image.empty());
   vd::Params with;
-  at_the_level(with);
   at_the_level(with);
   ASSERT_GT(with.colour_contrast, 0);
   vd::Params without;
@@ -3005,7 +3000,6 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
   ASSERT_FALSE(image.empty());
   vd::Params with;
   at_the_level(with);
-  at_the_level(with);
   ASSERT_GT(with.check_reread_flat, 0);
   vd::Params without;
   at_the_level(without);
@@ -3036,7 +3030,6 @@ TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
   ASSERT_FALSE(image.empty());
   vd::Params with;
   at_the_level(with);
-  at_the_level(with);
   ASSERT_TRUE(with.check_reread_clear);
   vd::Params without;
   at_the_level(without);
@@ -3062,7 +3055,6 @@ TEST(DiceReader, AnOpaqueDieWhoseCentreIsDrawnOffIsCheckedFromUnderItsFace) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fromface", "9200-0092");
   ASSERT_FALSE(image.empty());
   vd::Params with;
-  at_the_level(with);
   at_the_level(with);
   ASSERT_GT(with.check_from_face, 0);
   vd::Params without;
