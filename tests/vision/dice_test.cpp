@@ -1580,6 +1580,49 @@ TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
   expect_none_lost(a, b, "a die read without the rule is lost with it", 0.25, true);
 }
 
+// Seed 12000's scene 64 (tests/data/dice/recall): ten candidates chosen, the red 6 alone in the
+// tray turned down as an eleventh; then one of the ten, re-centred, lands on a surer die and is
+// dropped. Without the recall the search beside the dice fills the tenth place with a place by a
+// die (a die reported where none lies) and the red 6 is missed; with it, the red 6 is one of the
+// search's places, surer than they: every die found and the roll read right.
+TEST(DiceReader, ADieTurnedDownAsAnEleventhComesBackWhenOneOfTheTenIsDropped) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "recall", "12000-0064");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_TRUE(with.recall_eleventh);
+  vd::Params without = with;
+  without.recall_eleventh = false;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto& red6 = truth["dice"][1];
+  ASSERT_EQ(red6["value"], 6);
+  ASSERT_EQ(red6["colour"], "red");
+  const cv::Point2d at(red6["x"].get<double>(), red6["y"].get<double>());
+  const double radius = red6["radius_px"].get<double>();
+  const auto on_red6 = [&](const vd::Candidate& c) {
+    return cv::norm(c.centre - at) < 0.5 * radius;
+  };
+  for (const vd::Detection* d : {&a, &b}) {
+    EXPECT_TRUE(std::any_of(d->candidates.begin(), d->candidates.end(), [&](const auto& c) {
+      return c.why == vd::kEleventh && on_red6(c);
+    })) << "the red 6 an eleventh at first";
+    EXPECT_TRUE(std::any_of(d->candidates.begin(), d->candidates.end(), [](const auto& c) {
+      return c.why == "on another die, re-centred";
+    })) << "one of the ten dropped";
+  }
+  EXPECT_EQ(sb.outcome[1], "missed");
+  EXPECT_EQ(sb.phantoms, 1);
+  EXPECT_FALSE(std::any_of(b.candidates.begin(), b.candidates.end(),
+                           [&](const auto& c) { return c.kept && on_red6(c); }));
+  EXPECT_TRUE(std::any_of(a.candidates.begin(), a.candidates.end(), [&](const auto& c) {
+    return c.kept && !c.neighbour && on_red6(c);
+  })) << "the red 6 recalled, not found by the search";
+  EXPECT_EQ(sa.outcome[1], "right");
+  EXPECT_EQ(sa.missed + sa.phantoms + sa.doubled, 0);
+  EXPECT_TRUE(sa.roll_right());
+}
+
 // A flat die's top face lies above its centre: seen through a tilted camera its shift from the
 // centre (x radius) is a linear function of where the die lies. Nine dice so (with a little
 // noise) and one whose top face lies 0.3 radius aside: only that one lies off; a second die far

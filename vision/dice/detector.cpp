@@ -1662,12 +1662,28 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         if (c.why == "not a die" && c.presence >= params.search_unsure) propose(c.centre, 0.5 * r);
       }
     }
-    if (!places.empty()) {
+    // A candidate turned down as an eleventh was turned down for the count alone: with fewer
+    // than ten now (a die dropped as on another, re-centred), it is one of the places, re-centred
+    // as they are, and competes with them by presence (Params::recall_eleventh).
+    std::vector<Candidate> recalled;
+    if (params.recall_eleventh && round == 0) {
+      for (int i : order) {
+        const Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+        if (c.why != kEleventh) continue;
+        Candidate moved;
+        moved.radius = r;
+        moved.centre = refine_centre(grey, c.centre, r, params, model);
+        if (clear_of_chosen(moved.centre)) recalled.push_back(moved);
+      }
+    }
+    if (!places.empty() || !recalled.empty()) {
       cv::Mat crops(static_cast<int>(places.size()), kCnnSide * kCnnSide, CV_8U);
       for (int i = 0; i < crops.rows; ++i)
         cnn_crop(grey, places[static_cast<std::size_t>(i)], r, 0, crops.ptr(i));
-      const cv::Mat p = model.digit_cnn.probabilities(crops);  // "no die": the first alone
+      const cv::Mat p =
+          places.empty() ? cv::Mat() : model.digit_cnn.probabilities(crops);  // "no die" first
       const int first = static_cast<int>(d.candidates.size());
+      for (const Candidate& c : recalled) d.candidates.push_back(c);
       // A place the CNN takes for a die lies on it: re-centred within a short reach (`near`),
       // not onto the surer die beside it; and kept where it is when even so it lands on a die
       // chosen and the CNN is sure of it (a die half hidden behind that one).
@@ -1702,7 +1718,7 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
           c.kept = true;
           chosen.push_back(i);
         } else {
-          c.why = "neighbour: " + why;
+          c.why = (c.neighbour ? "neighbour: " : "recalled: ") + why;
         }
       }
     }

@@ -157,6 +157,11 @@ struct Params {
   double red_threshold = 35;
   double respace_after = 0.5;   // a die re-centred this close (x radius) to a surer one is that
                                 // die (dropped; 0: off)
+  // A candidate turned down as an eleventh, when a die chosen is then dropped (re-centred onto a
+  // surer one) and fewer than ten are left, is one of the places of the search beside the dice
+  // (re-centred as they are, competing with them by presence; false: it stays out, as until
+  // 2026-12-06, forty-eighth session, and the search alone fills the place).
+  bool recall_eleventh = true;
   double empty_presence = 0.8;  // a die of less presence whose likeliest value has less than this
   double empty_best = 0.1;      // probability (unread, not cocked) read nothing: the dice are
   bool empty_again = true;      // chosen again without it, taken when they read more dice (or
