@@ -72,7 +72,9 @@ struct Params {
   double part_distance = 0.5;    // closer than this x that radius to its centre, is a part of it
   double radius_spread = 1.15;   // a die's radius is kept within this factor of the median's
   int refine_steps = 4;          // re-centring: +- this many 2-pixel steps at the window's scale
-  double min_spacing = 1.1;      // x the median radius: a die closer to a surer one is the same die
+  double min_spacing = 1.0;      // x the common radius: a die closer to a surer one is the same die
+                                 // (1.1 until 2026-12-06, forty-eighth session, when the common
+                                 // radius was the level's, 10-15% off)
   double respace_from = 0.9;     // ... unless it is this far or more from every die chosen and,
                                  // re-centred, min_spacing away (0: off)
   bool size_vote = false;        // the size most presence agrees with instead of the median (worse)
