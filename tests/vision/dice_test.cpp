@@ -124,8 +124,8 @@ void without_faint(vd::Params& p) {
 // when it became the size network's measure of the surest candidates (Params::size_first): the
 // scenes of the tests below that pin a step of the choosing or the reading were chosen at the
 // level, where that step mattered; at the measured radius some of their dice are found or read
-// right without it. The spacing at the level was 1.1 of that radius, 10-15% small (1.0 of the
-// measured one since the forty-eighth session).
+// right without it. The spacing at the level was 1.1 of that radius (1.0 of the measured one
+// since the forty-eighth session).
 void at_the_level(vd::Params& p) {
   p.size_first = 0;
   p.min_spacing = 1.1;

@@ -74,7 +74,8 @@ struct Params {
   int refine_steps = 4;          // re-centring: +- this many 2-pixel steps at the window's scale
   double min_spacing = 1.0;      // x the common radius: a die closer to a surer one is the same die
                                  // (1.1 until 2026-12-06, forty-eighth session, when the common
-                                 // radius was the level's, 10-15% off)
+                                 // radius was the level's: 0.83-1.09 x the true one, 10th-90th
+                                 // percentile, against 0.88-1.03 measured)
   double respace_from = 0.9;     // ... unless it is this far or more from every die chosen and,
                                  // re-centred, min_spacing away (0: off)
   bool size_vote = false;        // the size most presence agrees with instead of the median (worse)
