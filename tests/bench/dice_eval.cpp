@@ -21,7 +21,7 @@
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
 //     [--size-first N (0: the level)] [--ruled LENGTH THROUGH COUNT (LENGTH 0: off)]
-//     [--recall-eleventh 0|1]
+//     [--recall-eleventh 0|1] [--check-leave-out N (0: none)]
 //     [--check-reread-from F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
@@ -250,6 +250,8 @@ int main(int argc, char** argv) {
       params.check_reread_clear = std::atoi(argv[++i]) != 0;
     else if (a == "--size-first" && i + 1 < argc)
       params.size_first = std::atoi(argv[++i]);
+    else if (a == "--check-leave-out" && i + 1 < argc)
+      params.check_leave_out = std::atoi(argv[++i]);
     else if (a == "--recall-eleventh" && i + 1 < argc)
       params.recall_eleventh = std::atoi(argv[++i]) != 0;
     else if (a == "--ruled" && i + 3 < argc) {

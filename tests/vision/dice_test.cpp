@@ -1590,6 +1590,48 @@ TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
   expect_none_lost(a, b, "a die read without the rule is lost with it", 0.25, true);
 }
 
+// Seed 12900's scene 49 (tests/data/dice/leaveout): a red 1 lies flat against the tray's wall,
+// touched by a red 2 leaning on it. The check fits each die's top face to the other dice's; the
+// leaning 2 counts in the 1's fit and moves the place expected for its face by a tenth of its
+// radius, and the lean network, shown the 1 with that mark, takes it for leaning: read 1 at
+// 0.9998, left unread. Left out of the others' fits (both its faces off, the lean network's word),
+// the 2 moves the 1's fit no more: the 1 is read, the 2 still flagged, the roll read right, and
+// no die read without it is lost.
+TEST(DiceReader, ADieSurelyLeaningIsLeftOutOfTheFitOfTheFlatDieItLeansOn) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "leaveout", "12900-0049");
+  ASSERT_FALSE(image.empty());
+  const vd::Params with;
+  ASSERT_EQ(with.check_leave_out, 1);
+  vd::Params without = with;
+  without.check_leave_out = 0;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto& red1 = truth["dice"][2];
+  const auto& red2 = truth["dice"][4];
+  ASSERT_EQ(red1["value"], 1);
+  ASSERT_FALSE(red1["cocked"].get<bool>());
+  ASSERT_TRUE(red2["cocked"].get<bool>());
+  const cv::Point2d at(red1["x"].get<double>(), red1["y"].get<double>());
+  const double radius = red1["radius_px"].get<double>();
+  // The lean network's largest answer about the red 1.
+  const auto leans = [&](const vd::Detection& d) {
+    double most = -1;
+    for (const auto& q : d.lean_asked)
+      if (cv::norm(q.centre - at) < 0.5 * radius) most = std::max(most, q.leans);
+    return most;
+  };
+  EXPECT_GE(leans(b), with.lean_bound) << "taken for leaning with the 2 in its fit";
+  EXPECT_GE(leans(a), 0) << "asked";
+  EXPECT_LT(leans(a), with.lean_bound);
+  EXPECT_EQ(sb.outcome[2], "unread");
+  EXPECT_EQ(sa.outcome[2], "right");
+  EXPECT_EQ(sb.outcome[4], "flagged");
+  EXPECT_EQ(sa.outcome[4], "flagged");
+  EXPECT_TRUE(sa.roll_right());
+  expect_none_lost(a, b, "a die read without leaving the 2 out is lost with it", 0, true);
+}
+
 // Seed 12000's scene 64 (tests/data/dice/recall): ten candidates chosen, the red 6 alone in the
 // tray turned down as an eleventh; then one of the ten, re-centred, lands on a surer die and is
 // dropped. Without the recall the search beside the dice fills the tenth place with a place by a

@@ -2175,6 +2175,18 @@ bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
                         params.tilt_outlier, m, params.tilt_robust);
 }
 
+// The same without the dice `out` marks (one flag per die of `r`; none when empty) besides
+// its `skip`-th.
+bool fit_read_faces(const ReadShifts& r, const Params& params, std::size_t skip,
+                    const std::vector<bool>& out, cv::Vec4d& m) {
+  std::vector<std::size_t> use;
+  for (std::size_t j = 0; j < r.dice.size(); ++j) {
+    if (j != skip && (out.empty() || !out[j])) use.push_back(j);
+  }
+  return fit_face_shift(r.places, r.shifts, r.axes, std::move(use), params.tilt_dice,
+                        params.tilt_outlier, m, params.tilt_robust);
+}
+
 // Die k of `d` read as `r` at `at` (its value, confidence, turn and top face).
 void take_reading(Detection& d, std::size_t k, const RoundReading& r, cv::Point2d at) {
   d.observation.dice[k].value = r.value;
@@ -2394,11 +2406,35 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
   const ReadShifts read = read_shifts(d, width, params, centres, faces);
+  // The dice surely leaning (Params::check_leave_out): both faces off and the lean network's
+  // word, each against the fit of all the others; left out of the others' fits when few.
+  std::vector<bool> leaning;
+  if (params.check_leave_out > 0 && params.lean_bound > 0 && !model.lean_cnn.empty()) {
+    leaning.assign(read.dice.size(), false);
+    for (std::size_t i = 0; i < read.dice.size(); ++i) {
+      const std::size_t k = read.dice[i];
+      cv::Vec4d m;
+      if (!fit_read_faces(read, params, i, m)) continue;
+      const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+      const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
+      const cv::Point2d centre = centres.empty()
+                                     ? cv::Point2d(d.observation.dice[k].x, d.observation.dice[k].y)
+                                     : centres[k];
+      const cv::Point2d expected = face_shift(m, centre / width, axis);
+      const auto near = [&](cv::Point2d face) {
+        return cv::norm((face - centre) / radius - expected) < params.face_check;
+      };
+      if (near(d.face[k]) || (!faces.empty() && near(faces[k]))) continue;
+      leaning[i] = lean_share(grey, centre, radius, expected, model) >= params.lean_bound;
+    }
+    if (std::count(leaning.begin(), leaning.end(), true) > params.check_leave_out) leaning.clear();
+  }
   for (std::size_t i = 0; i < read.dice.size(); ++i) {
     const std::size_t k = read.dice[i];
     DieSighting& die = d.observation.dice[k];
     cv::Vec4d m;
-    if (!fit_read_faces(read, params, i, m)) continue;
+    if (!fit_read_faces(read, params, i, leaning, m) && !fit_read_faces(read, params, i, m))
+      continue;
     const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
     const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
     cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];

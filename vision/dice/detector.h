@@ -234,6 +234,13 @@ struct Params {
   // opaque die's face surely, a clear one's poorly (since 2026-12-04, twenty-seventh session;
   // 0.22 until the size network).
   double face_check_opaque = 0.18;
+  // A die whose faces (as read and placed again) both lie face_check or more off where the others
+  // put it and that the lean network takes for leaning (lean_bound, asked as the check asks it) is
+  // left out of the other dice's fits when there are at most `check_leave_out` such dice (0: none
+  // left out; since 2026-12-06, forty-eighth session): a die leaning on a flat one, counted in
+  // that one's fit, moved where its face is expected by 0.1 radius, and the lean network, shown
+  // that place, took the flat die for leaning.
+  int check_leave_out = 1;
   int refine_turns = 8;
   // A die whose face as read lies within `refine_from` x its radius of where the other dice as
   // read put it is not placed again (0: every die read is; since 2026-12-04, twenty-seventh
