@@ -75,7 +75,8 @@ enum class Without {
   ClearPair,
   LeanReread,
   CommonSize,
-  RuledLines
+  RuledLines,
+  LeaveOut
 };
 
 // The reader before the clear pair (fortieth session): the first clear network alone.
@@ -119,6 +120,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     params.check_reread_flat = 0, params.check_reread_clear = false;
   if (without == Without::CommonSize) params.size_first = 0;  // the level, as until 2026-12-06
   if (without == Without::RuledLines) params.ruled_length = 0;
+  if (without == Without::LeaveOut) params.check_leave_out = 0;
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
@@ -245,6 +247,7 @@ int main(int argc, char** argv) {
       {"before_lean_reread", Without::LeanReread},
       {"common_size_at_the_level", Without::CommonSize},
       {"without_ruled_lines", Without::RuledLines},
+      {"without_leave_out", Without::LeaveOut},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,

@@ -826,9 +826,13 @@ double lean_share(const cv::Mat& grey, cv::Point2d centre, double radius, cv::Po
 }
 
 namespace {
-// lean_share, the question kept in `d.lean_asked`.
+// lean_share, the question kept in `d.lean_asked`; a question asked already (the same die, centre,
+// radius and shift) is answered as it was.
 double ask_lean(const cv::Mat& grey, Detection& d, std::size_t k, cv::Point2d centre, double radius,
                 cv::Point2d shift, const Model& model) {
+  for (const Detection::LeanAsk& q : d.lean_asked) {
+    if (q.die == k && q.centre == centre && q.radius == radius && q.shift == shift) return q.leans;
+  }
   const double leans = lean_share(grey, centre, radius, shift, model);
   d.lean_asked.push_back({k, centre, radius, shift, leans});
   return leans;
@@ -2425,7 +2429,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
         return cv::norm((face - centre) / radius - expected) < params.face_check;
       };
       if (near(d.face[k]) || (!faces.empty() && near(faces[k]))) continue;
-      leaning[i] = lean_share(grey, centre, radius, expected, model) >= params.lean_bound;
+      leaning[i] = ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound;
     }
     if (std::count(leaning.begin(), leaning.end(), true) > params.check_leave_out) leaning.clear();
   }
