@@ -120,6 +120,13 @@ void without_faint(vd::Params& p) {
   p.faint_candidates = 0;
 }
 
+// The spacing 1.1 of the common radius, as until the forty-eighth session (2026-12-06; since
+// then 1.0): the scene of the ruled-lines test was chosen so; at 1.0 the die the rule lets in is
+// found before the place on the score sheet takes its place.
+void spaced_as_before(vd::Params& p) {
+  p.min_spacing = 1.1;
+}
+
 // The common radius the window scan's level, as until the forty-seventh session (2026-12-06),
 // when it became the size network's measure of the surest candidates (Params::size_first): the
 // scenes of the tests below that pin a step of the choosing or the reading were chosen at the
@@ -128,14 +135,7 @@ void without_faint(vd::Params& p) {
 // since the forty-eighth session).
 void at_the_level(vd::Params& p) {
   p.size_first = 0;
-  p.min_spacing = 1.1;
-}
-
-// The spacing 1.1 of the measured radius, as in the forty-seventh session (1.0 since the
-// forty-eighth): the scene of the ruled-lines test was chosen so; at 1.0 the die the rule lets in
-// is found before the place on the score sheet takes its place.
-void spaced_as_before(vd::Params& p) {
-  p.min_spacing = 1.1;
+  spaced_as_before(p);
 }
 
 // Without the ruled-lines rule (Params::ruled_*, since the forty-seventh session): a window the

@@ -2410,26 +2410,40 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
   const ReadShifts read = read_shifts(d, width, params, centres, faces);
+  // The `i`-th die of `read`: its radius, its digit axis (the fit's) and the check's centre.
+  const auto radius_of = [&](std::size_t i) {
+    return d.candidates[static_cast<std::size_t>(d.die_candidate[read.dice[i]])].radius;
+  };
+  const auto axis_of = [&](std::size_t i) {
+    return read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
+  };
+  const auto centre_of = [&](std::size_t i) {
+    const DieSighting& die = d.observation.dice[read.dice[i]];
+    return centres.empty() ? cv::Point2d(die.x, die.y) : centres[read.dice[i]];
+  };
+  // Whether die k's face as read or placed again lies within `bound` (x its radius) of a flat
+  // die's, `expected` from `centre`.
+  const auto faces_within = [&](std::size_t k, cv::Point2d centre, double radius,
+                                cv::Point2d expected, double bound) {
+    const auto near = [&](cv::Point2d face) {
+      return cv::norm((face - centre) / radius - expected) < bound;
+    };
+    return near(d.face[k]) || (!faces.empty() && near(faces[k]));
+  };
   // The dice surely leaning (Params::check_leave_out): both faces off and the lean network's
   // word, each against the fit of all the others; left out of the others' fits when few.
   std::vector<bool> leaning;
   if (params.check_leave_out > 0 && params.lean_bound > 0 && !model.lean_cnn.empty()) {
     leaning.assign(read.dice.size(), false);
     for (std::size_t i = 0; i < read.dice.size(); ++i) {
-      const std::size_t k = read.dice[i];
       cv::Vec4d m;
       if (!fit_read_faces(read, params, i, m)) continue;
-      const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
-      const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
-      const cv::Point2d centre = centres.empty()
-                                     ? cv::Point2d(d.observation.dice[k].x, d.observation.dice[k].y)
-                                     : centres[k];
-      const cv::Point2d expected = face_shift(m, centre / width, axis);
-      const auto near = [&](cv::Point2d face) {
-        return cv::norm((face - centre) / radius - expected) < params.face_check;
-      };
-      if (near(d.face[k]) || (!faces.empty() && near(faces[k]))) continue;
-      leaning[i] = ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound;
+      const double radius = radius_of(i);
+      const cv::Point2d centre = centre_of(i);
+      const cv::Point2d expected = face_shift(m, centre / width, axis_of(i));
+      if (faces_within(read.dice[i], centre, radius, expected, params.face_check)) continue;
+      leaning[i] = ask_lean(grey, d, read.dice[i], centre, radius, expected, model) >=
+                   params.lean_bound;
     }
     if (std::count(leaning.begin(), leaning.end(), true) > params.check_leave_out) leaning.clear();
   }
@@ -2439,15 +2453,15 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     cv::Vec4d m;
     if (!fit_read_faces(read, params, i, leaning, m) && !fit_read_faces(read, params, i, m))
       continue;
-    const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
-    const cv::Point2d axis = read.axes.empty() ? cv::Point2d(0, 0) : read.axes[i];
-    cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
+    const double radius = radius_of(i);
+    const cv::Point2d axis = axis_of(i);
+    cv::Point2d centre = centre_of(i);
     cv::Point2d expected = face_shift(m, centre / width, axis);
     const auto near = [&](cv::Point2d face, double bound) {
       return cv::norm((face - centre) / radius - expected) < bound;
     };
     const auto within = [&](double bound) {
-      return near(d.face[k], bound) || (!faces.empty() && near(faces[k], bound));
+      return faces_within(k, centre, radius, expected, bound);
     };
     // Off when both the face placed again and the face as read lie off (the face network places
     // a clear die's face poorly: the other faces' digits show through), or, for an opaque die
