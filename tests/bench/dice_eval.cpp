@@ -198,6 +198,10 @@ int main(int argc, char** argv) {
       params.resize_reads = std::atoi(argv[++i]);
     else if (a == "--tie-again")
       params.empty_tie_first = false;
+    else if (a == "--give-back" && i + 1 < argc)
+      params.empty_give_back = std::atoi(argv[++i]) != 0;
+    else if (a == "--tie-apart" && i + 1 < argc)
+      params.empty_tie_apart = std::atoi(argv[++i]) != 0;
     else if (a == "--scan-threshold" && i + 1 < argc)
       params.scan_threshold = std::atof(argv[++i]);
     else if (a == "--faint" && i + 2 < argc) {
@@ -433,7 +437,7 @@ int main(int argc, char** argv) {
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
            "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
            "cocked_share,tilt,top_x,top_y,"
-           "check_centre_x,check_centre_y,check_face_x,check_face_y\n";
+           "check_centre_x,check_centre_y,check_face_x,check_face_y,off_read,off_placed,leans\n";
   }
   std::ofstream leans;
   if (!lean_csv.empty()) {
@@ -555,11 +559,13 @@ int main(int argc, char** argv) {
               t["radius_px"].get<double>();
         std::printf(
             "PHANTOM %s at %.0f,%.0f: nearest true die %.2f radii (its top face %.2f; die %zu, "
-            "value %d, cocked %d, visible %.2f, missed %d), value %d presence %.2f\n",
+            "value %d, cocked %d, visible %.2f, missed %d), value %d presence %.2f best %.2f "
+            "(value %d)\n",
             file.stem().string().c_str(), o.x, o.y, nearest, face, at,
             t["value"].is_number() ? t["value"].get<int>() : 0, t["cocked"].get<bool>() ? 1 : 0,
             t.value("visible", 1.0), s.seen_of[at] < 0 ? 1 : 0, o.value,
-            d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence);
+            d.candidates[static_cast<std::size_t>(d.die_candidate[k])].presence,
+            d.cocked_evidence[k][2], d.best_value[k]);
       }
     }
     for (const vd::Detection::LeanAsk& a : d.lean_asked) {
@@ -605,9 +611,12 @@ int main(int argc, char** argv) {
               << (k < d.check_centre.size() ? d.check_centre[k].x : -1.0) << ','
               << (k < d.check_centre.size() ? d.check_centre[k].y : -1.0) << ','
               << (k < d.check_face.size() ? d.check_face[k].x : -1.0) << ','
-              << (k < d.check_face.size() ? d.check_face[k].y : -1.0) << '\n';
+              << (k < d.check_face.size() ? d.check_face[k].y : -1.0) << ','
+              << (k < d.check_first.size() ? d.check_first[k][0] : -1.0) << ','
+              << (k < d.check_first.size() ? d.check_first[k][1] : -1.0) << ','
+              << (k < d.check_first.size() ? d.check_first[k][2] : -1.0) << '\n';
         } else {
-          csv << ",,,,,,,,,,,,,,,,,,,,,,,\n";
+          csv << ",,,,,,,,,,,,,,,,,,,,,,,,,,\n";
         }
       }
     }

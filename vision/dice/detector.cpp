@@ -2407,6 +2407,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   }
   d.check_centre = centres;
   d.check_face = faces;
+  d.check_first.assign(d.observation.dice.size(), cv::Vec3d(-1, -1, -1));
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
   const ReadShifts read = read_shifts(d, width, params, centres, faces);
@@ -2489,6 +2490,15 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
         leans = ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound;
       return leans == 0;
     };
+    {
+      const auto off_by = [&](cv::Point2d face) {
+        return cv::norm((face - centre) / radius - expected);
+      };
+      d.check_first[k] = {off_by(d.face[k]), faces.empty() ? -1.0 : off_by(faces[k]),
+                          params.lean_bound > 0 && !model.lean_cnn.empty()
+                              ? ask_lean(grey, d, k, centre, radius, expected, model)
+                              : -1.0};
+    }
     if (within(params.face_check) && !opaque_off() && flat()) continue;
     const cv::Point2d first_centre = centre, first_expected = expected;  // the check's own
     // Off: the centre placed again from wider crops, in case the die's radius was found too small.
@@ -2770,26 +2780,40 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   };
   // The second choice is taken when it reads more dice, or as many and finds as many (`more`,
   // with Params::empty_tie_first: more, or as many surer ones).
-  const auto take_again = [&](Detection& d, Detection&& again, bool more) {
+  const auto take_again = [&](Detection& d, Detection&& again, bool more) -> bool {
     Timing both = d.timing;  // both passes were spent, whichever is kept
     both += again.timing;
     const auto read_again = read(again), read_first = read(d);
     const std::size_t found_again = again.observation.dice.size(),
                       found_first = d.observation.dice.size();
-    // On a tie the surer dice (the sum of their presence) when `more`.
-    const auto presence = [](const Detection& x) {
+    // On a tie the surer dice (the sum of their presence) when `more`: with
+    // Params::empty_tie_apart, of the dice each choice has where the other has none (a die both
+    // have may be found by another candidate, surer or less so).
+    const auto presence = [&](const Detection& x, const Detection& y) {
       double sum = 0;
-      for (int k : x.die_candidate) sum += x.candidates[static_cast<std::size_t>(k)].presence;
+      for (int k : x.die_candidate) {
+        const Candidate& c = x.candidates[static_cast<std::size_t>(k)];
+        const bool both = params.empty_tie_apart &&
+                          std::any_of(y.die_candidate.begin(), y.die_candidate.end(), [&](int j) {
+                            return cv::norm(y.candidates[static_cast<std::size_t>(j)].centre -
+                                            c.centre) < 0.5 * x.die_radius;
+                          });
+        if (!both) sum += c.presence;
+      }
       return sum;
     };
     if (read_again > read_first ||
         (read_again == read_first &&
          (more && params.empty_tie_first
               ? found_again > found_first ||
-                    (found_again == found_first && presence(again) > presence(d))
-              : found_again >= found_first)))
+                    (found_again == found_first && presence(again, d) > presence(d, again))
+              : found_again >= found_first))) {
       d = std::move(again);
+      d.timing = both;
+      return true;
+    }
     d.timing = both;
+    return false;
   };
   Detection d = detect_pass(bgr, grey, coarse, params, model, {}, examined, reads, 0);
   double resized = 0;  // the size the dice were chosen again at, kept by the passes below
@@ -2818,9 +2842,78 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // first choice stays: the die that read nothing is most often a die (a clear one) the other
   // dice's reading reads later, and what took its place no die (docs/benchmarks.md, 2026-12-04).
   std::vector<cv::Point2d> excluded = d.emptied;
-  if (!d.emptied.empty() && params.empty_again)
+  if (!d.emptied.empty() && params.empty_again) {
+    const Detection first = params.empty_give_back ? d : Detection{};
     take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized),
                true);
+    // The choice again may have put a die it read nothing on either, and less sure, where no die
+    // of the first choice lay (a window on the bare table): a die given up, clear of the dice
+    // chosen, takes its place back (Params::empty_give_back).
+    if (params.empty_give_back) {
+      const double r = d.die_radius;
+      const auto presence_of = [](const Detection& x, std::size_t k) {
+        return x.candidates[static_cast<std::size_t>(x.die_candidate[k])].presence;
+      };
+      const auto centre_of = [](const Detection& x, std::size_t k) {
+        return x.candidates[static_cast<std::size_t>(x.die_candidate[k])].centre;
+      };
+      // The unread dice new to the choice again, least sure first.
+      std::vector<std::size_t> unsure;
+      for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
+        const DieSighting& die = d.observation.dice[k];
+        if (die.value != 0 || die.cocked) continue;
+        bool known = false;
+        for (std::size_t j = 0; j < first.observation.dice.size() && !known; ++j)
+          known = cv::norm(centre_of(first, j) - centre_of(d, k)) < 0.5 * r;
+        if (!known) unsure.push_back(k);
+      }
+      std::sort(unsure.begin(), unsure.end(), [&](std::size_t a, std::size_t b) {
+        return presence_of(d, a) < presence_of(d, b);
+      });
+      // The dice given up, surest first.
+      std::vector<std::size_t> given_up;
+      for (std::size_t j = 0; j < first.observation.dice.size(); ++j) {
+        if (std::find(first.emptied.begin(), first.emptied.end(), centre_of(first, j)) !=
+            first.emptied.end())
+          given_up.push_back(j);
+      }
+      std::sort(given_up.begin(), given_up.end(), [&](std::size_t a, std::size_t b) {
+        return presence_of(first, a) > presence_of(first, b);
+      });
+      // Each surer than the least sure left, and clear of the dice chosen that stay and of those
+      // taken back.
+      std::vector<cv::Point2d> back, out;
+      std::size_t u = 0;
+      for (std::size_t j : given_up) {
+        if (u >= unsure.size() || presence_of(first, j) <= presence_of(d, unsure[u])) break;
+        const cv::Point2d at = centre_of(first, j);
+        const auto clear_of = [&](cv::Point2d p) {
+          return cv::norm(p - at) >= params.min_spacing * r;
+        };
+        bool clear = std::all_of(back.begin(), back.end(), clear_of);
+        for (std::size_t k = 0; k < d.observation.dice.size() && clear; ++k) {
+          const bool leaving = std::find(unsure.begin() + static_cast<std::ptrdiff_t>(u),
+                                         unsure.end(), k) != unsure.end();
+          clear = leaving || clear_of(centre_of(d, k));
+        }
+        if (!clear) continue;
+        back.push_back(at);
+        out.push_back(centre_of(d, unsure[u++]));
+      }
+      // The dice chosen once more so, taken as the choice again was.
+      if (!back.empty()) {
+        std::vector<cv::Point2d> again = excluded;
+        std::erase_if(again, [&](cv::Point2d p) {
+          return std::find(back.begin(), back.end(), p) != back.end();
+        });
+        again.insert(again.end(), out.begin(), out.end());
+        if (take_again(
+                d, detect_pass(bgr, grey, coarse, params, model, again, examined, reads, resized),
+                true))
+          excluded = again;
+      }
+    }
+  }
   // Where each die lies: the dice the search beside them added are centred too (the others were
   // when chosen), and every die's zone is taken where it lies. A die put on another is that die,
   // and its place is given up: the dice are chosen once more without it (the die it turned down
