@@ -21,7 +21,8 @@
 //     [--check-wider F (0: off)] [--radius-spread F] [--size STEPS TURNS] [--size-bound F]
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
 //     [--size-first N (0: the level)] [--ruled LENGTH THROUGH COUNT (LENGTH 0: off)]
-//     [--recall-eleventh 0|1] [--check-leave-out N (0: none)]
+//     [--recall-eleventh 0|1] [--check-leave-out N (0: none)] [--give-back 0|1]
+//     [--tie-apart 0|1] [--search-faint 0|1]
 //     [--check-reread-from F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
@@ -30,7 +31,8 @@
 //     [--dice-csv FILE] (one line per true die: its outcome and the scene's and die's variation,
 //     and what the die seen matched to it gave: its likeliest value and shares, its centre, radius,
 //     top face against the true ones and the digit networks' mean "cocked" share, and where the
-//     face check measured its centre and top face; for breaking the failures down)
+//     face check measured its centre and top face, and how far off its faces as read and placed
+//     again lay there and the lean network's answer; for breaking the failures down)
 //     [--lean-csv FILE] (one line per question put to the lean network: the image, the die seen
 //     and its true die (-1: a phantom), where from, the radius, the shift and the answer)
 //     [--clear-at-truth] (each transparent flat die read besides at its true top face and radius
@@ -202,6 +204,8 @@ int main(int argc, char** argv) {
       params.empty_give_back = std::atoi(argv[++i]) != 0;
     else if (a == "--tie-apart" && i + 1 < argc)
       params.empty_tie_apart = std::atoi(argv[++i]) != 0;
+    else if (a == "--search-faint" && i + 1 < argc)
+      params.search_faint = std::atoi(argv[++i]) != 0;
     else if (a == "--scan-threshold" && i + 1 < argc)
       params.scan_threshold = std::atof(argv[++i]);
     else if (a == "--faint" && i + 2 < argc) {

@@ -1663,7 +1663,8 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     }
     if (params.search_unsure > 0 && round == 0) {
       for (const Candidate& c : d.candidates) {
-        if (c.why == "not a die" && c.presence >= params.search_unsure) propose(c.centre, 0.5 * r);
+        const bool unsure = c.why == "not a die" || (params.search_faint && c.why == "faint");
+        if (unsure && c.presence >= params.search_unsure) propose(c.centre, 0.5 * r);
       }
     }
     // A candidate turned down as an eleventh was turned down for the count alone: with fewer

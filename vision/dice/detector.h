@@ -132,6 +132,7 @@ struct Params {
   double neighbour_keep = 0.03;       // onto a die chosen with "no die" at most this (0: never)
   bool search_resized = true;       // ... and so do the places of candidates of the wrong size
   double search_unsure = 0.2;       // ... and of candidates "not a die" of at least this presence
+  bool search_faint = true;         // ... and "faint" (false: not, as until 2026-12-06)
   double cnn_presence = 0.25;    // its share in a candidate's presence (1 - "not a die"), with the
                                  // reader forest's, over the examine stage's turns
   double presence_net = 0.35;    // with a presence network: its share in the presence,
