@@ -76,7 +76,8 @@ enum class Without {
   LeanReread,
   CommonSize,
   RuledLines,
-  LeaveOut
+  LeaveOut,
+  GiveBack
 };
 
 // The reader before the clear pair (fortieth session): the first clear network alone.
@@ -121,6 +122,11 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::CommonSize) params.size_first = 0;  // the level, as until 2026-12-06
   if (without == Without::RuledLines) params.ruled_length = 0;
   if (without == Without::LeaveOut) params.check_leave_out = 0;
+  if (without == Without::GiveBack) {
+    params.empty_give_back = false;
+    params.empty_tie_apart = false;
+    params.search_faint = false;
+  }
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
@@ -248,6 +254,7 @@ int main(int argc, char** argv) {
       {"common_size_at_the_level", Without::CommonSize},
       {"without_ruled_lines", Without::RuledLines},
       {"without_leave_out", Without::LeaveOut},
+      {"before_give_back", Without::GiveBack},
       {"scan_by_opencv", Without::OwnScan}};
   for (const auto& [name, without] : readers) {
     benchmark::RegisterBenchmark((std::string("BM_DetectDice/") + name).c_str(), BM_DetectDice,
