@@ -2844,50 +2844,49 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
   // dice's reading reads later, and what took its place no die (docs/benchmarks.md, 2026-12-04).
   std::vector<cv::Point2d> excluded = d.emptied;
   if (!d.emptied.empty() && params.empty_again) {
-    const Detection first = params.empty_give_back ? d : Detection{};
-    take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized),
-               true);
+    const auto presence_of = [](const Detection& x, std::size_t k) {
+      return x.candidates[static_cast<std::size_t>(x.die_candidate[k])].presence;
+    };
+    const auto centre_of = [](const Detection& x, std::size_t k) {
+      return x.candidates[static_cast<std::size_t>(x.die_candidate[k])].centre;
+    };
+    // The first choice's dice, and those it gave up (presence, place), surest first.
+    std::vector<cv::Point2d> first;
+    std::vector<std::pair<double, cv::Point2d>> given_up;
+    for (std::size_t j = 0; j < d.observation.dice.size(); ++j) {
+      first.push_back(centre_of(d, j));
+      if (std::find(d.emptied.begin(), d.emptied.end(), first.back()) != d.emptied.end())
+        given_up.emplace_back(presence_of(d, j), first.back());
+    }
+    std::stable_sort(given_up.begin(), given_up.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    const bool again =
+        take_again(d, detect_pass(bgr, grey, coarse, params, model, excluded, examined, reads, resized),
+                   true);
     // The choice again may have put a die it read nothing on either, and less sure, where no die
     // of the first choice lay (a window on the bare table): a die given up, clear of the dice
     // chosen, takes its place back (Params::empty_give_back).
-    if (params.empty_give_back) {
+    if (again && params.empty_give_back) {
       const double r = d.die_radius;
-      const auto presence_of = [](const Detection& x, std::size_t k) {
-        return x.candidates[static_cast<std::size_t>(x.die_candidate[k])].presence;
-      };
-      const auto centre_of = [](const Detection& x, std::size_t k) {
-        return x.candidates[static_cast<std::size_t>(x.die_candidate[k])].centre;
-      };
       // The unread dice new to the choice again, least sure first.
       std::vector<std::size_t> unsure;
       for (std::size_t k = 0; k < d.observation.dice.size(); ++k) {
         const DieSighting& die = d.observation.dice[k];
-        if (die.value != 0 || die.cocked) continue;
-        bool known = false;
-        for (std::size_t j = 0; j < first.observation.dice.size() && !known; ++j)
-          known = cv::norm(centre_of(first, j) - centre_of(d, k)) < 0.5 * r;
-        if (!known) unsure.push_back(k);
+        const cv::Point2d at = centre_of(d, k);
+        if (die.value == 0 && !die.cocked && std::none_of(first.begin(), first.end(), [&](cv::Point2d p) {
+              return cv::norm(p - at) < 0.5 * r;
+            }))
+          unsure.push_back(k);
       }
-      std::sort(unsure.begin(), unsure.end(), [&](std::size_t a, std::size_t b) {
+      std::stable_sort(unsure.begin(), unsure.end(), [&](std::size_t a, std::size_t b) {
         return presence_of(d, a) < presence_of(d, b);
       });
-      // The dice given up, surest first.
-      std::vector<std::size_t> given_up;
-      for (std::size_t j = 0; j < first.observation.dice.size(); ++j) {
-        if (std::find(first.emptied.begin(), first.emptied.end(), centre_of(first, j)) !=
-            first.emptied.end())
-          given_up.push_back(j);
-      }
-      std::sort(given_up.begin(), given_up.end(), [&](std::size_t a, std::size_t b) {
-        return presence_of(first, a) > presence_of(first, b);
-      });
-      // Each surer than the least sure left, and clear of the dice chosen that stay and of those
-      // taken back.
+      // Each die given up surer than the least sure left, and clear of the dice chosen that stay
+      // and of those taken back.
       std::vector<cv::Point2d> back, out;
       std::size_t u = 0;
-      for (std::size_t j : given_up) {
-        if (u >= unsure.size() || presence_of(first, j) <= presence_of(d, unsure[u])) break;
-        const cv::Point2d at = centre_of(first, j);
+      for (const auto& [presence, at] : given_up) {
+        if (u >= unsure.size() || presence <= presence_of(d, unsure[u])) break;
         const auto clear_of = [&](cv::Point2d p) {
           return cv::norm(p - at) >= params.min_spacing * r;
         };
@@ -2903,15 +2902,15 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
       }
       // The dice chosen once more so, taken as the choice again was.
       if (!back.empty()) {
-        std::vector<cv::Point2d> again = excluded;
-        std::erase_if(again, [&](cv::Point2d p) {
+        std::vector<cv::Point2d> without = excluded;
+        std::erase_if(without, [&](cv::Point2d p) {
           return std::find(back.begin(), back.end(), p) != back.end();
         });
-        again.insert(again.end(), out.begin(), out.end());
+        without.insert(without.end(), out.begin(), out.end());
         if (take_again(
-                d, detect_pass(bgr, grey, coarse, params, model, again, examined, reads, resized),
+                d, detect_pass(bgr, grey, coarse, params, model, without, examined, reads, resized),
                 true))
-          excluded = again;
+          excluded = without;
       }
     }
   }
