@@ -14,6 +14,7 @@
 #include <opencv2/imgproc.hpp>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "tests/support/cli_run.h"
 #include "tests/support/committed_scene.h"
@@ -136,6 +137,30 @@ void spaced_as_before(vd::Params& p) {
 void at_the_level(vd::Params& p) {
   p.size_first = 0;
   spaced_as_before(p);
+}
+
+// A committed scene read with a step of the reader on (its default, checked) and off: the truth,
+// both detections and their scores.
+struct WithAndWithout {
+  nlohmann::json truth;
+  vd::Detection with, without;
+  arbitre::testing::DiceScore scored_with, scored_without;
+};
+WithAndWithout read_with_and_without(const std::string& subdir, const std::string& name,
+                                     bool vd::Params::*step) {
+  WithAndWithout r;
+  cv::Mat image;
+  std::tie(r.truth, image) = arbitre::testing::committed_scene("dice", subdir, name);
+  EXPECT_FALSE(image.empty());
+  vd::Params on;
+  EXPECT_TRUE(on.*step) << "the step is on by default";
+  vd::Params off = on;
+  off.*step = false;
+  r.with = vd::detect(image, on);
+  r.without = vd::detect(image, off);
+  r.scored_with = arbitre::testing::score_dice(r.truth, r.with.observation);
+  r.scored_without = arbitre::testing::score_dice(r.truth, r.without.observation);
+  return r;
 }
 
 // Without the ruled-lines rule (Params::ruled_*, since the forty-seventh session): a window the
@@ -1638,15 +1663,8 @@ TEST(DiceReader, ADieSurelyLeaningIsLeftOutOfTheFitOfTheFlatDieItLeansOn) {
 // die (a die reported where none lies) and the red 6 is missed; with it, the red 6 is one of the
 // search's places, surer than they: every die found and the roll read right.
 TEST(DiceReader, ADieTurnedDownAsAnEleventhComesBackWhenOneOfTheTenIsDropped) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "recall", "12000-0064");
-  ASSERT_FALSE(image.empty());
-  const vd::Params with;
-  ASSERT_TRUE(with.recall_eleventh);
-  vd::Params without = with;
-  without.recall_eleventh = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto sa = arbitre::testing::score_dice(truth, a.observation);
-  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("recall", "12000-0064", &vd::Params::recall_eleventh);
   const auto& red6 = truth["dice"][1];
   ASSERT_EQ(red6["value"], 6);
   ASSERT_EQ(red6["colour"], "red");
@@ -1682,15 +1700,8 @@ TEST(DiceReader, ADieTurnedDownAsAnEleventhComesBackWhenOneOfTheTenIsDropped) {
 // With the give-back that window gives its place back: the leaning die is reported, unread, and
 // nothing is invented.
 TEST(DiceReader, ADieGivenUpForReadingNothingTakesItsPlaceBackFromALessSureWindow) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "giveback", "12700-0027");
-  ASSERT_FALSE(image.empty());
-  const vd::Params with;
-  ASSERT_TRUE(with.empty_give_back);
-  vd::Params without = with;
-  without.empty_give_back = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto sa = arbitre::testing::score_dice(truth, a.observation);
-  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("giveback", "12700-0027", &vd::Params::empty_give_back);
   const auto& leaning = truth["dice"][5];
   ASSERT_TRUE(leaning["cocked"].get<bool>());
   const cv::Point2d at(leaning["x"].get<double>(), leaning["y"].get<double>());
@@ -1729,15 +1740,8 @@ TEST(DiceReader, ADieGivenUpForReadingNothingTakesItsPlaceBackFromALessSureWindo
 // none, the second is taken: the white 3 is found (unread), the clear white 9 read, and nothing
 // is invented.
 TEST(DiceReader, OnATieThePresenceOfTheDiceEachChoiceHasAloneDecides) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "tieapart", "12900-0016");
-  ASSERT_FALSE(image.empty());
-  const vd::Params with;
-  ASSERT_TRUE(with.empty_tie_apart);
-  vd::Params without = with;
-  without.empty_tie_apart = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto sa = arbitre::testing::score_dice(truth, a.observation);
-  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("tieapart", "12900-0016", &vd::Params::empty_tie_apart);
   const auto& white3 = truth["dice"][5];
   ASSERT_EQ(white3["value"], 3);
   ASSERT_EQ(white3["texture"], "transparent");
@@ -1766,16 +1770,8 @@ TEST(DiceReader, OnATieThePresenceOfTheDiceEachChoiceHasAloneDecides) {
 // the dice found proposes the places of candidates "not a die" it is unsure of; a "faint" one is as
 // unsure: proposed too, re-centred and examined at the common size, both are found and read right.
 TEST(DiceReader, AFaintWindowTurnedDownIsAPlaceOfTheSearchBesideTheDice) {
-  const auto [truth, image] =
-      arbitre::testing::committed_scene("dice", "searchfaint", "13900-0001");
-  ASSERT_FALSE(image.empty());
-  const vd::Params with;
-  ASSERT_TRUE(with.search_faint);
-  vd::Params without = with;
-  without.search_faint = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto sa = arbitre::testing::score_dice(truth, a.observation);
-  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("searchfaint", "13900-0001", &vd::Params::search_faint);
   for (const int i : {6, 7}) {
     const auto& white = truth["dice"][static_cast<std::size_t>(i)];
     ASSERT_EQ(white["colour"], "white");
