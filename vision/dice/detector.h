@@ -171,18 +171,18 @@ struct Params {
   bool empty_again = true;      // chosen again without it, taken when they read more dice (or
                                 // as many, and find more, or as many whose presence sums
   bool empty_tie_first = true;  // higher; false: as many, as until 2026-12-04)
+  // The same when a die was turned down as an eleventh (one of the eleven is no die): a die of
+  // less presence than this whose likeliest value has less than empty_crowded_best.
+  double empty_crowded_presence = 0.9;
+  double empty_crowded_best = 0.2;
   // When the dice chosen again without those that read nothing are taken, a die they read
   // nothing on either, new to them and less sure (presence) than one given up that lies clear of
   // the others, gives its place back to it: the dice are chosen once more so (taken as the
   // choice again is; false: not, as until 2026-12-06, forty-ninth session).
   bool empty_give_back = true;
-  // On such a tie, the presence summed over the dice each choice has where the other has none
-  // (false: over all the dice, as until 2026-12-06, forty-ninth session).
+  // On the tie of empty_tie_first, the presence summed over the dice each choice has where the
+  // other has none (false: over all the dice, as until 2026-12-06, forty-ninth session).
   bool empty_tie_apart = true;
-  // The same when a die was turned down as an eleventh (one of the eleven is no die): a die of
-  // less presence than this whose likeliest value has less than empty_crowded_best.
-  double empty_crowded_presence = 0.9;
-  double empty_crowded_best = 0.2;
   double colour_gap = 3;        // ten dice: other than five red only when the redness falls this
                                 // many times further there than between the fifth and sixth
   bool textures = false;        // the game is played with textured dice: tell frosted/transparent
@@ -552,7 +552,8 @@ struct Detection {
   std::vector<cv::Point2d> check_centre, check_face;
   // For each die the check judged: how far its face as read and its face placed again lie off a
   // flat die's (x radius), and the lean network's "leans", all from the check's own centre (-1
-  // when not judged).
+  // when not judged; with the defaults the check asks that question anyway: a diagnostic,
+  // dice_eval --dice-csv).
   std::vector<cv::Vec3d> check_first;
   // Each question put to the lean network (uncock_flat, the face check): the die, the centre
   // and radius asked from, the shift toward where a flat die's top face would lie (x radius),
