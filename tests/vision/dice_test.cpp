@@ -139,23 +139,24 @@ void at_the_level(vd::Params& p) {
   spaced_as_before(p);
 }
 
-// A committed scene read with a step of the reader on (its default, checked) and off: the truth,
-// both detections and their scores.
+// A committed scene read with a step of the reader on (its default, checked to differ from
+// `off`) and set to `off`: the truth, both detections and their scores.
 struct WithAndWithout {
   nlohmann::json truth;
   vd::Detection with, without;
   arbitre::testing::DiceScore scored_with, scored_without;
 };
+template <typename T>
 WithAndWithout read_with_and_without(const std::string& subdir, const std::string& name,
-                                     bool vd::Params::*step) {
+                                     T vd::Params::*step, T off_value = T{}) {
   WithAndWithout r;
   cv::Mat image;
   std::tie(r.truth, image) = arbitre::testing::committed_scene("dice", subdir, name);
   EXPECT_FALSE(image.empty());
   vd::Params on;
-  EXPECT_TRUE(on.*step) << "the step is on by default";
+  EXPECT_NE(on.*step, off_value) << "the step is on by default";
   vd::Params off = on;
-  off.*step = false;
+  off.*step = off_value;
   r.with = vd::detect(image, on);
   r.without = vd::detect(image, off);
   r.scored_with = arbitre::testing::score_dice(r.truth, r.with.observation);
@@ -1623,15 +1624,10 @@ TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
 // the 2 moves the 1's fit no more: the 1 is read, the 2 still flagged, the roll read right, and
 // no die read without it is lost.
 TEST(DiceReader, ADieSurelyLeaningIsLeftOutOfTheFitOfTheFlatDieItLeansOn) {
-  const auto [truth, image] = arbitre::testing::committed_scene("dice", "leaveout", "12900-0049");
-  ASSERT_FALSE(image.empty());
   const vd::Params with;
   ASSERT_EQ(with.check_leave_out, 1);
-  vd::Params without = with;
-  without.check_leave_out = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
-  const auto sa = arbitre::testing::score_dice(truth, a.observation);
-  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("leaveout", "12900-0049", &vd::Params::check_leave_out, 0);
   const auto& red1 = truth["dice"][2];
   const auto& red2 = truth["dice"][4];
   ASSERT_EQ(red1["value"], 1);

@@ -2459,9 +2459,11 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     const cv::Point2d axis = axis_of(i);
     cv::Point2d centre = centre_of(i);
     cv::Point2d expected = face_shift(m, centre / width, axis);
-    const auto near = [&](cv::Point2d face, double bound) {
-      return cv::norm((face - centre) / radius - expected) < bound;
+    // How far a face lies off where a flat die's would (x radius), from the centre now taken.
+    const auto off_by = [&](cv::Point2d face) {
+      return cv::norm((face - centre) / radius - expected);
     };
+    const auto near = [&](cv::Point2d face, double bound) { return off_by(face) < bound; };
     const auto within = [&](double bound) {
       return faces_within(k, centre, radius, expected, bound);
     };
@@ -2491,15 +2493,10 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
         leans = ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound;
       return leans == 0;
     };
-    {
-      const auto off_by = [&](cv::Point2d face) {
-        return cv::norm((face - centre) / radius - expected);
-      };
-      d.check_first[k] = {off_by(d.face[k]), faces.empty() ? -1.0 : off_by(faces[k]),
-                          params.lean_bound > 0 && !model.lean_cnn.empty()
-                              ? ask_lean(grey, d, k, centre, radius, expected, model)
-                              : -1.0};
-    }
+    d.check_first[k] = {off_by(d.face[k]), faces.empty() ? -1.0 : off_by(faces[k]),
+                        params.lean_bound > 0 && !model.lean_cnn.empty()
+                            ? ask_lean(grey, d, k, centre, radius, expected, model)
+                            : -1.0};
     if (within(params.face_check) && !opaque_off() && flat()) continue;
     const cv::Point2d first_centre = centre, first_expected = expected;  // the check's own
     // Off: the centre placed again from wider crops, in case the die's radius was found too small.
