@@ -2,23 +2,25 @@
 # CTests train_dice_presence, train_dice_presencehard, train_dice_second, train_dice_secondmore,
 # train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_clearsecond, train_dice_top,
-# train_dice_fineface, train_dice_finecentre, train_dice_size, train_dice_lean and
-# train_dice_leanhard: the presence
+# train_dice_fineface, train_dice_finecentre, train_dice_size, train_dice_lean,
+# train_dice_leanhard and train_dice_leanmore: the presence
 # network's training step of tools/train_dice.sh (and its last, again from the base's network
 # with the base reader's mistakes: --presence-hard), the second digit network's, the centre
 # network's, the clear network's (and the second clear network's), the clear face network's, the top network's, the fine networks',
 # the size network's or the lean network's (its last four, and its last again with the base reader's
-# questions to its lean network: --lean-hard), on committed dice
+# questions to its lean network: --lean-hard, and that again from the base's own lean network:
+# --lean-continue), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it (the lean network and
 # the second clear network at the side asked, and a side their layers do not fit refused); two threads train the
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|presencehard|second|secondmore|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean|leanhard]
+#     [presence|presencehard|second|secondmore|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean|leanhard|leanmore]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue),
-# secondmore from its second digit network (--digit-continue),
+# secondmore from its second digit network (--digit-continue), leanmore from its lean network
+# (--lean-continue),
 # presencehard from its presence network (and says how many mistakes it found).
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
@@ -66,6 +68,10 @@ case $step in
     bad=(--lean-cnn --lean-copies 0 --base "$base") named=--lean-copies ;;
   leanhard) plain=(--lean-cnn --lean-copies 2 --lean-side 56) flags=("${plain[@]}" --lean-hard 2)
     key=lean_cnn: side=56 side_flag=--lean-side bad=(--lean-hard 2 --base "$base") named=--lean-hard ;;
+  leanmore) plain=(--lean-cnn --lean-copies 2 --lean-side 56 --cnn-shape 8,16,64 --cnn-decay 0.001)
+    flags=("${plain[@]}" --lean-hard 2 --lean-continue) key=lean_cnn: side=56 side_flag=--lean-side
+    bad=(--lean-cnn --lean-copies 2 --lean-side 40 --lean-continue --base "$base")
+    named=--lean-continue ;;
   *) fail "unknown step $step" ;;
 esac
 
@@ -136,7 +142,7 @@ if [[ " ${flags[*]} " == *" --lean-hard "* ]]; then
     fail "the crops with --lean-hard 2 are not those without and two per question"
 fi
 if [[ " ${flags[*]} " == *" --clear-continue "* || " ${flags[*]} " == *" --digit-continue "* ||
-  " ${flags[*]} " == *" --presence-hard "* ]]; then
+  " ${flags[*]} " == *" --presence-hard "* || " ${flags[*]} " == *" --lean-continue "* ]]; then
   # Gone on from the base's own network: at a rate too small to move a weight, the network
   # written is the base's, to the byte (from random weights it could not be).
   "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --cnn-rate 1e-30 --out "$work/still.yml" "$scenes" 2>"$work/log3"

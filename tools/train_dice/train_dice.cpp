@@ -22,7 +22,7 @@
 //              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
 //              [--fine-face | --fine-centre]
 //              [--size-cnn [--size-copies 16]]
-//              [--lean-cnn [--lean-copies 16] [--lean-side 40] [--lean-hard C]]
+//              [--lean-cnn [--lean-copies 16] [--lean-side 40] [--lean-hard C] [--lean-continue]]
 //              [--base MODEL.yml] DIR...
 // --net also trains the digit network (vision/common/mlp.h) on the digit forest's samples, the
 // reader's veto. --cnn trains the digit convolutional network (vision/common/cnn.h) on grey crops
@@ -101,6 +101,8 @@
 // the read dice put a flat die's top face; within 0.02 radius of that, mirrored half the time),
 // labelled as the true die it reports there (within 0.6 of its radius, as dice_eval scores): the
 // network learns from the centres, radii and faces the reader gives it, off as they may be.
+// With --lean-continue it starts from the base's own lean network (the same --lean-side and
+// --cnn-shape) instead of random weights: more scenes taught to it.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -368,6 +370,7 @@ int main(int argc, char** argv) {
   int lean_copies = 16;
   int lean_side = vd::kLeanSide;
   int lean_hard = 0;  // --lean-hard: crops per question the base's reader asks (0: none)
+  bool lean_continue = false;  // --lean-cnn from the base's own lean network
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -471,6 +474,8 @@ int main(int argc, char** argv) {
       lean_side = std::atoi(argv[++i]);
     else if (a == "--lean-hard" && i + 1 < argc)
       lean_hard = std::atoi(argv[++i]);
+    else if (a == "--lean-continue")
+      lean_continue = true;
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--presence-hard" && i + 1 < argc)
@@ -615,7 +620,7 @@ int main(int argc, char** argv) {
         "[--clear-continue] [--clear-second] [--digit-continue] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
         "[--size-cnn [--size-copies C]] "
-        "[--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard C]] "
+        "[--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard C] [--lean-continue]] "
         "[--base MODEL.yml] DIR...\n");
     return 2;
   }
@@ -662,6 +667,13 @@ int main(int argc, char** argv) {
                  "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
                  "model's network of that kind: it has none of the training's shape "
                  "(--clear-side, --clear-colour, --cnn-shape)\n",
+                 base_file.c_str());
+    return 2;
+  }
+  if (lean_continue && (!lean_cnn || !fits(base.lean_cnn, lean_side, vd::kLeanPlanes, 2))) {
+    std::fprintf(stderr,
+                 "%s: --lean-continue goes with --lean-cnn and starts from the model's lean "
+                 "network: it has none of the training's shape (--lean-side, --cnn-shape)\n",
                  base_file.c_str());
     return 2;
   }
@@ -1429,8 +1441,8 @@ int main(int argc, char** argv) {
                  static_cast<int>(std::count(lean_labels.begin(), lean_labels.end(), 1)));
     if (lean_hard > 0)
       std::fprintf(stderr, "lean: the base reader's questions: %d\n", lean_hard_asked);
-    model.lean_cnn =
-        train_grey("lean cnn", lean_images, lean_labels, 2, vd::kLeanPlanes, lean_side);
+    model.lean_cnn = train_grey("lean cnn", lean_images, lean_labels, 2, vd::kLeanPlanes, lean_side,
+                                lean_continue ? &base.lean_cnn : nullptr);
   }
 
   if (presence_cnn) {
