@@ -3,24 +3,27 @@
 # train_dice_centre, train_dice_clear,
 # train_dice_clearface, train_dice_clearmore, train_dice_clearfacemore, train_dice_clearsecond, train_dice_top,
 # train_dice_fineface, train_dice_finecentre, train_dice_size, train_dice_lean,
-# train_dice_leanhard and train_dice_leanmore: the presence
+# train_dice_leanhard, train_dice_leanmore, train_dice_centremore and train_dice_finefacemore: the
+# presence
 # network's training step of tools/train_dice.sh (and its last, again from the base's network
 # with the base reader's mistakes: --presence-hard), the second digit network's, the centre
 # network's, the clear network's (and the second clear network's), the clear face network's, the top network's, the fine networks',
 # the size network's or the lean network's (its last four, and its last again with the base reader's
 # questions to its lean network: --lean-hard, and that again from the base's own lean network:
-# --lean-continue), on committed dice
+# --lean-continue), and the centre and fine face networks' from the base's own (--centre-continue,
+# --fine-continue), on committed dice
 # scenes (one epoch): bad arguments are refused with exit code 2;
 # the model given as --base is kept to the byte with the network after it (the lean network and
 # the second clear network at the side asked, and a side their layers do not fit refused); two threads train the
 # same bytes as one; a path that is no directory and a broken ground truth are refused with exit
 # code 2 naming them. The clear steps also refuse scenes without a transparent die (OPAQUE_DIR).
 #   tools/train_dice_selftest.sh TRAIN_DICE MODEL.tar.xz SCENES_DIR
-#     [presence|presencehard|second|secondmore|centre|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finecentre|size|lean|leanhard|leanmore]
+#     [presence|presencehard|second|secondmore|centre|centremore|clear|clearface|clearmore|clearfacemore|clearsecond|top|fineface|finefacemore|finecentre|size|lean|leanhard|leanmore]
 #     [OPAQUE_DIR]
 # clearmore and clearfacemore go on from the base's own clear networks (--clear-continue),
 # secondmore from its second digit network (--digit-continue), leanmore from its lean network
-# (--lean-continue),
+# (--lean-continue), centremore from its centre network (--centre-continue), finefacemore from its
+# fine face network (--fine-continue),
 # presencehard from its presence network (and says how many mistakes it found).
 set -euo pipefail
 train=$1 tarball=$2 scenes=$3 step=${4:-presence} opaque=${5:-}
@@ -42,6 +45,8 @@ case $step in
     bad=(--cnn-clear --clear-side 40 --digit-continue --base "$base") named=--digit-continue ;;
   centre) flags=(--centre-cnn --face-copies 1) key=centre_cnn:
     bad=(--centre-cnn --face-cnn --base "$base") named=--face-cnn ;;
+  centremore) flags=(--centre-cnn --face-copies 1 --centre-continue) key=centre_cnn:
+    bad=(--fine-centre --face-copies 1 --centre-continue --base "$base") named=--centre-continue ;;
   clear) flags=(--cnn-clear --clear-side 40 --clear-colour --cnn-copies 1) key=clear_cnn:
     bad=(--cnn-clear --clear-side 30 --base "$base") named=--clear-side ;;
   clearface) flags=(--face-clear --face-copies 1) key=clear_face_cnn:
@@ -62,6 +67,9 @@ case $step in
     bad=(--fine-face --fine-centre --base "$base") named=--fine-centre ;;
   finecentre) flags=(--fine-centre --face-copies 1) key=fine_centre_cnn:
     bad=(--fine-centre) named=--base ;;
+  finefacemore) flags=(--fine-face --face-copies 1 --fine-continue) key=fine_face_cnn:
+    bad=(--fine-face --face-copies 1 --cnn-shape 8,16,64 --fine-continue --base "$base")
+    named=--fine-continue ;;
   size) flags=(--size-cnn --size-copies 2) key=size_cnn:
     bad=(--size-cnn --size-copies 0 --base "$base") named=--size-copies ;;
   lean) flags=(--lean-cnn --lean-copies 2 --lean-side 56) key=lean_cnn: side=56 side_flag=--lean-side
@@ -142,7 +150,8 @@ if [[ " ${flags[*]} " == *" --lean-hard "* ]]; then
     fail "the crops with --lean-hard 2 are not those without and two per question"
 fi
 if [[ " ${flags[*]} " == *" --clear-continue "* || " ${flags[*]} " == *" --digit-continue "* ||
-  " ${flags[*]} " == *" --presence-hard "* || " ${flags[*]} " == *" --lean-continue "* ]]; then
+  " ${flags[*]} " == *" --presence-hard "* || " ${flags[*]} " == *" --lean-continue "* ||
+  " ${flags[*]} " == *" --centre-continue "* || " ${flags[*]} " == *" --fine-continue "* ]]; then
   # Gone on from the base's own network: at a rate too small to move a weight, the network
   # written is the base's, to the byte (from random weights it could not be).
   "$train" --base "$base" "${flags[@]}" --cnn-epochs 1 --cnn-rate 1e-30 --out "$work/still.yml" "$scenes" 2>"$work/log3"

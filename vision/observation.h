@@ -62,6 +62,9 @@ struct DiceObservation {
   int width = 0;  // of the image (0 when unknown, e.g. scripted)
   int height = 0;
   std::vector<DieSighting> dice;
+  // The camera's angle from straight overhead (degrees) as the dice read tell it; -1 when too few
+  // dice were read to tell. Dice are read surest within 20 degrees (docs/vision.md, Limits).
+  double camera_tilt_deg = -1;
 };
 
 // How each colour's pions look on this table under this light, from an image showing one pion

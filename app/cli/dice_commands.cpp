@@ -45,7 +45,14 @@ nlohmann::ordered_json dice(const std::string& image, const std::string& overlay
   std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
   json dice = json::array();
   for (const auto& d : sorted) dice.push_back(die_json(d));
-  return {{"image", image}, {"width", seen.width}, {"height", seen.height}, {"dice", dice}};
+  // The camera's angle from overhead as the dice read tell it (null: too few read to tell).
+  const json tilt =
+      seen.camera_tilt_deg >= 0 ? json(std::round(seen.camera_tilt_deg * 10) / 10) : json(nullptr);
+  return {{"image", image},
+          {"width", seen.width},
+          {"height", seen.height},
+          {"camera_tilt_deg", tilt},
+          {"dice", dice}};
 }
 
 }  // namespace arbitre::app::detect

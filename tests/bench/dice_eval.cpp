@@ -428,6 +428,11 @@ int main(int argc, char** argv) {
   // (scenegen --textured-share): images, flat dice, read right, rolls right, cocked, flagged,
   // images with a die missed, doubled or invented.
   std::array<std::array<int, 7>, 2> by_kind{};
+  // The opaque scenes by the camera's angle from overhead (0-10, 10-20, 20-30, 30 and more
+  // degrees), and how far the reader's own estimate of that angle lies off the truth (degrees).
+  std::array<std::array<int, 7>, 4> by_tilt{};
+  std::vector<double> tilt_error;
+  int tilt_unknown = 0;
   std::vector<double> latency;
   vd::Timing sum;
   std::map<std::pair<int, int>, int> confusion;
@@ -441,7 +446,8 @@ int main(int argc, char** argv) {
            "table,layout,light,tilt,jpeg,noise,read_as,best,second,face_error,axis_error,redness,"
            "seen_x,seen_y,seen_radius,face_x,face_y,true_x,true_y,true_face_x,true_face_y,"
            "cocked_share,tilt,top_x,top_y,"
-           "check_centre_x,check_centre_y,check_face_x,check_face_y,off_read,off_placed,leans\n";
+           "check_centre_x,check_centre_y,check_face_x,check_face_y,off_read,off_placed,leans,"
+           "camera_tilt\n";
   }
   std::ofstream leans;
   if (!lean_csv.empty()) {
@@ -618,9 +624,10 @@ int main(int argc, char** argv) {
               << (k < d.check_face.size() ? d.check_face[k].y : -1.0) << ','
               << (k < d.check_first.size() ? d.check_first[k][0] : -1.0) << ','
               << (k < d.check_first.size() ? d.check_first[k][1] : -1.0) << ','
-              << (k < d.check_first.size() ? d.check_first[k][2] : -1.0) << '\n';
+              << (k < d.check_first.size() ? d.check_first[k][2] : -1.0) << ','
+              << d.observation.camera_tilt_deg << '\n';
         } else {
-          csv << ",,,,,,,,,,,,,,,,,,,,,,,,,,\n";
+          csv << ",,,,,,,,,,,,,,,,,,,,,,,,,,," << d.observation.camera_tilt_deg << '\n';
         }
       }
     }
@@ -646,6 +653,17 @@ int main(int argc, char** argv) {
                                        s.cocked_flagged,
                                        s.miss_or_double() ? 1 : 0};
     for (std::size_t k = 0; k < kind.size(); ++k) kind[k] += counts[k];
+    const double true_tilt = truth["scene"].value("tilt_deg", -1.0);
+    if (true_tilt >= 0) {
+      if (!textured) {
+        auto& bin = by_tilt[static_cast<std::size_t>(std::clamp(int(true_tilt / 10), 0, 3))];
+        for (std::size_t k = 0; k < bin.size(); ++k) bin[k] += counts[k];
+      }
+      if (d.observation.camera_tilt_deg >= 0)
+        tilt_error.push_back(std::abs(d.observation.camera_tilt_deg - true_tilt));
+      else
+        ++tilt_unknown;
+    }
     if (!s.roll_right()) {
       const std::vector<std::string> causes = arbitre::testing::roll_failures(truth, s);
       for (const std::string& c : causes) {
@@ -704,6 +722,30 @@ int main(int argc, char** argv) {
         "%d\n",
         k == 0 ? "opaque" : "textured (frosted or transparent)", n[0], n[2], n[1],
         100.0 * n[2] / std::max(1, n[1]), n[3], 100.0 * n[3] / n[0], n[5], n[4], n[6]);
+  }
+  for (int b = 0; b < 4; ++b) {
+    const auto& n = by_tilt[static_cast<std::size_t>(b)];
+    if (n[0] == 0) continue;
+    std::printf(
+        "  opaque scenes, camera %s degrees from overhead: images %d, flat dice read right "
+        "%d/%d = %.2f%%, rolls read exactly right %d = %.1f%%, cocked dice flagged %d/%d, images "
+        "with a die missed, doubled or invented %d\n",
+        b == 0   ? "0-10"
+        : b == 1 ? "10-20"
+        : b == 2 ? "20-30"
+                 : "30+",
+        n[0], n[2], n[1], 100.0 * n[2] / std::max(1, n[1]), n[3], 100.0 * n[3] / n[0], n[5], n[4],
+        n[6]);
+  }
+  if (!tilt_error.empty()) {
+    std::sort(tilt_error.begin(), tilt_error.end());
+    const auto at = [&](double q) {
+      return tilt_error[static_cast<std::size_t>(q * (tilt_error.size() - 1))];
+    };
+    std::printf(
+        "camera's angle from the dice read: %zu images (%d too few dice read), off the truth by "
+        "%.1f degrees (median), %.1f (90th percentile), %.1f (99th)\n",
+        tilt_error.size(), tilt_unknown, at(0.5), at(0.9), at(0.99));
   }
   for (int c = 0; clear_at_truth && c < 2; ++c) {
     const auto& t = at_truth[static_cast<std::size_t>(c)];

@@ -760,6 +760,51 @@ TEST(DiceReader, CommittedScenesAboveTheRegressionFloor) {
   EXPECT_GE(flagged, cocked - 1) << flagged << " of " << cocked << " cocked dice flagged";
 }
 
+// The camera's angle from overhead, told by where the dice read put a flat die's top face: on
+// the six committed scenes (cameras 0.8-25.1 degrees from overhead) within 5 degrees of the
+// truth (on 2,500 rendered images 1.7-1.9 degrees off, median; docs/benchmarks.md).
+TEST(DiceReader, TheCameraAngleIsToldByWhereTheDiceReadPutAFlatDiesTopFace) {
+  const fs::path dir = fs::path(ARBITRE_TEST_DATA) / "dice";
+  int scenes = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto truth = nlohmann::json::parse(std::ifstream(entry.path()));
+    const auto seen =
+        arbitre::vision::detect_dice_file((dir / truth["image"].get<std::string>()).string());
+    const double tilt = truth["scene"]["tilt_deg"].get<double>();
+    EXPECT_NEAR(seen.camera_tilt_deg, tilt, 5.0) << entry.path();
+    ++scenes;
+  }
+  EXPECT_EQ(scenes, 6);
+}
+
+// The angle from the fit alone: the shift of a flat die's top face from its centre where the
+// camera looks (the image's centre), kTiltShiftBias + kTiltShiftPerSine x sin(tilt) radius, read
+// back; no shift (or less than the bias) is straight overhead; none is more than 90 degrees.
+TEST(DiceReader, TheCameraAngleFromTheFitOfTheTopFacesShifts) {
+  const cv::Size size(1280, 720);
+  const auto fit_with_shift = [](cv::Point2d shift) {
+    // k p - (a, b) with k = 0: the same shift everywhere.
+    return cv::Vec4d(0, -shift.x, -shift.y, 0);
+  };
+  for (double degrees : {5.0, 20.0, 33.0}) {
+    const double length =
+        vd::kTiltShiftBias + vd::kTiltShiftPerSine * std::sin(degrees * M_PI / 180.0);
+    EXPECT_NEAR(vd::camera_tilt_from_fit(fit_with_shift({0, -length}), size), degrees, 1e-9);
+    EXPECT_NEAR(vd::camera_tilt_from_fit(fit_with_shift({length * 0.6, length * 0.8}), size),
+                degrees, 1e-9);
+  }
+  // A fit whose shift grows across the image: read where the camera looks, the middle.
+  const cv::Vec4d growing(0.2, 0.2 * 0.5, 0.2 * 0.5 * 720 / 1280 + 0.3, 0);
+  const double length = cv::norm(vd::face_shift(growing, {0.5, 0.5 * 720 / 1280}, {0, 0}));
+  EXPECT_NEAR(length, 0.3, 1e-12);
+  EXPECT_GT(cv::norm(vd::face_shift(growing, {0, 0}, {0, 0})), 0.35);  // elsewhere another
+  EXPECT_NEAR(vd::camera_tilt_from_fit(growing, size),
+              std::asin((0.3 - vd::kTiltShiftBias) / vd::kTiltShiftPerSine) * 180 / M_PI, 1e-9);
+  EXPECT_EQ(vd::camera_tilt_from_fit(fit_with_shift({0.01, 0}), size), 0.0);
+  EXPECT_EQ(vd::camera_tilt_from_fit(fit_with_shift({0, 2.0}), size), 90.0);
+}
+
 TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
   const std::string image = (fs::path(ARBITRE_TEST_DATA) / "dice" / "0002.jpg").string();
   const auto ok = arbitre::testing::run_arbitre("detect dice " + image);
@@ -774,6 +819,8 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
     EXPECT_TRUE(d["cocked"].is_boolean());
     EXPECT_TRUE(d["confidence"].is_number());
   }
+  // The camera 2.8 degrees from overhead in this scene: told within 5.
+  EXPECT_NEAR(json["camera_tilt_deg"].get<double>(), 2.8, 5.0);
   const fs::path bad = fs::path(::testing::TempDir()) / "arbitre_dice_cli_bad.jpg";
   std::ofstream(bad) << "\xFF\xD8\xFF garbage";
   const auto refused = arbitre::testing::run_arbitre("detect dice " + bad.string());

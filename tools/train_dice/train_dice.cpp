@@ -16,11 +16,11 @@
 //               [--cnn-second]]
 //              [--axis-cnn [--axis-copies 4] [--axis-jitter 0.15]]
 //              [--face-cnn [--face-copies 8] [--face-target read|centre|top]]
-//              [--centre-cnn [--face-copies 8]] [--top-cnn [--face-copies 8]]
+//              [--centre-cnn [--face-copies 8]] [--centre-continue] [--top-cnn [--face-copies 8]]
 //              [--cnn-clear [--clear-side 28] [--clear-colour]] [--face-clear [--face-copies 8]]
 //              [--clear-continue] [--clear-second] [--digit-continue]
 //              [--presence-cnn [--presence-copies 6] [--presence-hard C]]
-//              [--fine-face | --fine-centre]
+//              [--fine-face | --fine-centre] [--fine-continue]
 //              [--size-cnn [--size-copies 16]]
 //              [--lean-cnn [--lean-copies 16] [--lean-side 40] [--lean-hard C] [--lean-continue]]
 //              [--base MODEL.yml] DIR...
@@ -103,6 +103,8 @@
 // network learns from the centres, radii and faces the reader gives it, off as they may be.
 // With --lean-continue it starts from the base's own lean network (the same --lean-side and
 // --cnn-shape) instead of random weights: more scenes taught to it.
+// --centre-continue does so for --centre-cnn (the base's own centre network, of the training's
+// --cnn-shape, taught on), --fine-continue for --fine-face or --fine-centre.
 //
 // Deterministic: a fixed seed, one thread, scenes in name order.
 #include <algorithm>
@@ -354,6 +356,8 @@ int main(int argc, char** argv) {
   double axis_jitter = 0.15;
   bool face_cnn = false;
   bool centre_cnn = false;  // the face network's training, taught centres, kept as centre_cnn
+  bool centre_continue = false;  // --centre-cnn from the base's own centre network
+  bool fine_continue = false;    // --fine-face / --fine-centre from the base's own network
   bool clear_continue = false;  // --cnn-clear / --face-clear from the base's own network
   bool digit_continue = false;  // --cnn / --cnn-second from the base's own network
   bool top_cnn = false;     // the same, taught every die's most upward face: kept as top_cnn
@@ -476,6 +480,10 @@ int main(int argc, char** argv) {
       lean_hard = std::atoi(argv[++i]);
     else if (a == "--lean-continue")
       lean_continue = true;
+    else if (a == "--centre-continue")
+      centre_continue = true;
+    else if (a == "--fine-continue")
+      fine_continue = true;
     else if (a == "--presence-copies" && i + 1 < argc)
       presence_copies = std::atoi(argv[++i]);
     else if (a == "--presence-hard" && i + 1 < argc)
@@ -615,10 +623,11 @@ int main(int argc, char** argv) {
         "[--cnn-second]] "
         "[--axis-cnn [--axis-copies C] [--axis-jitter J]] [--face-cnn [--face-copies C] "
         "[--face-target read|centre|top]] [--centre-cnn [--face-copies C]] "
-        "[--top-cnn [--face-copies C]] "
+        "[--centre-continue] [--top-cnn [--face-copies C]] "
         "[--cnn-clear [--clear-side S] [--clear-colour]] [--face-clear [--face-copies C]] "
         "[--clear-continue] [--clear-second] [--digit-continue] "
         "[--presence-cnn [--presence-copies C] [--presence-hard C]] [--fine-face | --fine-centre] "
+        "[--fine-continue] "
         "[--size-cnn [--size-copies C]] "
         "[--lean-cnn [--lean-copies C] [--lean-side S] [--lean-hard C] [--lean-continue]] "
         "[--base MODEL.yml] DIR...\n");
@@ -667,6 +676,25 @@ int main(int argc, char** argv) {
                  "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
                  "model's network of that kind: it has none of the training's shape "
                  "(--clear-side, --clear-colour, --cnn-shape)\n",
+                 base_file.c_str());
+    return 2;
+  }
+  if (centre_continue &&
+      (!centre_cnn || !fits(base.centre_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins))) {
+    std::fprintf(stderr,
+                 "%s: --centre-continue goes with --centre-cnn and starts from the model's centre "
+                 "network: it has none of the training's shape (--cnn-shape)\n",
+                 base_file.c_str());
+    return 2;
+  }
+  if (fine_continue &&
+      (fine_face ? !fits(base.fine_face_cnn, vd::kFineFaceSide, vd::kFacePlanes, vd::kFaceBins)
+                 : !fine_centre || !fits(base.fine_centre_cnn, vd::kFineCentreSide, vd::kFacePlanes,
+                                         vd::kFaceBins))) {
+    std::fprintf(stderr,
+                 "%s: --fine-continue goes with --fine-face or --fine-centre and starts from the "
+                 "model's network of that kind: it has none of the training's shape "
+                 "(--cnn-shape)\n",
                  base_file.c_str());
     return 2;
   }
@@ -1416,7 +1444,8 @@ int main(int argc, char** argv) {
         train_grey("face cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
   if (centre_cnn)
     model.centre_cnn =
-        train_grey("centre cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes);
+        train_grey("centre cnn", face_images, face_labels, vd::kFaceBins, vd::kFacePlanes,
+                   vd::kCnnSide, centre_continue ? &base.centre_cnn : nullptr);
   if (top_cnn)
     model.top_cnn = train_grey("top cnn (from the face network)", face_images, face_labels,
                                vd::kFaceBins, vd::kFacePlanes, vd::kCnnSide, &base.face_cnn);
@@ -1426,11 +1455,13 @@ int main(int argc, char** argv) {
                    vd::kCnnSide, clear_continue ? &base.clear_face_cnn : nullptr);
 
   if (fine_face)
-    model.fine_face_cnn = train_grey("fine face cnn", fine_images, fine_labels, vd::kFaceBins,
-                                     vd::kFacePlanes, vd::kFineFaceSide);
+    model.fine_face_cnn =
+        train_grey("fine face cnn", fine_images, fine_labels, vd::kFaceBins, vd::kFacePlanes,
+                   vd::kFineFaceSide, fine_continue ? &base.fine_face_cnn : nullptr);
   if (fine_centre)
-    model.fine_centre_cnn = train_grey("fine centre cnn", fine_images, fine_labels, vd::kFaceBins,
-                                       vd::kFacePlanes, vd::kFineCentreSide);
+    model.fine_centre_cnn =
+        train_grey("fine centre cnn", fine_images, fine_labels, vd::kFaceBins, vd::kFacePlanes,
+                   vd::kFineCentreSide, fine_continue ? &base.fine_centre_cnn : nullptr);
 
   if (size_cnn)
     model.size_cnn =

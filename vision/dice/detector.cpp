@@ -2951,8 +2951,23 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     d.tilt.assign(d.observation.dice.size(), -1.0);
     d.top.assign(d.observation.dice.size(), cv::Point2d(-1, -1));
   }
+  // The camera's angle from overhead, from where the dice read put a flat die's top face.
+  {
+    cv::Vec4d m;
+    const ReadShifts read = read_shifts(d, std::max(1, grey.cols), params);
+    if (read.axes.empty() && fit_read_faces(read, params, read.dice.size(), m))
+      d.observation.camera_tilt_deg = camera_tilt_from_fit(m, grey.size());
+  }
   d.timing.candidates_ms += scan_ms;
   return d;
+}
+
+double camera_tilt_from_fit(const cv::Vec4d& m, cv::Size size) {
+  const double width = std::max(1, size.width);
+  const cv::Point2d middle(0.5, 0.5 * size.height / width);
+  const double shift = cv::norm(face_shift(m, middle, cv::Point2d(0, 0)));
+  const double sine = std::clamp((shift - kTiltShiftBias) / kTiltShiftPerSine, 0.0, 1.0);
+  return std::asin(sine) * 180.0 / M_PI;
 }
 
 cv::Mat draw_overlay(const cv::Mat& bgr, const Detection& d, const Params& params) {

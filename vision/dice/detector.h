@@ -618,6 +618,14 @@ bool fit_face_shift(const std::vector<cv::Point2d>& places, const std::vector<cv
 inline cv::Point2d face_shift(const cv::Vec4d& m, cv::Point2d place, cv::Point2d axis) {
   return {m[0] * place.x - m[1] + m[3] * axis.x, m[0] * place.y - m[2] + m[3] * axis.y};
 }
+// The camera's angle from straight overhead (degrees) that the fit `m` of where the dice read put
+// a flat die's top face tells (fit_face_shift, without the axes' term): a flat die's top face lies
+// above its centre, so its shift from the centre (x the die's radius) where the camera looks, the
+// image's centre, grows with the camera's tilt. On 2,300 rendered images (cameras 0-35 degrees
+// from overhead) that shift is about kTiltShiftBias + kTiltShiftPerSine x sin(tilt)
+// (docs/benchmarks.md, fifty-first session). `size`: the image's.
+constexpr double kTiltShiftBias = 0.048, kTiltShiftPerSine = 0.51;
+double camera_tilt_from_fit(const cv::Vec4d& m, cv::Size size);
 // The unit vector of a digit's up direction `rotation_deg` (clockwise from up) in the image.
 inline cv::Point2d digit_up(double rotation_deg) {
   const double a = rotation_deg * M_PI / 180.0;
