@@ -1,6 +1,7 @@
 // arbitre — the command line. Prints JSON on stdout, human errors on stderr; exit 0 on
 // success, 2 on bad input (bad file, bad field, bad argument), 1 on an internal failure.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -222,7 +223,15 @@ int main(int argc, char** argv) {
     } else if (detect_pions->parsed()) {
       print(app::detect::pions(image_path, overlay_path, calibration_path));
     } else if (detect_dice->parsed()) {
-      print(app::detect::dice(image_path, overlay_path, zones_path, dice_textures));
+      const auto seen = app::detect::dice(image_path, overlay_path, zones_path, dice_textures);
+      print(seen);
+      // The camera seen too far from overhead: a hint (docs/vision.md, "Where to put the camera").
+      if (seen["camera_tilt_deg"].is_number() &&
+          seen["camera_tilt_deg"].get<double>() > vision::kDiceSurestTiltDeg)
+        std::cerr << "arbitre: the camera looks at the table about "
+                  << std::lround(seen["camera_tilt_deg"].get<double>())
+                  << " degrees from overhead; dice are read surest within "
+                  << vision::kDiceSurestTiltDeg << " (docs/vision.md)\n";
     } else if (calibrate_pions->parsed()) {
       print(app::detect::calibrate_pions(image_path, calibration_out));
     } else if (score->parsed()) {

@@ -819,8 +819,17 @@ TEST(DiceCli, DetectDicePrintsTheDiceAndRefusesBadImages) {
     EXPECT_TRUE(d["cocked"].is_boolean());
     EXPECT_TRUE(d["confidence"].is_number());
   }
-  // The camera 2.8 degrees from overhead in this scene: told within 5.
+  // The camera 2.8 degrees from overhead in this scene: told within 5, and no hint; 25.1 in scene
+  // 0000, past the 20 within which dice are read surest: a hint on stderr, the JSON as ever.
   EXPECT_NEAR(json["camera_tilt_deg"].get<double>(), 2.8, 5.0);
+  EXPECT_EQ(ok.err.find("from overhead"), std::string::npos) << ok.err;
+  const auto oblique = arbitre::testing::run_arbitre(
+      "detect dice " + (fs::path(ARBITRE_TEST_DATA) / "dice" / "0000.jpg").string());
+  ASSERT_EQ(oblique.exit_code, 0) << oblique.err;
+  EXPECT_GT(nlohmann::json::parse(oblique.out)["camera_tilt_deg"].get<double>(), 20.0);
+  EXPECT_NE(oblique.err.find("degrees from overhead; dice are read surest within 20"),
+            std::string::npos)
+      << oblique.err;
   const fs::path bad = fs::path(::testing::TempDir()) / "arbitre_dice_cli_bad.jpg";
   std::ofstream(bad) << "\xFF\xD8\xFF garbage";
   const auto refused = arbitre::testing::run_arbitre("detect dice " + bad.string());
