@@ -713,29 +713,23 @@ int main(int argc, char** argv) {
       "phantoms %d)\n",
       miss_double, images, 100.0 * miss_double / images, total.missed, total.doubled,
       total.phantoms);
-  for (int k = 0; k < 2; ++k) {
-    const auto& n = by_kind[static_cast<std::size_t>(k)];
-    if (n[0] == 0) continue;
+  // One kind of scene's figures (`n`: images, flat dice, read right, rolls read exactly, cocked
+  // dice, flagged, images with a die missed, doubled or invented).
+  const auto print_scenes = [](const char* what, const std::array<int, 7>& n) {
+    if (n[0] == 0) return;
     std::printf(
-        "  %s scenes: images %d, flat dice read right %d/%d = %.2f%%, rolls read exactly right "
-        "%d = %.1f%%, cocked dice flagged %d/%d, images with a die missed, doubled or invented "
-        "%d\n",
-        k == 0 ? "opaque" : "textured (frosted or transparent)", n[0], n[2], n[1],
-        100.0 * n[2] / std::max(1, n[1]), n[3], 100.0 * n[3] / n[0], n[5], n[4], n[6]);
-  }
-  for (int b = 0; b < 4; ++b) {
-    const auto& n = by_tilt[static_cast<std::size_t>(b)];
-    if (n[0] == 0) continue;
-    std::printf(
-        "  opaque scenes, camera %s degrees from overhead: images %d, flat dice read right "
-        "%d/%d = %.2f%%, rolls read exactly right %d = %.1f%%, cocked dice flagged %d/%d, images "
-        "with a die missed, doubled or invented %d\n",
-        b == 0   ? "0-10"
-        : b == 1 ? "10-20"
-        : b == 2 ? "20-30"
-                 : "30+",
-        n[0], n[2], n[1], 100.0 * n[2] / std::max(1, n[1]), n[3], 100.0 * n[3] / n[0], n[5], n[4],
-        n[6]);
+        "  %s: images %d, flat dice read right %d/%d = %.2f%%, rolls read exactly right %d = "
+        "%.1f%%, cocked dice flagged %d/%d, images with a die missed, doubled or invented %d\n",
+        what, n[0], n[2], n[1], 100.0 * n[2] / std::max(1, n[1]), n[3], 100.0 * n[3] / n[0], n[5],
+        n[4], n[6]);
+  };
+  print_scenes("opaque scenes", by_kind[0]);
+  print_scenes("textured (frosted or transparent) scenes", by_kind[1]);
+  const char* const angles[] = {"0-10", "10-20", "20-30", "30+"};
+  for (std::size_t b = 0; b < by_tilt.size(); ++b) {
+    const std::string what =
+        std::string("opaque scenes, camera ") + angles[b] + " degrees from overhead";
+    print_scenes(what.c_str(), by_tilt[b]);
   }
   if (!tilt_error.empty()) {
     std::sort(tilt_error.begin(), tilt_error.end());

@@ -668,53 +668,36 @@ int main(int argc, char** argv) {
                  base_file.c_str());
     return 2;
   }
+  // A --...-continue flag without its training, or whose base network has another shape than
+  // the training gives: refused, naming the flag.
+  const auto cannot_continue = [&](const char* flag, const char* goes_with,
+                                   const char* shape_flags) {
+    std::fprintf(stderr,
+                 "%s: %s goes with %s and starts from the model's network of that kind: it has "
+                 "none of the training's shape (%s)\n",
+                 base_file.c_str(), flag, goes_with, shape_flags);
+    return 2;
+  };
   if (clear_continue &&
       ((!cnn_clear && !face_clear) ||
        (cnn_clear && !fits(base.clear_cnn, clear_side, clear_planes, vd::kReaderClasses)) ||
-       (face_clear && !fits(base.clear_face_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins)))) {
-    std::fprintf(stderr,
-                 "%s: --clear-continue goes with --cnn-clear or --face-clear and starts from the "
-                 "model's network of that kind: it has none of the training's shape "
-                 "(--clear-side, --clear-colour, --cnn-shape)\n",
-                 base_file.c_str());
-    return 2;
-  }
+       (face_clear && !fits(base.clear_face_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins))))
+    return cannot_continue("--clear-continue", "--cnn-clear or --face-clear",
+                           "--clear-side, --clear-colour, --cnn-shape");
   if (centre_continue &&
-      (!centre_cnn || !fits(base.centre_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins))) {
-    std::fprintf(stderr,
-                 "%s: --centre-continue goes with --centre-cnn and starts from the model's centre "
-                 "network: it has none of the training's shape (--cnn-shape)\n",
-                 base_file.c_str());
-    return 2;
-  }
+      (!centre_cnn || !fits(base.centre_cnn, vd::kCnnSide, vd::kFacePlanes, vd::kFaceBins)))
+    return cannot_continue("--centre-continue", "--centre-cnn", "--cnn-shape");
   if (fine_continue &&
       (fine_face ? !fits(base.fine_face_cnn, vd::kFineFaceSide, vd::kFacePlanes, vd::kFaceBins)
                  : !fine_centre || !fits(base.fine_centre_cnn, vd::kFineCentreSide, vd::kFacePlanes,
-                                         vd::kFaceBins))) {
-    std::fprintf(stderr,
-                 "%s: --fine-continue goes with --fine-face or --fine-centre and starts from the "
-                 "model's network of that kind: it has none of the training's shape "
-                 "(--cnn-shape)\n",
-                 base_file.c_str());
-    return 2;
-  }
-  if (lean_continue && (!lean_cnn || !fits(base.lean_cnn, lean_side, vd::kLeanPlanes, 2))) {
-    std::fprintf(stderr,
-                 "%s: --lean-continue goes with --lean-cnn and starts from the model's lean "
-                 "network: it has none of the training's shape (--lean-side, --cnn-shape)\n",
-                 base_file.c_str());
-    return 2;
-  }
+                                         vd::kFaceBins)))
+    return cannot_continue("--fine-continue", "--fine-face or --fine-centre", "--cnn-shape");
+  if (lean_continue && (!lean_cnn || !fits(base.lean_cnn, lean_side, vd::kLeanPlanes, 2)))
+    return cannot_continue("--lean-continue", "--lean-cnn", "--lean-side, --cnn-shape");
   if (digit_continue && (!cnn || cnn_clear ||
                          !fits(cnn_second ? base.digit_cnn_2 : base.digit_cnn, vd::kCnnSide, 1,
-                               vd::kReaderClasses))) {
-    std::fprintf(stderr,
-                 "%s: --digit-continue goes with --cnn (or --cnn --cnn-second) and starts from the "
-                 "model's digit network of that kind: it has none of the training's shape "
-                 "(--cnn-shape)\n",
-                 base_file.c_str());
-    return 2;
-  }
+                               vd::kReaderClasses)))
+    return cannot_continue("--digit-continue", "--cnn (or --cnn --cnn-second)", "--cnn-shape");
   if ((cnn_second || cnn_clear) && base.digit_cnn.empty()) {
     std::fprintf(stderr, "%s: %s: the model has no first digit network\n", base_file.c_str(),
                  cnn_second ? "--cnn-second" : "--cnn-clear");
