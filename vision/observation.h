@@ -63,7 +63,8 @@ struct DiceObservation {
   int height = 0;
   std::vector<DieSighting> dice;
   // The camera's angle from straight overhead (degrees) as the dice read tell it; -1 when too few
-  // dice were read to tell. Dice are read surest within 20 degrees (docs/vision.md, Limits).
+  // dice were read to tell. Dice are read surest within 20 degrees (docs/vision.md, "Where to put
+  // the camera").
   double camera_tilt_deg = -1;
 };
 

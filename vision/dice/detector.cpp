@@ -2951,11 +2951,14 @@ Detection detect(const cv::Mat& bgr, const Params& params, const Model& model) {
     d.tilt.assign(d.observation.dice.size(), -1.0);
     d.top.assign(d.observation.dice.size(), cv::Point2d(-1, -1));
   }
-  // The camera's angle from overhead, from where the dice read put a flat die's top face.
+  // The camera's angle from overhead, from where the dice read put a flat die's top face (the fit
+  // without the digits' axes, as camera_tilt_from_fit was measured).
   {
+    Params plain = params;
+    plain.fit_axis = false;
+    const ReadShifts read = read_shifts(d, std::max(1, grey.cols), plain);
     cv::Vec4d m;
-    const ReadShifts read = read_shifts(d, std::max(1, grey.cols), params);
-    if (read.axes.empty() && fit_read_faces(read, params, read.dice.size(), m))
+    if (fit_read_faces(read, plain, read.dice.size(), m))  // none left out
       d.observation.camera_tilt_deg = camera_tilt_from_fit(m, grey.size());
   }
   d.timing.candidates_ms += scan_ms;
