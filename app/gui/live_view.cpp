@@ -1,14 +1,15 @@
 #include "app/gui/live_view.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include <wx/dcbuffer.h>
 #include <wx/intl.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "app/gui/overlay.h"
 #include "app/gui/paint.h"
 #include "app/gui/words.h"
+#include "vision/dice.h"
 
 namespace arbitre::gui {
 
@@ -92,6 +93,7 @@ void LiveView::show_frame(const wxImage& image, const s::SourceStep& step) {
   image_ = image;
   scaled_ = wxBitmap();
   step_ = step;
+  if (step.dice) camera_angle_.add(step.dice->camera_tilt_deg);
   Refresh(false);
 }
 
@@ -195,6 +197,17 @@ void LiveView::render(wxDC& dc, const wxSize& size) const {
     dc.SetTextForeground(*wxWHITE);
     // TRANSLATORS: the live view's label for the dice a player set aside.
     dc.DrawText(_("kept (yellow border)"), ox + 8, oy + h - dc.GetCharHeight() - 6);
+    if (camera_angle_.past_surest()) {
+      dc.SetTextForeground(wxColour(255, 230, 0));
+      // TRANSLATORS: the live view's advice when the camera looks at the dice from too far to the
+      // side; the numbers are angles in degrees from straight overhead.
+      dc.DrawText(
+          wxString::Format(
+              _("The camera looks about %d° from overhead: dice are read surest within %d°"),
+              static_cast<int>(std::lround(*camera_angle_.degrees())),
+              static_cast<int>(vision::kDiceSurestTiltDeg)),
+          ox + 8, oy + h - 2 * dc.GetCharHeight() - 10);
+    }
   }
   if (!step_) {
     dc.SetTextForeground(*wxWHITE);

@@ -1,10 +1,12 @@
 // The live view: the last frame the session saw (the picture, when the source is a sequence of
 // image files; a felt table otherwise) with what the reader recognised drawn on top: each pion
 // or die outlined and labelled, the low-confidence ones dashed with a "?", a refused Irma
-// placement in red with the offending cells. A click on a recognised pion or die opens the same
-// correction menu as the game panels and sends the same `fix` command: the click is taken back
-// through the view's scaling to the frame's pixels (ViewFit), to the sighting drawn there, and
-// to the game's cell (align_to_game) or die number (die_number).
+// placement in red with the offending cells, and advice to move the camera when the dice reader
+// finds it more than vision::kDiceSurestTiltDeg from overhead (CameraAngle). A click on a
+// recognised pion or die opens the same correction menu as the game panels and sends the same
+// `fix` command: the click is taken back through the view's scaling to the frame's pixels
+// (ViewFit), to the sighting drawn there, and to the game's cell (align_to_game) or die number
+// (die_number).
 #pragma once
 
 #include <functional>
@@ -36,6 +38,8 @@ class LiveView : public wxPanel {
     Refresh(false);
   }
   void set_message(const wxString& message) { message_ = message; Refresh(); }
+  // A new game or source: the camera's angle is told afresh (CameraAngle).
+  void clear_camera_angle() { camera_angle_.clear(); }
 
   // Draws the view into any DC (the window's, or a bitmap's for a screenshot).
   void render(wxDC& dc, const wxSize& size) const;
@@ -59,6 +63,7 @@ class LiveView : public wxPanel {
   std::optional<s::SourceStep> step_;
   std::shared_ptr<const GameView> game_;
   Refusal refusal_;
+  CameraAngle camera_angle_;  // told by the dice read in the frames shown
   wxString message_;
   std::function<void(std::string)> send_;
   Chooser chooser_ = popup_chooser;

@@ -488,6 +488,7 @@ bool MainFrame::start(const StartRequest& request) {
   show_panel(request.kind);
   live_view_->show_refusal({});
   live_view_->set_message({});
+  live_view_->clear_camera_angle();
   irma_panel_->show_refusal({});
   log_->Clear();
   pending_log_.clear();
