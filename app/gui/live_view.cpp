@@ -1,10 +1,12 @@
 #include "app/gui/live_view.h"
 
+#include <wx/arrstr.h>
 #include <wx/dcbuffer.h>
 #include <wx/intl.h>
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "app/gui/overlay.h"
 #include "app/gui/paint.h"
@@ -198,15 +200,35 @@ void LiveView::render(wxDC& dc, const wxSize& size) const {
     // TRANSLATORS: the live view's label for the dice a player set aside.
     dc.DrawText(_("kept (yellow border)"), ox + 8, oy + h - dc.GetCharHeight() - 6);
     if (camera_angle_.past_surest()) {
-      dc.SetTextForeground(wxColour(255, 230, 0));
+      // On a dark band across the top of the frame, below the message if there is one, so
+      // that it reads on any table.
       // TRANSLATORS: the live view's advice when the camera looks at the dice from too far to the
       // side; the numbers are angles in degrees from straight overhead.
-      dc.DrawText(
-          wxString::Format(
-              _("The camera looks about %d° from overhead: dice are read surest within %d°"),
-              static_cast<int>(std::lround(*camera_angle_.degrees())),
-              static_cast<int>(vision::kDiceSurestTiltDeg)),
-          ox + 8, oy + h - 2 * dc.GetCharHeight() - 10);
+      const wxString advice = wxString::Format(
+          _("The camera looks about %d° from overhead: dice are read surest within %d°"),
+          static_cast<int>(std::lround(*camera_angle_.degrees())),
+          static_cast<int>(vision::kDiceSurestTiltDeg));
+      // Word-wrapped to the frame's width.
+      std::vector<wxString> lines(1);
+      for (const wxString& word : wxSplit(advice, ' ')) {
+        const wxString longer = lines.back().empty() ? word : lines.back() + ' ' + word;
+        if (!lines.back().empty() && dc.GetTextExtent(longer).x > w - 24) {
+          lines.push_back(word);
+        } else {
+          lines.back() = longer;
+        }
+      }
+      int width = 0;
+      for (const wxString& line : lines) width = std::max(width, dc.GetTextExtent(line).x);
+      const int line_height = dc.GetCharHeight();
+      const int top = oy + 6 + (message_.empty() ? 0 : line_height + 10);
+      dc.SetPen(*wxTRANSPARENT_PEN);
+      dc.SetBrush(wxBrush(wxColour(20, 20, 20)));
+      dc.DrawRectangle(ox + 4, top, width + 12, line_height * static_cast<int>(lines.size()) + 8);
+      dc.SetTextForeground(wxColour(255, 230, 0));
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        dc.DrawText(lines[i], ox + 10, top + 4 + line_height * static_cast<int>(i));
+      }
     }
   }
   if (!step_) {

@@ -40,6 +40,8 @@ class LiveView : public wxPanel {
   void set_message(const wxString& message) { message_ = message; Refresh(); }
   // A new game or source: the camera's angle is told afresh (CameraAngle).
   void clear_camera_angle() { camera_angle_.clear(); }
+  // Whether the view advises moving the camera (for the test).
+  bool advises_camera() const { return camera_angle_.past_surest(); }
 
   // Draws the view into any DC (the window's, or a bitmap's for a screenshot).
   void render(wxDC& dc, const wxSize& size) const;
@@ -49,6 +51,7 @@ class LiveView : public wxPanel {
   void on_left_down(wxMouseEvent& event);
   // The frame shown and where its sighting i is drawn (client coordinates), for the test.
   const std::optional<s::SourceStep>& step() const { return step_; }
+  const wxImage& image() const { return image_; }
   std::optional<wxPoint> pion_point(std::size_t index) const;
   std::optional<wxPoint> die_point(std::size_t index) const;
   const GameView* game() const { return game_.get(); }

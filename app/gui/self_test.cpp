@@ -631,6 +631,23 @@ void SelfTest::step() {
         check(game->yams->sheets[p].complete(), "the sheet of " + expected.player + " is complete");
       }
       screenshot("yams");
+      // The demo's camera is 14 degrees from overhead: no advice. The same frame, had the dice
+      // reader found the camera 26 degrees from overhead in the last frames, shows it.
+      check(!frame_->live_view()->advises_camera(),
+            "no camera advice for the demo's camera (14 degrees)");
+      if (const auto& step = frame_->live_view()->step(); step && step->dice) {
+        s::SourceStep tilted = *step;
+        tilted.dice->camera_tilt_deg = 26;
+        const wxImage image = frame_->live_view()->image();
+        for (int i = 0; i < 9; ++i) frame_->live_view()->show_frame(image, tilted);
+        check(frame_->live_view()->advises_camera(),
+              "the live view advises a camera 26 degrees from overhead");
+        screenshot("yams-camera");
+        frame_->live_view()->clear_camera_angle();
+        frame_->live_view()->show_frame(image, *step);
+      } else {
+        fail("the live view shows the Yams demo's last dice");
+      }
       next(Phase::History);
       break;
     }

@@ -3,7 +3,7 @@
 # The main window's (gui_demo_en / gui_demo_fr) and the companion windows' (gui_companion_test);
 # the network camera lost (gui_camera_lost, in English only).
 set(shown window-irma window-yams panel-irma panel-yams window-irma-corrected window-irma-refused
-    window-irma-live-corrected
+    window-irma-live-corrected live-yams-camera
     companion-history-irma companion-history-yams companion-history-records companion-history-chart
     companion-calibration-mat companion-calibration-find companion-calibration-colours
     companion-calibration-zones companion-calibration-save)
