@@ -636,7 +636,8 @@ void SelfTest::step() {
       check(!frame_->live_view()->advises_camera(),
             "no camera advice for the demo's camera (14 degrees)");
       if (const auto& step = frame_->live_view()->step(); step && step->dice) {
-        s::SourceStep tilted = *step;
+        const s::SourceStep shown = *step;  // a copy: showing the tilted frame replaces `step`
+        s::SourceStep tilted = shown;
         tilted.dice->camera_tilt_deg = 26;
         const wxImage image = frame_->live_view()->image();
         for (int i = 0; i < 9; ++i) frame_->live_view()->show_frame(image, tilted);
@@ -644,7 +645,9 @@ void SelfTest::step() {
               "the live view advises a camera 26 degrees from overhead");
         screenshot("yams-camera");
         frame_->live_view()->clear_camera_angle();
-        frame_->live_view()->show_frame(image, *step);
+        frame_->live_view()->show_frame(image, shown);
+        check(!frame_->live_view()->advises_camera(),
+              "no camera advice once the demo's own frame is shown again");
       } else {
         fail("the live view shows the Yams demo's last dice");
       }
