@@ -1,6 +1,7 @@
 // The GUI's core without a window: the Runner plays a session on its worker thread, holds it at
 // a chosen event, takes commands while held, and resumes a stored game; the overlay's geometry
-// lays the game's cells on the picture.
+// lays the game's cells on the picture; the camera's angle the dice reader tells is steadied for
+// the live view's advice.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
