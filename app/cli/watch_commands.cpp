@@ -232,8 +232,12 @@ json event_json(const s::Event& event) {
             }
             return out;
           },
-          [](const s::Unstable&) { return json{{"event", "unstable"}}; },
-          [](const s::Stable&) { return json{{"event", "stable"}}; },
+          [](const s::Unstable&) {
+            return json{{"event", "unstable"}};
+          },
+          [](const s::Stable&) {
+            return json{{"event", "stable"}};
+          },
           [](const s::BoardChanged& e) {
             return json{{"event", "board-changed"},
                         {"detail", e.detail},
@@ -250,8 +254,18 @@ json event_json(const s::Event& event) {
                         {"dice", e.dice},
                         {"scene", scene}};
           },
-          [](const s::CameraLost& e) { return json{{"event", "camera-lost"}, {"error", e.error}}; },
-          [](const s::CameraReconnected&) { return json{{"event", "camera-reconnected"}}; },
+          [](const s::CameraAdvice& e) {
+            return json{{"event", "camera-advice"},
+                        {"degrees", e.degrees},
+                        {"surest_within", e.surest_within},
+                        {"past", e.past}};
+          },
+          [](const s::CameraLost& e) {
+            return json{{"event", "camera-lost"}, {"error", e.error}};
+          },
+          [](const s::CameraReconnected&) {
+            return json{{"event", "camera-reconnected"}};
+          },
           [](const s::Accepted& e) {
             json out = irma_move(seq_player("accepted", e.seq, e.player), e.move);
             out["move"] = e.number;
@@ -323,7 +337,8 @@ json event_json(const s::Event& event) {
             out["dice"] = ry::to_text(e.dice);
             out["keep"] = json::parse(s::dice_indices(e.keep).dump());
             if (e.manual) out["manual"] = true;
-            if (e.best) out["best"] = {{"box", std::string(ry::id(*e.best))}, {"points", e.best_points}};
+            if (e.best)
+              out["best"] = {{"box", std::string(ry::id(*e.best))}, {"points", e.best_points}};
             return out;
           },
           [](const s::Declared& e) {

@@ -2,12 +2,16 @@
 // image files; a felt table otherwise) with what the reader recognised drawn on top: each pion
 // or die outlined and labelled, the low-confidence ones dashed with a "?", a refused Irma
 // placement in red with the offending cells, and advice to move the camera when the dice reader
-// finds it more than vision::kDiceSurestTiltDeg from overhead (CameraAngle). A click on a
+// finds it more than vision::kDiceSurestTiltDeg from overhead (session::CameraAngle). A click on a
 // recognised pion or die opens the same correction menu as the game panels and sends the same
 // `fix` command: the click is taken back through the view's scaling to the frame's pixels
 // (ViewFit), to the sighting drawn there, and to the game's cell (align_to_game) or die number
 // (die_number).
 #pragma once
+
+#include <wx/bitmap.h>
+#include <wx/image.h>
+#include <wx/panel.h>
 
 #include <functional>
 #include <memory>
@@ -15,13 +19,10 @@
 #include <string>
 #include <vector>
 
-#include <wx/bitmap.h>
-#include <wx/image.h>
-#include <wx/panel.h>
-
 #include "app/gui/chooser.h"
 #include "app/gui/overlay.h"
 #include "app/gui/runner.h"
+#include "app/session/camera_angle.h"
 
 namespace arbitre::gui {
 
@@ -66,7 +67,7 @@ class LiveView : public wxPanel {
   std::optional<s::SourceStep> step_;
   std::shared_ptr<const GameView> game_;
   Refusal refusal_;
-  CameraAngle camera_angle_;  // told by the dice read in the frames shown
+  s::CameraAngle camera_angle_;  // told by the dice read in the frames shown
   wxString message_;
   std::function<void(std::string)> send_;
   Chooser chooser_ = popup_chooser;

@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -86,25 +85,5 @@ std::optional<std::size_t> die_at(const vision::DiceObservation& seen, double x,
 // is given. nullopt when no die of the roll matches (the dice moved since).
 std::optional<int> die_number(const vision::DieSighting& die, const ry::Dice& seen, std::uint16_t aside,
                               std::uint16_t taken = 0);
-
-// The camera's angle from overhead as the dice reader tells it frame by frame
-// (DiceObservation::camera_tilt_deg, within a few degrees), steadied for the live view: the median
-// of the last `frames` frames that told it, so that a frame's error does not make the view's
-// advice come and go. The camera stays where it is through a game; clear() when it may have moved.
-class CameraAngle {
- public:
-  explicit CameraAngle(std::size_t frames = 9) : frames_(frames < 1 ? 1 : frames) {}
-  // A frame's angle in degrees; below 0 (the reader could not tell): ignored.
-  void add(double tilt_deg);
-  void clear() { recent_.clear(); }
-  // The median of the last frames that told it; nullopt before any did.
-  std::optional<double> degrees() const;
-  // Past vision::kDiceSurestTiltDeg: the view advises a camera nearer overhead.
-  bool past_surest() const;
-
- private:
-  std::size_t frames_;
-  std::deque<double> recent_;
-};
 
 }  // namespace arbitre::gui

@@ -117,6 +117,16 @@ wxString describe(const s::Event& event) {
                                       e.dice.size());
             return _("Some dice cannot be read");
           },
+          [](const s::CameraAdvice& e) -> wxString {
+            if (e.past)
+              return wxString::Format(
+                  _("The camera looks about %d° from overhead: dice are read surest within %d°"),
+                  e.degrees, e.surest_within);
+            // TRANSLATORS: the camera, moved, is now near enough overhead; the number is the
+            // angle in degrees from straight overhead within which dice are read surest.
+            return wxString::Format(_("The camera is within %d° of overhead: dice are read surest"),
+                                    e.surest_within);
+          },
           [](const s::CameraLost& e) -> wxString {
             return wxString::Format(_("Camera lost (%s); the game is kept, waiting for it"),
                                     from_utf8(e.error));

@@ -66,6 +66,16 @@ struct DiceUnreadable {
   bool again = false;       // reported again after a `die` command
 };
 
+// Yams: the camera's angle from overhead as the dice reader tells it (the median of the last nine
+// frames that told it, CameraAngle) crossed vision::kDiceSurestTiltDeg (`surest_within`). Past it
+// (`past`), the dice are read less surely: the players may move the camera nearer overhead. Back
+// within it, the advice is withdrawn. Reported when it crosses, not on every frame; not stored.
+struct CameraAdvice {
+  int degrees = 0;
+  int surest_within = 0;
+  bool past = false;
+};
+
 struct CameraLost {
   std::string error;
 };
@@ -201,10 +211,10 @@ struct Stopped {
   GameId game = 0;
 };
 
-using Event = std::variant<Started, Unstable, Stable, BoardChanged, DiceUnreadable, CameraLost,
-                           CameraReconnected, Accepted, Refused, Corrected, Undone, Redone,
-                           Rolled, Declared, Filled, SheetUpdate, PlayerOver, GameOver,
-                           CommandRefused, Stopped>;
+using Event =
+    std::variant<Started, Unstable, Stable, BoardChanged, DiceUnreadable, CameraAdvice, CameraLost,
+                 CameraReconnected, Accepted, Refused, Corrected, Undone, Redone, Rolled, Declared,
+                 Filled, SheetUpdate, PlayerOver, GameOver, CommandRefused, Stopped>;
 
 using Listener = std::function<void(const Event&)>;
 

@@ -48,8 +48,9 @@ class Parser : public data::JsonReader {
  private:
   void step(const json& value, const std::string& where, double fps, double& t, Script& out) const {
     if (!value.is_object()) fail(where, "expected an object");
-    only_keys(value, {"board", "pions", "dice", "kept", "cocked", "xy", "width", "height", "frames",
-                      "command", "lost", "reconnected", "comment"},
+    only_keys(value,
+              {"board", "pions", "dice", "kept", "cocked", "xy", "width", "height",
+               "camera_tilt_deg", "frames", "command", "lost", "reconnected", "comment"},
               where);
     const int kinds = value.contains("board") + value.contains("pions") + value.contains("dice") +
                       value.contains("command") + value.contains("lost") +
@@ -58,6 +59,10 @@ class Parser : public data::JsonReader {
     if (kinds != 1) {
       fail(where, "expected exactly one of \"board\", \"pions\", \"dice\", \"command\", \"lost\", "
                   "\"reconnected\"");
+    }
+    if (value.contains("camera_tilt_deg") && !value.contains("dice")) {
+      fail(where + ".camera_tilt_deg",
+           "goes with \"dice\": the dice reader tells the camera's angle");
     }
     SourceStep step;
     if (const auto it = value.find("command"); it != value.end()) {
@@ -235,6 +240,13 @@ class Parser : public data::JsonReader {
     }
     if (step.contains("width")) o.width = integer(step["width"], where + ".width", 1, 100000);
     if (step.contains("height")) o.height = integer(step["height"], where + ".height", 1, 100000);
+    if (const auto it = step.find("camera_tilt_deg"); it != step.end()) {
+      if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 90) {
+        fail(where + ".camera_tilt_deg",
+             "expected the camera's angle from overhead, 0 to 90 degrees");
+      }
+      o.camera_tilt_deg = it->get<double>();
+    }
     return o;
   }
 

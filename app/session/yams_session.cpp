@@ -9,6 +9,7 @@
 
 #include "app/session/game_log.h"
 #include "scoring/yams/sheet.h"
+#include "vision/dice.h"
 
 namespace arbitre::app::session {
 namespace {
@@ -49,6 +50,12 @@ YamsSession::YamsSession(data::store::Store* store, GameId game, const ry::Optio
 
 void YamsSession::observe(const SourceStep& step) {
   if (!step.dice) return;
+  camera_angle_.add(step.dice->camera_tilt_deg);
+  if (camera_angle_.past_surest() != camera_advised_) {
+    camera_advised_ = !camera_advised_;
+    emit(CameraAdvice{static_cast<int>(std::lround(*camera_angle_.degrees())),
+                      static_cast<int>(vision::kDiceSurestTiltDeg), camera_advised_});
+  }
   const DiceUpdate update = stability_.feed(*step.dice, step.seconds);
   switch (update.event) {
     case DiceEvent::None:

@@ -23,11 +23,15 @@
 // At the end of a turn the box comes as a command (`box chiffre-7`); with `automatic`, the
 // advisor's best box is filled as soon as no roll is left (after the fifth roll, or a declared
 // sixth). The sheet is emitted after each turn.
+//
+// The camera's angle as the reader tells it is followed over the frames (CameraAngle); when it
+// goes past vision::kDiceSurestTiltDeg, or comes back within it, a CameraAdvice says so.
 #pragma once
 
 #include <array>
 #include <optional>
 
+#include "app/session/camera_angle.h"
 #include "app/session/dice_stability.h"
 #include "app/session/session.h"
 #include "app/session/yams_game.h"
@@ -81,6 +85,8 @@ class YamsSession : public Session {
 
   YamsGame game_;
   DiceStability stability_;
+  CameraAngle camera_angle_;     // told by every observation's dice
+  bool camera_advised_ = false;  // the last CameraAdvice said `past`
   bool automatic_;
   double roll_distance_;
   bool settled_once_ = false;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "app/session/camera_angle.h"
 #include "app/session/camera_source.h"
 #include "app/session/demo.h"
 #include "app/session/dice_stability.h"
@@ -25,6 +26,7 @@
 #include "scoring/irma/score.h"
 #include "scoring/yams/advisor.h"
 #include "tests/support/yams_log.h"
+#include "vision/dice.h"
 
 namespace s = arbitre::app::session;
 namespace ds = arbitre::data::store;
@@ -929,6 +931,73 @@ TEST(YamsSession, TheBundledGamePlayedToTheCameraEndsWithTheRecordsScores) {
     EXPECT_EQ(over[0].scores[p].score, demo.expected[p].score);
   }
   EXPECT_EQ(recorder.count<s::Refused>(), 0);
+}
+
+TEST(CameraAngle, AdvisesOnTheMedianOfTheLastFramesThatToldIt) {
+  s::CameraAngle angle(5);
+  EXPECT_FALSE(angle.degrees());
+  EXPECT_FALSE(angle.past_surest());
+  angle.add(-1);  // the reader could not tell: ignored
+  EXPECT_FALSE(angle.degrees());
+  angle.add(25);
+  EXPECT_EQ(angle.degrees(), 25);
+  EXPECT_FALSE(angle.past_surest());  // one frame is not enough to advise: three of five are
+  angle.add(12);
+  EXPECT_EQ(angle.degrees(), 18.5);  // an even count: the mean of the two middle ones
+  angle.add(24);
+  EXPECT_EQ(angle.degrees(), 24);
+  EXPECT_TRUE(angle.past_surest());
+  // Two frames nearer overhead bring the median of the five back within the bound.
+  angle.add(13);
+  angle.add(14);
+  EXPECT_EQ(angle.degrees(), 14);
+  EXPECT_FALSE(angle.past_surest());
+  // Only the last five count: after five frames at 24 the old ones are gone.
+  for (int i = 0; i < 5; ++i) angle.add(24);
+  EXPECT_EQ(angle.degrees(), 24);
+  EXPECT_TRUE(angle.past_surest());
+  // The bound itself is not past it.
+  for (int i = 0; i < 5; ++i) angle.add(arbitre::vision::kDiceSurestTiltDeg);
+  EXPECT_FALSE(angle.past_surest());
+  angle.clear();
+  EXPECT_FALSE(angle.degrees());
+}
+
+TEST(YamsSession, TheCameraIsAdvisedWhenItsAngleGoesPastTheSurestAndWhenItComesBack) {
+  Recorder recorder;
+  auto session = s::Session::start(nullptr, yams_options(false), recorder.listener());
+  const std::string r1 = "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w";
+  const auto at = [&](double tilt, int frames, const std::string& words) {
+    nlohmann::json step = nlohmann::json::parse(dice(words, {}, 0, false, frames));
+    step["camera_tilt_deg"] = tilt;
+    return step.dump();
+  };
+  // Within 20 degrees, and one frame's error past it (three at 40 among nine): no advice.
+  play(*session, steps({at(14, 10, r1), at(40, 3, r1), at(13, 10, r1)}));
+  EXPECT_EQ(recorder.count<s::CameraAdvice>(), 0);
+  EXPECT_EQ(recorder.count<s::Rolled>(), 1);  // the advice does not stop the game
+  // The camera moved to 26 degrees: advised once, when the median of the last nine frames
+  // passes 20 (the fifth frame at 26), not on every frame.
+  recorder.clear();
+  play_at(*session, steps({at(26, 4, r1)}), 10);
+  EXPECT_EQ(recorder.count<s::CameraAdvice>(), 0);
+  play_at(*session, steps({at(26, 1, r1)}), 11);
+  ASSERT_EQ(recorder.count<s::CameraAdvice>(), 1);
+  const s::CameraAdvice past = recorder.all<s::CameraAdvice>()[0];
+  EXPECT_EQ(past.degrees, 26);
+  EXPECT_EQ(past.surest_within, 20);
+  EXPECT_TRUE(past.past);
+  play_at(*session, steps({at(26, 20, r1)}), 12);
+  EXPECT_EQ(recorder.count<s::CameraAdvice>(), 1);
+  // Moved back overhead: the advice is withdrawn, once.
+  play_at(*session, steps({at(11, 20, r1)}), 20);
+  ASSERT_EQ(recorder.count<s::CameraAdvice>(), 2);
+  const s::CameraAdvice back = recorder.all<s::CameraAdvice>()[1];
+  EXPECT_EQ(back.degrees, 11);
+  EXPECT_FALSE(back.past);
+  // Frames whose angle the reader could not tell (dice without the face fit) change nothing.
+  play_at(*session, steps({dice(r1, {}, 0, false, 20)}), 30);
+  EXPECT_EQ(recorder.count<s::CameraAdvice>(), 2);
 }
 
 TEST(DiceStability, SettlesOnceTheDiceStayTheSameAndSaysWhyAScenIsUnreadable) {

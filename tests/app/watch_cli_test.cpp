@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -445,6 +446,41 @@ TEST(StoreCli, AnIllegalOrMalformedRecordIsRefusedAndTheStoreUntouched) {
   EXPECT_EQ(json::parse(run_arbitre("games --db " + db).out)["games"].size(), 1u);
 }
 
+TEST(WatchCli, TheCameraAdviceIsALineWhenTheAngleCrossesTheSurest) {
+  // The dice of a scripted Yams table as the reader would tell them, the camera 26 degrees from
+  // overhead, then moved back to 12: one line each way, and the roll is counted all the same.
+  const std::string script = write_temp("tilt.json", R"({"game": "yams", "steps": [
+    {"dice": "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", "camera_tilt_deg": 26, "frames": 12},
+    {"dice": "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", "camera_tilt_deg": 12, "frames": 12}
+  ]})");
+  const CliRun run = run_arbitre("watch --game yams --players Anna --db " + temp_db("tilt.db") +
+                                 " --script " + script + " < /dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<json> events = lines(run.out);
+  EXPECT_THAT(kinds(events), ::testing::ElementsAre("started", "camera-advice", "rolled",
+                                                    "camera-advice", "stopped"))
+      << run.out;
+  EXPECT_EQ(events[1], json::parse(R"({"event": "camera-advice", "degrees": 26,
+      "surest_within": 20, "past": true})"));
+  EXPECT_EQ(events[3], json::parse(R"({"event": "camera-advice", "degrees": 12,
+      "surest_within": 20, "past": false})"));
+
+  // An angle out of range, or given to a step that has no dice: bad input, named.
+  for (const auto& [step, problem] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"dice": "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", "camera_tilt_deg": 95})",
+            "steps[0] (step 1).camera_tilt_deg: expected the camera's angle from overhead"},
+           {R"({"dice": "1r 2r 3r 4r 5r 1w 2w 3w 4w 5w", "camera_tilt_deg": "steep"})",
+            "steps[0] (step 1).camera_tilt_deg: expected the camera's angle from overhead"},
+           {R"({"board": ["R"], "camera_tilt_deg": 10})",
+            "steps[0] (step 1).camera_tilt_deg: goes with \"dice\""}}) {
+    const std::string bad = write_temp("tilt-bad.json", "{\"steps\": [" + step + "]}");
+    const CliRun refused = run_arbitre("watch --game yams --db " + temp_db("tilt-bad.db") +
+                                       " --script " + bad + " < /dev/null");
+    EXPECT_EQ(refused.exit_code, 2) << step;
+    EXPECT_THAT(refused.err, HasSubstr(bad + ": " + problem)) << step;
+  }
+}
+
 TEST(StoreCli, BadArgumentsAreRefusedWithExitCodeTwo) {
   const std::string db = temp_db("store.db");
   const CliRun no_game = run_arbitre("watch --db " + db + " < /dev/null");
@@ -519,14 +555,17 @@ TEST(WatchCli, AnImageSequenceGoesThroughTheDiceReaderToTheYamsSession) {
   // Frames of a table whose ten dice the reader reads (the first of the regression images it
   // reads whole: the test is about the loop, not the reader's accuracy) settle as the first
   // roll, with the dice `detect dice` gives; frames of one it does not read whole settle as
-  // "dice-unreadable", never as a roll.
+  // "dice-unreadable", never as a roll. A camera `detect dice` finds past 20 degrees from overhead
+  // is advised first ("camera-advice"), with the angle it tells.
   std::string whole, partial;
+  std::map<std::string, json> tilt;
   std::multiset<std::string> expected;
   for (int i = 0; i < 6 && (whole.empty() || partial.empty()); ++i) {
     const std::string image = "000" + std::to_string(i) + ".jpg";
     const CliRun read = run_arbitre("detect dice " + std::string(ARBITRE_TEST_DATA) + "/dice/" + image);
     ASSERT_EQ(read.exit_code, 0) << read.err;
     const json seen = json::parse(read.out);
+    tilt[image] = seen["camera_tilt_deg"];
     std::multiset<std::string> dice;
     bool all_read = seen["dice"].size() == 10;
     for (const json& die : seen["dice"]) {
@@ -544,6 +583,19 @@ TEST(WatchCli, AnImageSequenceGoesThroughTheDiceReaderToTheYamsSession) {
     }
   }
   ASSERT_FALSE(whole.empty()) << "the reader reads none of the regression images whole";
+  // The events `watch` prints for frames of `image`, the advice first when its angle is past 20.
+  const auto expected_kinds = [&](const std::string& image, const std::string& settled) {
+    std::vector<std::string> out{"started"};
+    if (tilt[image].is_number() && tilt[image].get<double>() > 20) out.push_back("camera-advice");
+    out.push_back(settled);
+    out.push_back("stopped");
+    return out;
+  };
+  const auto check_advice = [&](const std::string& image, const std::vector<json>& events) {
+    if (events.size() < 2 || events[1]["event"] != "camera-advice") return;
+    EXPECT_EQ(events[1]["degrees"], std::lround(tilt[image].get<double>())) << image;
+    EXPECT_EQ(events[1]["past"], true) << image;
+  };
 
   const std::string db = temp_db("dice-camera.db");
   const std::string dir = dice_frames(whole, 15);
@@ -551,21 +603,24 @@ TEST(WatchCli, AnImageSequenceGoesThroughTheDiceReaderToTheYamsSession) {
                                  db + " < /dev/null");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<json> events = lines(run.out);
-  ASSERT_EQ(kinds(events), (std::vector<std::string>{"started", "rolled", "stopped"})) << run.out;
-  EXPECT_EQ(events[1]["roll"], 1);
+  ASSERT_EQ(kinds(events), expected_kinds(whole, "rolled")) << run.out;
+  check_advice(whole, events);
+  const json& rolled = events[events.size() - 2];
+  EXPECT_EQ(rolled["roll"], 1);
   std::multiset<std::string> got;
-  std::istringstream words(events[1]["dice"].get<std::string>());
+  std::istringstream words(rolled["dice"].get<std::string>());
   for (std::string word; words >> word;) got.insert(word);
   EXPECT_EQ(got, expected) << whole << ": " << run.out;
-  EXPECT_EQ(events[2]["reason"], "end-of-source");
+  EXPECT_EQ(events.back()["reason"], "end-of-source");
 
   if (partial.empty()) return;  // every image read whole: nothing unreadable to show
   const std::string other = dice_frames(partial, 15);
   const CliRun unread = run_arbitre("watch --game yams --source " + other + "/%04d.jpg --fps 10 --db " +
                                     temp_db("dice-unread.db") + " < /dev/null");
   ASSERT_EQ(unread.exit_code, 0) << unread.err;
-  EXPECT_EQ(kinds(lines(unread.out)), (std::vector<std::string>{"started", "dice-unreadable", "stopped"}))
+  EXPECT_EQ(kinds(lines(unread.out)), expected_kinds(partial, "dice-unreadable"))
       << partial << ": " << unread.out;
+  check_advice(partial, lines(unread.out));
 }
 
 TEST(WatchCli, ACalibrationFileIsKeptInTheStoreForItsCamera) {

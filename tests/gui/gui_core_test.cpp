@@ -1,7 +1,6 @@
 // The GUI's core without a window: the Runner plays a session on its worker thread, holds it at
 // a chosen event, takes commands while held, and resumes a stored game; the overlay's geometry
-// lays the game's cells on the picture; the camera's angle the dice reader tells is steadied for
-// the live view's advice.
+// lays the game's cells on the picture.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -19,7 +18,6 @@
 #include "app/session/game_log.h"
 #include "data/store/store.h"
 #include "scoring/yams/sheet.h"
-#include "vision/dice.h"
 
 namespace arbitre::gui {
 namespace {
@@ -426,33 +424,6 @@ TEST(GuiOverlay, AClickOnADieFindsItsNumberInTheGame) {
   EXPECT_EQ(die_number(seen.dice[1], roll, 0), 0);
   // A face no die of the roll shows: the dice moved since.
   EXPECT_FALSE(die_number(sighting(8, ry::DieColour::Red, 0, 0, vision::DieZone::Tray), roll, aside));
-}
-
-TEST(GuiOverlay, TheCamerasAngleIsTheMedianOfTheLastFramesThatToldIt) {
-  CameraAngle angle(5);
-  EXPECT_FALSE(angle.degrees());
-  EXPECT_FALSE(angle.past_surest());
-  angle.add(-1);  // the reader could not tell: ignored
-  EXPECT_FALSE(angle.degrees());
-  angle.add(25);
-  EXPECT_EQ(angle.degrees(), 25);
-  EXPECT_TRUE(angle.past_surest());
-  // One frame's error does not move the median past the bound.
-  angle.add(12);
-  angle.add(14);
-  EXPECT_EQ(angle.degrees(), 14);
-  EXPECT_FALSE(angle.past_surest());
-  angle.add(13);
-  EXPECT_EQ(angle.degrees(), 13.5);  // an even count: the mean of the two middle ones
-  // Only the last five count: after five frames at 24 the old ones are gone.
-  for (int i = 0; i < 5; ++i) angle.add(24);
-  EXPECT_EQ(angle.degrees(), 24);
-  EXPECT_TRUE(angle.past_surest());
-  // The bound itself is not past it.
-  for (int i = 0; i < 5; ++i) angle.add(vision::kDiceSurestTiltDeg);
-  EXPECT_FALSE(angle.past_surest());
-  angle.clear();
-  EXPECT_FALSE(angle.degrees());
 }
 
 }  // namespace
