@@ -1037,6 +1037,152 @@ TEST(DiceStability, SettlesOnceTheDiceStayTheSameAndSaysWhyAScenIsUnreadable) {
 
 // --- Replaying a long log (what --resume does after reading it; timed by session_bench).
 
+// Ten dice at fixed places of a 1280-wide frame, read as `words` ("?" unread, "c" cocked).
+arbitre::vision::DiceObservation placed_dice(const std::string& words) {
+  arbitre::vision::DiceObservation o;
+  o.width = 1280;
+  o.height = 720;
+  std::istringstream in(words);
+  int i = 0;
+  for (std::string w; in >> w; ++i) {
+    arbitre::vision::DieSighting d;
+    d.colour = w.back() == 'r' ? ry::DieColour::Red : ry::DieColour::White;
+    d.cocked = w[0] == 'c';
+    d.value = w[0] == '?' || d.cocked ? 0 : std::stoi(w);
+    d.confidence = d.value > 0 ? 0.9 : 0.2;
+    d.x = 200 + 90 * (i % 5);
+    d.y = 200 + 120 * (i / 5);
+    o.dice.push_back(d);
+  }
+  return o;
+}
+
+// Feeds frames at 8 a second from `t` (the filter settles at the eighth frame, 0.875 s), cycling
+// through `cycle`; the updates that say something.
+std::vector<s::DiceUpdate> feed(s::DiceStability& filter, double& t,
+                                const std::vector<arbitre::vision::DiceObservation>& cycle,
+                                int frames) {
+  std::vector<s::DiceUpdate> out;
+  for (int f = 0; f < frames; ++f, t += 0.125) {
+    s::DiceUpdate u = filter.feed(cycle[static_cast<std::size_t>(f) % cycle.size()], t);
+    if (u.event != s::DiceEvent::None) out.push_back(std::move(u));
+  }
+  return out;
+}
+
+TEST(DiceStability, AFaceTheCameraReadsDifferentlyFromFrameToFrameSettlesOnTheFramesVote) {
+  // Die 3 read as a 4 in two frames of three and left unread in the third (a webcam's noise on a
+  // die near the reader's doubt): the dice do not move, so the table settles, and die 3 is the
+  // 4 most frames read, its confidence 0.9 x (6 frames of 8 that read it surely, less 0 that read
+  // another face) / 8.
+  const auto sure = placed_dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w");
+  const auto doubt = placed_dice("1r 2r 3r ?r 5r 1w 2w 3w 4w 5w");
+  s::DiceStability filter;
+  double t = 0;
+  const auto updates = feed(filter, t, {sure, sure, doubt}, 12);
+  ASSERT_EQ(updates.size(), 2u);
+  EXPECT_EQ(updates[0].event, s::DiceEvent::Unstable);
+  ASSERT_EQ(updates[1].event, s::DiceEvent::Settled);
+  ASSERT_EQ(updates[1].scene.dice.size(), 10u);
+  EXPECT_EQ(updates[1].scene.dice[3].value, 4);
+  EXPECT_NEAR(updates[1].scene.dice[3].confidence, 0.9 * 6 / 8, 1e-9);
+  EXPECT_NEAR(updates[1].scene.dice[0].confidence, 0.9, 1e-9);  // read alike in every frame
+  // Given no positions (a script without "xy"), a face read differently is a change: the same
+  // frames never settle.
+  s::DiceStability by_readings;
+  std::vector<arbitre::vision::DiceObservation> unplaced{sure, sure, doubt};
+  for (auto& o : unplaced) o.width = o.height = 0;
+  t = 0;
+  const auto never = feed(by_readings, t, unplaced, 30);
+  ASSERT_EQ(never.size(), 1u);
+  EXPECT_EQ(never[0].event, s::DiceEvent::Unstable);
+}
+
+TEST(DiceStability, FramesThatDisagreeOnAFaceOrCallADieCockedLeaveItForThePlayers) {
+  // A 6 in half the frames and a 9 in the other half is no face: unread (confidence 0), never
+  // guessed.
+  s::DiceStability split;
+  double t = 0;
+  const auto six_nine = feed(
+      split, t,
+      {placed_dice("1r 2r 3r 6r 5r 1w 2w 3w 4w 5w"), placed_dice("1r 2r 3r 9r 5r 1w 2w 3w 4w 5w")},
+      12);
+  ASSERT_EQ(six_nine.size(), 2u);
+  ASSERT_EQ(six_nine[1].event, s::DiceEvent::Unreadable);
+  EXPECT_EQ(six_nine[1].reason, "unread");
+  EXPECT_THAT(six_nine[1].dice, ElementsAre(3));
+  EXPECT_EQ(six_nine[1].scene.dice[3].confidence, 0);  // 4 x 0.9 for the 6, less 4 x 0.9 for the 9
+  // Called cocked in three frames of eight, read as a 7 in the others: cocked (a third is enough).
+  const auto seven = placed_dice("1r 2r 3r 7r 5r 1w 2w 3w 4w 5w");
+  const auto leans = placed_dice("1r 2r 3r cr 5r 1w 2w 3w 4w 5w");
+  s::DiceStability leaning;
+  t = 0;
+  const auto cocked = feed(leaning, t, {seven, leans, seven}, 12);
+  ASSERT_EQ(cocked.size(), 2u);
+  ASSERT_EQ(cocked[1].event, s::DiceEvent::Unreadable);
+  EXPECT_EQ(cocked[1].reason, "cocked");
+  EXPECT_TRUE(cocked[1].scene.dice[3].cocked);
+  // Called cocked in two frames of eight: read, the 7.
+  s::DiceStability once;
+  t = 0;
+  const auto read = feed(once, t, {seven, seven, seven, leans}, 12);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[1].event, s::DiceEvent::Settled);
+  EXPECT_EQ(read[1].scene.dice[3].value, 7);
+}
+
+TEST(DiceStability, ADieMovedOrGoneIsAChangeAndADieMissedOrInventedInAFrameIsNot) {
+  const auto table = placed_dice("1r 2r 3r 4r 5r 1w 2w 3w 4w 5w");
+  s::DiceStability filter;
+  double t = 0;
+  ASSERT_EQ(feed(filter, t, {table}, 10).back().event, s::DiceEvent::Settled);
+  // One frame misses die 2, another sees die 4 twice (a second die 40 pixels off it): the
+  // reader's flicker.
+  auto missing = table;
+  missing.dice.erase(missing.dice.begin() + 2);
+  auto doubled = table;
+  doubled.dice.push_back(doubled.dice[4]);
+  doubled.dice.back().x += 40;
+  EXPECT_TRUE(feed(filter, t, {table, missing, table, doubled, table}, 20).empty());
+  // A die seen far from every die that lay there came there: a change at once (and eleven dice
+  // settled are no roll).
+  auto eleven = table;
+  eleven.dice.push_back(eleven.dice[0]);
+  eleven.dice.back().x = 900;
+  const auto came = feed(filter, t, {eleven}, 10);
+  ASSERT_EQ(came.size(), 2u);
+  EXPECT_EQ(came[0].event, s::DiceEvent::Unstable);
+  EXPECT_EQ(came[1].reason, "count");
+  // Gone again: a die missed may be flicker, so the ten settle once it has been away for the
+  // settling time, and as long again.
+  const auto away = feed(filter, t, {table}, 20);
+  ASSERT_EQ(away.size(), 2u);
+  EXPECT_EQ(away[1].event, s::DiceEvent::Settled);
+  // Die 2 nudged by 2% of the frame's width: one die elsewhere is no more than the reader's
+  // flicker at first, but once it has stayed there for the settling time the table moved, and
+  // settles again.
+  auto nudged = table;
+  nudged.dice[2].x += 26;
+  auto moved = feed(filter, t, {nudged}, 20);
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[0].event, s::DiceEvent::Unstable);
+  EXPECT_EQ(moved[1].event, s::DiceEvent::Settled);
+  // Die 2 picked up and held out of sight: once it has been away for the settling time (0.8 s),
+  // the nine dice left settle in as long again, unreadable ("count").
+  auto held = nudged;
+  held.dice.erase(held.dice.begin() + 2);
+  const auto gone = feed(filter, t, {held}, 20);
+  ASSERT_EQ(gone.size(), 2u);
+  EXPECT_EQ(gone[0].event, s::DiceEvent::Unstable);
+  EXPECT_EQ(gone[1].event, s::DiceEvent::Unreadable);
+  EXPECT_EQ(gone[1].reason, "count");
+  // Put back where it was: it stays, and the ten settle again.
+  const auto back = feed(filter, t, {nudged}, 20);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].event, s::DiceEvent::Settled);
+  EXPECT_EQ(back[1].scene.dice.size(), 10u);
+}
+
 TEST(SessionReplay, TenThousandEventsReplayToEveryMove) {
   const std::vector<ds::Event> log = arbitre::testing::yams::greedy_log(10000, 60);
   ASSERT_EQ(log.size(), 10000u);
