@@ -202,6 +202,11 @@ vision::DiceObservation DiceStability::vote(const vision::DiceObservation& last)
     } else if (face > 0) {
       die.value = face;
       die.confidence = std::max(0.0, (best - (all - best)) / n);
+      // Read in fewer than two frames of three, it is unsure (a leaning die the reader flags in
+      // some frames and reads in others is no face to take).
+      if (3 * most < 2 * n) {
+        die.confidence = std::min(die.confidence, std::nextafter(params_.min_confidence, 0.0));
+      }
       die.cocked = false;
     }
     out.dice.push_back(die);

@@ -11,15 +11,19 @@
 // or seen in excess or elsewhere within `flicker_reach` of a die that lay there (the reader's
 // flicker); a die seen further from them in two frames in a row came there, and a change within
 // the flicker that lasts `stable_seconds` (a die that came and stayed, or went and stayed away)
-// is the table's. A webcam's noise makes a die near
-// the reader's doubt read differently from frame to frame (on rendered tables with a little noise
-// added per frame, a die in twelve changes its reading within six frames); the settled scene is
-// the vote of the period's frames, die by die (`vote`): its colour and texture as most frames saw
-// them, cocked when a third of the frames or more (or as many as read its likeliest face) called
-// it cocked, and its face the one read surely most often, with the confidence (frames that read
-// it surely, less the frames that read another face surely) / frames that saw it. A die seen in
-// fewer than half the frames is left out. Without positions (a scripted scene without "xy"),
-// stillness is the same dice, zones and faces for a while, and the scene is the last frame's.
+// is the table's.
+//
+// A webcam's noise makes a die near the reader's doubt read differently from frame to frame: on
+// 100 rendered tables with noise of 3 grey levels added to each of six frames, 43 had a die whose
+// reading changed, and of four sets of 100 such tables the filter by readings alone settled on
+// 56-66 within three seconds (tests/bench/dice_still.cpp, docs/benchmarks.md). So the settled scene
+// is the vote of the period's frames, die by die (`vote`): its colour and texture as most frames
+// saw them; cocked when a third of the frames or more (or as many as read its likeliest face)
+// called it cocked; else the face with the most confidence summed over the frames that read it,
+// with the confidence (that sum less the other faces' sums) / frames that saw the die, and unsure
+// (under `min_confidence`) when fewer than two frames in three read that face. A die seen in fewer
+// than half the frames is left out. Without positions (a scripted scene without "xy"), stillness is
+// the same dice, zones and faces for a while, and the scene is the last frame's.
 //
 // What the table's physics says fills in what the reader left unread or unsure
 // (vision::dice::carry_known_values, with `min_confidence` as "sure"): a die in the kept area

@@ -1112,6 +1112,18 @@ TEST(DiceStability, FramesThatDisagreeOnAFaceOrCallADieCockedLeaveItForThePlayer
   EXPECT_EQ(six_nine[1].reason, "unread");
   EXPECT_THAT(six_nine[1].dice, ElementsAre(3));
   EXPECT_EQ(six_nine[1].scene.dice[3].confidence, 0);  // 4 x 0.9 for the 6, less 4 x 0.9 for the 9
+  // Read as a 7 in five frames of eight and left unread in three: fewer than two in three, unsure.
+  s::DiceStability unsure;
+  t = 0;
+  const auto seven_or_none = feed(
+      unsure, t,
+      {placed_dice("1r 2r 3r 7r 5r 1w 2w 3w 4w 5w"), placed_dice("1r 2r 3r ?r 5r 1w 2w 3w 4w 5w"),
+       placed_dice("1r 2r 3r 7r 5r 1w 2w 3w 4w 5w")},
+      8);
+  ASSERT_EQ(seven_or_none.size(), 2u);
+  EXPECT_EQ(seven_or_none[1].reason, "unread");
+  EXPECT_EQ(seven_or_none[1].scene.dice[3].value, 7);
+  EXPECT_LT(seven_or_none[1].scene.dice[3].confidence, 0.5);
   // Called cocked in three frames of eight, read as a 7 in the others: cocked (a third is enough).
   const auto seven = placed_dice("1r 2r 3r 7r 5r 1w 2w 3w 4w 5w");
   const auto leans = placed_dice("1r 2r 3r cr 5r 1w 2w 3w 4w 5w");
