@@ -11,7 +11,9 @@
 // or seen in excess or elsewhere within `flicker_reach` of a die that lay there (the reader's
 // flicker); a die seen further from them in two frames in a row came there, and a change within
 // the flicker that lasts `stable_seconds` (a die that came and stayed, or went and stayed away)
-// is the table's.
+// is the table's. Either way the new still period begins where the change began (the frames of
+// the last 2 x `stable_seconds` are kept for that), so a change of one die settles as soon as a
+// change of all ten.
 //
 // A webcam's noise makes a die near the reader's doubt read differently from frame to frame: on
 // 100 rendered tables with noise of 3 grey levels added to each of six frames, 43 had a die whose
