@@ -1,7 +1,10 @@
 // How the dice reader and the Yams session's stability filter read a rendered Yams recording
 // (scenegen --yams-record; data/demo/recordings/yams), against its ground truth:
 //   build/release/tests/bench/dice_recording DIR [--max-pictures N] [--respace-from R] [--list]
-// Every picture is read once by the dice reader (zones from the truth, as the demo gives them);
+//                                               [--sigma S]
+// Every picture is read once by the dice reader (zones from the truth, as the demo gives them;
+// with --sigma, every frame is read anew with Gaussian noise of S grey levels added and encoded
+// again as JPEG at 85, tests/support/noisy_frame.h, as a webcam's frames of the still table);
 // the frames are fed, at the recording's clock, to two app::session::DiceStability filters: with
 // the table's physics (kept dice carry their values: vision::dice::carry_known_values) and
 // without. For every settled scene of a rolled or set-aside picture it prints whether the filter
@@ -12,8 +15,8 @@
 // first settled roll that the filter with the physics could not read. With --list, every die
 // missed or invented in a picture, as it is met.
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "app/session/dice_stability.h"
+#include "tests/support/noisy_frame.h"
 #include "vision/dice/detector.h"
 
 namespace fs = std::filesystem;
@@ -130,12 +134,15 @@ int main(int argc, char** argv) {
   double respace_from = vd::Params{}.respace_from;
   int full_turns = vd::Params{}.full_turns;
   bool list = false;
+  double sigma = 0;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--list") list = true;
     else if (a == "--max-pictures" && i + 1 < argc) max_pictures = std::atol(argv[++i]);
     else if (a == "--respace-from" && i + 1 < argc) respace_from = std::atof(argv[++i]);
     else if (a == "--full-turns" && i + 1 < argc) full_turns = std::atoi(argv[++i]);
+    else if (a == "--sigma" && i + 1 < argc)
+      sigma = std::atof(argv[++i]);
   }
   std::ifstream in(dir / "truth.json");
   if (!in) {
@@ -171,13 +178,22 @@ int main(int argc, char** argv) {
       return 2;
     }
     const DiceObservation seen = vd::detect(image, params, model).observation;
+    // Each frame read anew through a noisy camera (--sigma), or the picture read once.
+    const auto frame_seen = [&](int f) {
+      if (sigma <= 0) return seen;
+      return vd::detect(
+                 arbitre::testing::noisy_frame(image, sigma, 85, static_cast<std::uint64_t>(f)),
+                 params, model)
+          .observation;
+    };
     const std::string kind = shot["kind"];
     const bool counted = kind == "rolled" || kind == "aside";
     if (counted) compare(shot, seen, sure, as_read, nullptr, list);
     for (int f = first; f <= last; ++f) {
       const double seconds = f / fps;
-      const s::DiceUpdate a = with.feed(seen, seconds);
-      const s::DiceUpdate b = without.feed(seen, seconds);
+      const DiceObservation frame = frame_seen(f);
+      const s::DiceUpdate a = with.feed(frame, seconds);
+      const s::DiceUpdate b = without.feed(frame, seconds);
       if (!counted) continue;
       for (const auto* u : {&a, &b}) {
         if (u->event != s::DiceEvent::Settled && u->event != s::DiceEvent::Unreadable) continue;

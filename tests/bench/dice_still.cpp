@@ -26,6 +26,7 @@
 
 #include "app/session/dice_stability.h"
 #include "tests/support/dice_scoring.h"
+#include "tests/support/noisy_frame.h"
 #include "vision/dice/detector.h"
 
 namespace fs = std::filesystem;
@@ -152,16 +153,9 @@ int main(int argc, char** argv) {
     }
     std::vector<DiceObservation> seen;
     for (int k = 0; k < variants; ++k) {
-      cv::Mat noisy;
-      image.convertTo(noisy, CV_16S);
-      cv::Mat noise(image.size(), CV_16SC3);
-      cv::RNG rng(static_cast<std::uint64_t>(1000 + k));
-      rng.fill(noise, cv::RNG::NORMAL, 0, sigma);
-      noisy += noise;
-      noisy.convertTo(noisy, CV_8U);
-      std::vector<uchar> jpeg;
-      cv::imencode(".jpg", noisy, jpeg, {cv::IMWRITE_JPEG_QUALITY, quality});
-      seen.push_back(vd::detect(cv::imdecode(jpeg, cv::IMREAD_COLOR)).observation);
+      const cv::Mat frame = arbitre::testing::noisy_frame(image, sigma, quality,
+                                                          static_cast<std::uint64_t>(1000 + k));
+      seen.push_back(vd::detect(frame).observation);
     }
     const auto by_places = settle(s::DiceStability{}, seen, frames, true);
     const auto by_readings = settle(s::DiceStability{}, seen, frames, false);
