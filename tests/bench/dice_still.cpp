@@ -1,6 +1,6 @@
 // How the Yams session's stability filter settles still tables seen through a noisy camera:
 //   build/release/tests/bench/dice_still DIR [--frames N] [--variants K] [--sigma S]
-//                                           [--quality Q] [--max-images M]
+//                                           [--quality Q] [--max-images M] [--list]
 // Each rendered image of DIR (scenegen --dice, with its ground truth) is one still table. K frames
 // are made of it, each with Gaussian noise of S grey levels added and encoded again as JPEG at
 // quality Q: a webcam's frames of a table where nothing moves. Each is read once by the dice
@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <string>
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: dice_still DIR [--frames N] [--variants K] [--sigma S] [--quality Q] "
-                 "[--max-images M]\n");
+                 "[--max-images M] [--list]\n");
     return 2;
   }
   const fs::path dir = argv[1];
