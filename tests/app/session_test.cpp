@@ -1037,6 +1037,8 @@ TEST(DiceStability, SettlesOnceTheDiceStayTheSameAndSaysWhyAScenIsUnreadable) {
 
 // --- Replaying a long log (what --resume does after reading it; timed by session_bench).
 
+namespace {
+
 // Ten dice at fixed places of a 1280-wide frame, read as `words` ("?" unread, "c" cocked).
 arbitre::vision::DiceObservation placed_dice(const std::string& words) {
   arbitre::vision::DiceObservation o;
@@ -1069,6 +1071,8 @@ std::vector<s::DiceUpdate> feed(s::DiceStability& filter, double& t,
   }
   return out;
 }
+
+}  // namespace
 
 TEST(DiceStability, AFaceTheCameraReadsDifferentlyFromFrameToFrameSettlesOnTheFramesVote) {
   // Die 3 read as a 4 in two frames of three and left unread in the third (a webcam's noise on a
