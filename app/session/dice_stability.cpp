@@ -107,8 +107,8 @@ bool DiceStability::still_places(const vision::DiceObservation& observation, dou
              });
   }
   const bool any_far = std::find(far.begin(), far.end(), true) != far.end();
-  if (any_far && far_frames_ >= 1) return begin(frame_ - 1);
-  far_frames_ = any_far ? far_frames_ + 1 : 0;
+  if (any_far && far_before_) return begin(frame_ - 1);
+  far_before_ = any_far;
   add(observation, seconds, frame_, track_of, far);
   // A change within the flicker that lasts is the table's: a die that came after the period began
   // and has been there most frames since for `stable_seconds`, or one that was there most frames
@@ -134,7 +134,7 @@ bool DiceStability::begin(long frame) {
   tracks_.clear();
   reported_ = false;
   places_ = true;
-  far_frames_ = 0;
+  far_before_ = false;
   since_ = from->seconds;
   period_first_ = from->frame;
   frames_ = 0;

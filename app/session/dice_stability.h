@@ -126,7 +126,7 @@ class DiceStability {
   long frame_ = 0;         // frames fed
   long period_first_ = 0;  // the still period's first frame
   bool places_ = false;    // the period's frames give positions
-  int far_frames_ = 0;     // frames in a row that saw a die far from the period's dice
+  bool far_before_ = false;  // the last frame saw a die far from the period's dice
   // The last frames fed (positions known), for a period that began before the frame that tells it.
   struct Frame {
     vision::DiceObservation observation;
