@@ -77,8 +77,15 @@ enum class Without {
   CommonSize,
   RuledLines,
   LeaveOut,
-  GiveBack
+  GiveBack,
+  QuickNetworks
 };
+
+// The reader with its networks' convolutions in floats, as before the fifty-fourth session.
+const vd::Model& float_networks() {
+  static const vd::Model model = vd::with_quick_networks(vd::default_model(), false);
+  return model;
+}
 
 // The reader before the clear pair (fortieth session): the first clear network alone.
 const vd::Model& one_clear_network() {
@@ -130,8 +137,9 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   if (without == Without::SecondDigitNet) arbitre::testing::as_with_one_digit_network(params);
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
-                           : without == Without::ClearPair ? one_clear_network()
-                                                           : vd::default_model();
+                           : without == Without::ClearPair     ? one_clear_network()
+                           : without == Without::QuickNetworks ? float_networks()
+                                                               : vd::default_model();
   const int level =
       arbitre::vision::set_cnn_vector_level(without == Without::Avx512Networks ? 1 : 2);
   std::size_t i = 0;
@@ -230,6 +238,7 @@ int main(int argc, char** argv) {
   const auto every_frame = static_cast<benchmark::IterationCount>(frames().size());
   const std::pair<const char*, Without> readers[] = {
       {"as_read", Without::Nothing},
+      {"float_networks", Without::QuickNetworks},
       {"without_face_network", Without::FaceNetwork},
       {"without_presence_network", Without::PresenceNetwork},
       {"without_answer_search", Without::AnswerSearch},

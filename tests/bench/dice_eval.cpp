@@ -1,5 +1,5 @@
 // Accuracy and speed of the dice reader on scenes rendered by `scenegen --dice`:
-//   build/release/tests/bench/dice_eval DIR [--model MODEL.yml] [--failures OUT_DIR]
+//   build/release/tests/bench/dice_eval DIR [--model MODEL.yml] [--float-networks] [--failures OUT_DIR]
 //   [--max-failures 12]
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
@@ -141,6 +141,7 @@ int main(int argc, char** argv) {
   arbitre::vision::keep_freed_memory();  // as arbitre runs the reader: vision/memory.h
   std::string dir, model_file, failures, turns_dir, dice_csv, lean_csv;
   bool clear_at_truth = false;
+  bool float_networks = false;  // --float-networks: the networks' convolutions in floats
   // --clear-at-truth: per colour (0 red, 1 white), the transparent flat dice: how many, read
   // surely and right, surely and wrong, and with the likeliest value right.
   std::array<std::array<int, 4>, 2> at_truth{};
@@ -150,6 +151,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--model" && i + 1 < argc)
       model_file = argv[++i];
+    else if (a == "--float-networks")
+      float_networks = true;
     else if (a == "--failures" && i + 1 < argc)
       failures = argv[++i];
     else if (a == "--max-failures" && i + 1 < argc)
@@ -399,10 +402,12 @@ int main(int argc, char** argv) {
   }
   if (dir.empty() && turns_dir.empty()) {
     std::fprintf(stderr,
-                 "usage: dice_eval DIR [--model MODEL.yml] [--failures OUT_DIR] | --turns DIR\n");
+                 "usage: dice_eval DIR [--model MODEL.yml] [--float-networks] [--failures OUT_DIR] | "
+                 "--turns DIR\n");
     return 2;
   }
-  const vd::Model model = model_file.empty() ? vd::default_model() : vd::load_model(model_file);
+  const vd::Model model = vd::with_quick_networks(
+      model_file.empty() ? vd::default_model() : vd::load_model(model_file), !float_networks);
   if (model.empty()) {
     std::fprintf(stderr, "dice_eval: no model\n");
     return 2;

@@ -337,6 +337,98 @@ TEST(Cnn, EveryVectorWidthGivesTheSameBytes) {
   }
 }
 
+// The 8-bit convolutions (Cnn::quicken) sum integers: every level (AVX-512 VNNI where the
+// processor has it, else plain code) gives the same probabilities to the byte. Checked on the
+// readers' shapes (kernels of 5 and 3: one group of four taps and a padded one per kernel row;
+// 12 and 24 maps: blocks of 8 and 4), on odd ones (10 and 6 maps, three planes) and the tests'
+// small one (kernels of 3 and 2), from 8-bit and float rows.
+TEST(Cnn, QuickInferenceGivesTheSameBytesAtEveryWidth) {
+  struct Reset {
+    int level = set_cnn_vector_level(2);
+    ~Reset() { set_cnn_vector_level(level); }
+  } reset;
+  CnnShape digits;
+  digits.classes = 13;
+  CnnShape odd = digits;
+  odd.channels = 3;
+  odd.maps1 = 10;
+  odd.maps2 = 6;
+  odd.hidden = 40;
+  odd.classes = 4;
+  CnnShape wide = digits;  // the clear network's: 56 pixels, 3 planes, 16 and 32 maps
+  wide.side = 56;
+  wide.channels = 3;
+  wide.maps1 = 16;
+  wide.maps2 = 32;
+  for (const CnnShape& shape : {digits, odd, wide, small_training(0).shape}) {
+    cv::RNG rng(29);
+    cv::Mat images(12, shape.channels * shape.side * shape.side, CV_8U);
+    rng.fill(images, cv::RNG::UNIFORM, 0, 256);
+    CnnTraining t;
+    t.shape = shape;
+    t.epochs = 0;
+    Cnn net = train_cnn(images, std::vector<int>(12, 0), t);
+    for (auto* b : {&net.b1, &net.b2, &net.b3, &net.b4})
+      for (float& v : *b) v = static_cast<float>(rng.uniform(-0.3, 0.3));
+    net.quicken();
+    ASSERT_TRUE(net.quick);
+    cv::Mat as_float;
+    images.convertTo(as_float, CV_32F, 1.0 / 255);
+    for (const cv::Mat& rows : {images, as_float}) {
+      set_cnn_vector_level(0);
+      const cv::Mat plain = net.probabilities(rows);
+      set_cnn_vector_level(2);
+      EXPECT_EQ(cv::norm(plain, net.probabilities(rows), cv::NORM_INF), 0.0)
+          << "side " << shape.side << ", " << shape.maps1 << " maps, depth " << rows.depth();
+    }
+  }
+}
+
+// The 8-bit convolutions read as the float network does: on a trained network, the same class
+// for all but a few images in a thousand, the probabilities a few thousandths off on average.
+// Each output map's weights have their own step: with one map's weights a thousand times larger
+// (and what reads it a thousand times smaller: the same network), the quick network reads as
+// before, where a step shared by the layer would round the other maps' weights to zero.
+TEST(Cnn, QuickInferenceReadsAsTheFloatNetwork) {
+  cv::Mat images, test_images;
+  std::vector<int> labels, test_labels;
+  make_shapes(2400, 1, images, labels);
+  make_shapes(1000, 3, test_images, test_labels);
+  Cnn net = train_cnn(images, labels, small_training(12));
+  const auto quick = [&](Cnn n) {
+    n.quicken();
+    return n.probabilities(test_images);
+  };
+  const cv::Mat floats = net.probabilities(test_images), quick_read = quick(net);
+  int same = 0;
+  for (int r = 0; r < floats.rows; ++r) {
+    cv::Point x, y;
+    cv::minMaxLoc(floats.row(r), nullptr, nullptr, nullptr, &x);
+    cv::minMaxLoc(quick_read.row(r), nullptr, nullptr, nullptr, &y);
+    same += x == y;
+    EXPECT_NEAR(cv::sum(quick_read.row(r))[0], 1.0, 1e-5);
+  }
+  EXPECT_GE(same, 995);
+  const double mean_off = cv::norm(floats, quick_read, cv::NORM_L1) / floats.total();
+  EXPECT_LT(mean_off, 0.005);
+  EXPECT_GT(mean_off, 0.0) << "the quick path was not taken";
+  EXPECT_LT(cv::norm(floats, quick_read, cv::NORM_INF), 0.1);
+  // The second convolution's map 0 a thousand times larger, its bias too, and the dense layer's
+  // weights that read it a thousand times smaller. (The maps of the first convolution share one
+  // step per image as the second's inputs: one made a thousand times larger would crush the
+  // others.)
+  Cnn scaled = net;
+  const int taps2 = net.shape.kernel2 * net.shape.kernel2 * net.shape.maps1;
+  for (int t = 0; t < taps2; ++t) scaled.w2[static_cast<std::size_t>(t)] *= 1e3f;
+  scaled.b2[0] *= 1e3f;
+  const int read = net.shape.pool2() * net.shape.pool2() * net.shape.hidden;
+  for (int i = 0; i < read; ++i) scaled.w3[static_cast<std::size_t>(i)] *= 1e-3f;
+  EXPECT_LT(cv::norm(quick(scaled), quick_read, cv::NORM_INF), 1e-4);
+  Cnn empty;
+  empty.quicken();
+  EXPECT_FALSE(empty.quick);
+}
+
 TEST(Cnn, TrainingIsTheSameOnAnyNumberOfThreads) {
   cv::Mat images;
   std::vector<int> labels;

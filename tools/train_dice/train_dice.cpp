@@ -648,7 +648,10 @@ int main(int argc, char** argv) {
   cv::RNG rng(1234);
   // --base: every part is taken from that model but the networks asked for (only they are
   // trained; the samples are gathered the same way, with the base's detector and locator).
-  const vd::Model base = base_file.empty() ? vd::Model{} : vd::load_model(base_file);
+  // The reader's questions asked with the networks as trained, in floats: the committed model was
+  // trained so, and so tools/train_dice.sh reproduces it.
+  const vd::Model base =
+      base_file.empty() ? vd::Model{} : vd::with_quick_networks(vd::load_model(base_file), false);
   if (!base_file.empty() && (base.empty() || !base.face_x || !base.digits || !base.axis_c ||
                              !base.cocked || !base.texture)) {
     std::fprintf(stderr, "%s: not a complete dice model\n", base_file.c_str());

@@ -8,7 +8,27 @@
 #include <numeric>
 #include <type_traits>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace arbitre::vision {
+
+// One convolution in 8 bits (Cnn::quicken). Its taps are taken four at a time along a kernel
+// row (a row of k taps in (k + 3) / 4 groups, the last padded with zero weights), so that the
+// four inputs of a group lie side by side in the input: an output pixel's group is the 4 bytes
+// at its own index plus the group's offset. Each output map's weights are rounded to signed
+// bytes over its own step (its largest weight / 127).
+struct CnnQuick {
+  struct Conv {
+    int cout = 0, groups = 0;
+    std::vector<std::int32_t> w;    // cout x groups: four signed bytes, tap j in byte j
+    std::vector<int> base;          // each group's offset in the input: (c n + ky) n + 4 g
+    std::vector<float> step;        // per output map: what one unit of its weights is worth
+    std::vector<std::int32_t> sum;  // per output map: the sum of its byte weights
+  };
+  Conv c1, c2;
+};
 
 bool CnnShape::valid() const {
   return side > 0 && channels >= 1 && channels <= 4 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 &&
@@ -481,6 +501,210 @@ void infer(const Cnn& net, const cv::Mat& images, int row, Infer& s) {
   dense_softmax(net, s.p2.data(), s.h, s.z);
 }
 
+// The 8-bit convolutions (Cnn::quicken): weights packed per group, the input quantised per image.
+CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int k, int n) {
+  CnnQuick::Conv q;
+  const int kgroups = (k + 3) / 4, taps = planes * k * k;
+  q.cout = cout;
+  q.groups = planes * k * kgroups;
+  for (int c = 0; c < planes; ++c)
+    for (int ky = 0; ky < k; ++ky)
+      for (int g = 0; g < kgroups; ++g) q.base.push_back((c * n + ky) * n + 4 * g);
+  for (int co = 0; co < cout; ++co) {
+    const float* wc = w.data() + static_cast<std::ptrdiff_t>(co) * taps;
+    float big = 0;
+    for (int t = 0; t < taps; ++t) big = std::max(big, std::abs(wc[t]));
+    const float step = big > 0 ? big / 127.0f : 1.0f;
+    std::int32_t sum = 0;
+    for (int c = 0; c < planes; ++c) {
+      for (int ky = 0; ky < k; ++ky) {
+        for (int g = 0; g < kgroups; ++g) {
+          std::uint32_t packed = 0;
+          for (int j = 0; j < 4 && 4 * g + j < k; ++j) {
+            const float v = std::nearbyint(wc[(c * k + ky) * k + 4 * g + j] / step);
+            const int b = static_cast<int>(std::clamp(v, -127.0f, 127.0f));
+            sum += b;
+            packed |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(b)) << (8 * j);
+          }
+          q.w.push_back(static_cast<std::int32_t>(packed));
+        }
+      }
+    }
+    q.step.push_back(step);
+    q.sum.push_back(sum);
+  }
+  return q;
+}
+
+// out (cout x wide) = the integer sums of each output pixel's groups, x mul + add per map.
+void quick_apply_body(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul,
+                      const float* add, float* out) {
+  for (int co = 0; co < q.cout; ++co) {
+    const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
+    float* dst = out + static_cast<std::ptrdiff_t>(co) * wide;
+    for (int i = 0; i < wide; ++i) {
+      std::int32_t acc = 0;
+      for (int g = 0; g < q.groups; ++g) {
+        const std::uint8_t* x = u + q.base[static_cast<std::size_t>(g)] + i;
+        const auto packed = static_cast<std::uint32_t>(w[g]);
+        for (int j = 0; j < 4; ++j)
+          acc += static_cast<std::int32_t>(x[j]) *
+                 static_cast<std::int8_t>(static_cast<std::uint8_t>(packed >> (8 * j)));
+      }
+      dst[i] = static_cast<float>(acc) * mul[co] + add[co];
+    }
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+const bool kVnni = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                   __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
+
+// Blocks of 16 output pixels x kOut maps: a group's 4 bytes of each pixel put side by side in a
+// lane by one byte permutation of the 19 input bytes from the block's first, then one
+// multiply-add of four byte products per map (vpdpbusd). Integer sums: the body's, exactly.
+template <int kOut>
+__attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"), always_inline)) inline void
+quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int wide,
+            const float* mul, const float* add, float* out, __m512i lanes) {
+  __m512i acc[kOut];
+  for (int a = 0; a < kOut; ++a) acc[a] = _mm512_setzero_si512();
+  const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
+  for (int g = 0; g < q.groups; ++g) {
+    const __m512i x = _mm512_permutexvar_epi8(
+        lanes, _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)] + i0));
+    // (In assembly: GCC 12 copies each running sum to another register and back around the
+    // intrinsic, which doubled the loop's instructions; its weight broadcast from memory.)
+    for (int a = 0; a < kOut; ++a)
+      asm("vpdpbusd %2%{1to16%}, %1, %0"
+          : "+v"(acc[a])
+          : "v"(x), "m"(w[static_cast<std::ptrdiff_t>(a) * q.groups + g]));
+  }
+  for (int a = 0; a < kOut; ++a) {
+    const __m512 v = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[a]), _mm512_set1_ps(mul[co + a])),
+                                   _mm512_set1_ps(add[co + a]));
+    _mm512_storeu_ps(out + static_cast<std::ptrdiff_t>(co + a) * wide + i0, v);
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) void quick_apply_vnni(
+    const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul, const float* add,
+    float* out) {
+  alignas(64) std::uint8_t order[64];
+  for (int p = 0; p < 16; ++p)
+    for (int j = 0; j < 4; ++j) order[4 * p + j] = static_cast<std::uint8_t>(p + j);
+  const __m512i lanes = _mm512_load_si512(order);
+  for (int i0 = 0; i0 < wide; i0 += kBlockPixels) {
+    int co = 0;
+    for (; co + 8 <= q.cout; co += 8) quick_block<8>(q, u, i0, co, wide, mul, add, out, lanes);
+    for (; co + 4 <= q.cout; co += 4) quick_block<4>(q, u, i0, co, wide, mul, add, out, lanes);
+    for (; co < q.cout; ++co) quick_block<1>(q, u, i0, co, wide, mul, add, out, lanes);
+  }
+}
+#endif
+
+void quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul,
+                 const float* add, float* out) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vector_level >= 2 && kVnni) return quick_apply_vnni(q, u, wide, mul, add, out);
+#endif
+  quick_apply_body(q, u, wide, mul, add, out);
+}
+
+// Values to bytes: each (v - lo) x scale rounded half up, where lo is the smallest value (0 when
+// `from_zero`: values of at least 0) and scale takes the largest to 255. Returns what a byte is
+// worth (1 / scale) and lo. The smallest and largest are the same whatever the order they are
+// found in, and each byte the same float difference, product and sum truncated: the same bytes at
+// every width.
+struct Quantised {
+  float unit, lo;
+};
+
+__attribute__((always_inline)) inline void quantise_tail(const float* v, int from, int n, float lo,
+                                                         float scale, std::uint8_t* u) {
+  for (int i = from; i < n; ++i)
+    u[i] = static_cast<std::uint8_t>(static_cast<int>((v[i] - lo) * scale + 0.5f));
+}
+
+__attribute__((always_inline)) inline float byte_scale(float lo, float hi) {
+  return hi > lo ? 255.0f / (hi - lo) : 1.0f;
+}
+
+Quantised quantise_body(const float* v, int n, bool from_zero, std::uint8_t* u) {
+  float lo = from_zero ? 0.0f : v[0], hi = lo;
+  for (int i = 0; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+  if (from_zero) lo = 0;
+  const float scale = byte_scale(lo, hi);
+  quantise_tail(v, 0, n, lo, scale, u);
+  return {1.0f / scale, lo};
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int n,
+                                                            bool from_zero, std::uint8_t* u) {
+  const int full = n / 16 * 16;
+  const float first = from_zero ? 0.0f : v[0];
+  __m512 low = _mm512_set1_ps(first), high = low;
+  for (int i = 0; i < full; i += 16) {
+    const __m512 x = _mm512_loadu_ps(v + i);
+    low = _mm512_min_ps(low, x), high = _mm512_max_ps(high, x);
+  }
+  float lo = _mm512_reduce_min_ps(low), hi = _mm512_reduce_max_ps(high);
+  for (int i = full; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+  if (from_zero) lo = 0;
+  const float scale = byte_scale(lo, hi);
+  const __m512 l = _mm512_set1_ps(lo), s = _mm512_set1_ps(scale), half = _mm512_set1_ps(0.5f);
+  for (int i = 0; i < full; i += 16) {
+    const __m512 x = _mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(v + i), l), s), half);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(u + i), _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(x)));
+  }
+  quantise_tail(v, full, n, lo, scale, u);
+  return {1.0f / scale, lo};
+}
+#endif
+
+Quantised quantise(const float* v, int n, bool from_zero, std::uint8_t* u) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vector_level >= 2) return quantise_avx512(v, n, from_zero, u);
+#endif
+  return quantise_body(v, n, from_zero, u);
+}
+
+// The 8-bit inputs of the two convolutions and their maps' factors.
+struct QuickScratch {
+  std::vector<std::uint8_t> u1, u2;
+  std::vector<float> mul, add;
+  explicit QuickScratch(const CnnShape& s, const Infer& f)
+      : u1(static_cast<std::size_t>(s.channels * s.side * s.side + f.wide1 + 64), 0),
+        u2(static_cast<std::size_t>(s.maps1 * s.pool1() * s.pool1() + f.wide2 + 64), 0),
+        mul(static_cast<std::size_t>(std::max(s.maps1, s.maps2))),
+        add(mul.size()) {}
+};
+
+void infer_quick(const Cnn& net, const cv::Mat& images, int row, Infer& s, QuickScratch& b) {
+  const CnnShape& sh = net.shape;
+  const CnnQuick& q = *net.quick;
+  standardise(images, row, sh.channels, net.inputs(), s.x.data());
+  const Quantised in1 = quantise(s.x.data(), net.inputs(), false, b.u1.data());
+  for (int co = 0; co < sh.maps1; ++co) {
+    const auto c = static_cast<std::size_t>(co);
+    b.mul[c] = q.c1.step[c] * in1.unit;
+    b.add[c] = net.b1[c] + in1.lo * (q.c1.step[c] * static_cast<float>(q.c1.sum[c]));
+  }
+  quick_apply(q.c1, b.u1.data(), s.wide1, b.mul.data(), b.add.data(), s.a1.data());
+  relu_pool_wide(s.a1.data(), sh.maps1, sh.conv1(), sh.side, s.wide1, s.p1.data());
+  const Quantised in2 =
+      quantise(s.p1.data(), sh.maps1 * sh.pool1() * sh.pool1(), true, b.u2.data());
+  for (int co = 0; co < sh.maps2; ++co) {
+    const auto c = static_cast<std::size_t>(co);
+    b.mul[c] = q.c2.step[c] * in2.unit;
+    b.add[c] = net.b2[c];
+  }
+  quick_apply(q.c2, b.u2.data(), s.wide2, b.mul.data(), b.add.data(), s.a2.data());
+  relu_pool_wide(s.a2.data(), sh.maps2, sh.conv2(), sh.pool1(), s.wide2, s.p2.data());
+  dense_softmax(net, s.p2.data(), s.h, s.z);
+}
+
 // Scratch for one image's backward pass.
 struct Back {
   std::vector<float> dz, dh, dp2, da2, dc2, dp1, da1;
@@ -600,11 +824,30 @@ cv::Mat Cnn::probabilities(const cv::Mat& images) const {
   CV_Assert(images.cols == inputs() && (images.depth() == CV_32F || images.depth() == CV_8U) &&
             images.channels() == 1);
   Infer s(shape);
+  if (quick) {
+    QuickScratch b(shape, s);
+    for (int r = 0; r < images.rows; ++r) {
+      infer_quick(*this, images, r, s, b);
+      std::copy(s.z.begin(), s.z.end(), out.ptr<float>(r));
+    }
+    return out;
+  }
   for (int r = 0; r < images.rows; ++r) {
     infer(*this, images, r, s);
     std::copy(s.z.begin(), s.z.end(), out.ptr<float>(r));
   }
   return out;
+}
+
+void Cnn::quicken() {
+  if (empty() || !shape.valid()) {
+    quick.reset();
+    return;
+  }
+  auto q = std::make_shared<CnnQuick>();
+  q->c1 = quick_conv(w1, shape.maps1, shape.channels, shape.kernel1, shape.side);
+  q->c2 = quick_conv(w2, shape.maps2, shape.maps1, shape.kernel2, shape.pool1());
+  quick = std::move(q);
 }
 
 double cnn_gradient(const Cnn& cnn, const cv::Mat& images, const std::vector<int>& labels,

@@ -164,7 +164,20 @@ Model read_model(const cv::FileStorage& storage) {
   m.axis_c = forest("axis_c");
   m.axis_s = forest("axis_s");
   if (!m.axis_c || !m.axis_s) m.axis_c.release(), m.axis_s.release();
-  return m;
+  return with_quick_networks(std::move(m), true);
+}
+
+Model with_quick_networks(Model model, bool quick) {
+  for (Cnn* n : {&model.digit_cnn, &model.digit_cnn_2, &model.clear_cnn, &model.clear_cnn_2,
+                 &model.clear_face_cnn, &model.axis_cnn, &model.face_cnn, &model.centre_cnn,
+                 &model.top_cnn, &model.fine_face_cnn, &model.fine_centre_cnn,
+                 &model.presence_cnn, &model.size_cnn, &model.lean_cnn}) {
+    if (quick)
+      n->quicken();
+    else
+      n->quick.reset();
+  }
+  return model;
 }
 
 Model load_model(const std::string& path) {

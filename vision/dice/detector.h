@@ -577,10 +577,15 @@ Params params_for(const DiceDetectOptions& options);
 // The trained model (vision/models/dice_digits.tar.xz, embedded); empty when none is built in.
 const Model& default_model();
 
-// A model written by tools/train_dice (YAML); empty when the file holds none.
+// A model written by tools/train_dice (YAML); empty when the file holds none. Its networks run
+// their convolutions in 8 bits (Cnn::quicken), as the reader runs them.
 Model load_model(const std::string& path);
 // The same from an opened storage (a file, or the embedded text).
 Model read_model(const cv::FileStorage& storage);
+// `model` with its networks' convolutions in 8 bits (`quick`) or in floats, as they were trained
+// (tools/train_dice asks the reader its questions so, to reproduce the committed model; the
+// benches measure the float reader with it).
+Model with_quick_networks(Model model, bool quick);
 
 // For each die, how far its top face's shift from its centre (`shifts`, x its radius) lies off
 // the linear function k p - (a, b) of its place p (`places`) fitted to the other dice's (least
