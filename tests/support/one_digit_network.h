@@ -4,13 +4,14 @@
 // compared with (dice_bench).
 #pragma once
 
+#include "tests/support/networks_as_trained.h"
 #include "vision/dice/detector.h"
 
 namespace arbitre::testing {
 
 inline const vision::dice::Model& one_digit_network() {
   static const vision::dice::Model model = [] {
-    vision::dice::Model m = vision::dice::default_model();
+    vision::dice::Model m = networks_as_trained();  // its networks in floats, as then
     m.digit_cnn_2 = {};
     return m;
   }();

@@ -9,13 +9,14 @@
 #include <string>
 
 #include "vision/common/cnn.h"
+#include "tests/support/networks_as_trained.h"
 #include "vision/dice/detector.h"
 
 namespace arbitre::testing {
 
 inline const vision::dice::Model& presence_as_before() {
   static const vision::dice::Model model = [] {
-    vision::dice::Model m = vision::dice::default_model();
+    vision::dice::Model m = networks_as_trained();  // and its networks in floats, as then
     const cv::FileStorage storage(
         std::string(ARBITRE_TEST_DATA) + "/dice/models/presence-before.yml.gz",
         cv::FileStorage::READ);

@@ -19,6 +19,7 @@
 #include "tests/support/cli_run.h"
 #include "tests/support/committed_scene.h"
 #include "tests/support/dice_scoring.h"
+#include "tests/support/networks_as_trained.h"
 #include "tests/support/one_digit_network.h"
 #include "tests/support/presence_before.h"
 #include "vision/dice/detector.h"
@@ -157,8 +158,9 @@ WithAndWithout read_with_and_without(const std::string& subdir, const std::strin
   EXPECT_NE(on.*step, off_value) << "the step is on by default";
   vd::Params off = on;
   off.*step = off_value;
-  r.with = vd::detect(image, on);
-  r.without = vd::detect(image, off);
+  // The steps' scenes were chosen on the reader with its networks as trained, in floats.
+  r.with = vd::detect(image, on, arbitre::testing::networks_as_trained());
+  r.without = vd::detect(image, off, arbitre::testing::networks_as_trained());
   r.scored_with = arbitre::testing::score_dice(r.truth, r.with.observation);
   r.scored_without = arbitre::testing::score_dice(r.truth, r.without.observation);
   return r;
@@ -1475,6 +1477,8 @@ TEST(DiceReader, AFlatDieTheCheckPassesIsTakenForFlatByTheLeanNetwork) {
 // tests/data/dice/lean) the flat red 3 near the bottom edge is called cocked without it; with it,
 // it is read right and so is the whole roll, every other die as without.
 TEST(DiceReader, ADieTheLeanNetworkTakesForFlatIsNotCalledCocked) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "lean", "6000-0028");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -1482,7 +1486,7 @@ TEST(DiceReader, ADieTheLeanNetworkTakesForFlatIsNotCalledCocked) {
   ASSERT_GT(with.lean_flat, 0);
   vd::Params without = with;
   without.lean_flat = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   ASSERT_FALSE(truth["dice"][1]["cocked"].get<bool>());
@@ -1539,6 +1543,8 @@ TEST(DiceReader, TheSizeNetworkMeasuresADiesRadius) {
 // die as now (the other leaning die, 21.9 degrees, flagged either way); at today's
 // bounds without the size network the flat red die 4 (found at 0.9 x its radius) is left unread.
 TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "size", "6000-0030");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -1554,8 +1560,8 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   vd::Params before = with, unsized = with;
   before_the_size_network(before);
   unsized.size_steps = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, before),
-                      c = vd::detect(image, unsized);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, before, as_trained),
+                      c = vd::detect(image, unsized, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   const auto sc = arbitre::testing::score_dice(truth, c.observation);
@@ -1647,13 +1653,15 @@ TEST(DiceReader, LongStraightEdgesRunAcrossAScoreSheetsGridAndAcrossNoDie) {
 // found (unread: a die half hidden in a cluster, for the players to type). No die missed, doubled
 // or invented. (At the spacing of that session: spaced_as_before.)
 TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "ruled", "13100-0085");
   ASSERT_FALSE(image.empty());
   vd::Params with;
   spaced_as_before(with);
   vd::Params without = with;
   without.ruled_length = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   const auto on_sheet = [](const vd::Detection& d) {
@@ -2021,13 +2029,15 @@ TEST(DiceReader, TheFitOfTheTopFacesShiftsTakesEachDigitsAxis) {
 // from the centre, fitted over the dice read): the red 8 of seed 6200's scene 71 (a looked-at set;
 // tests/data/dice/fitted) is read there, and nothing else changes.
 TEST(DiceReader, ADieLeftUnreadIsReadWhereTheOtherDiceReadPutItsTopFace) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fitted", "6200-0071");
   ASSERT_FALSE(image.empty());
   const vd::Params with;
   ASSERT_TRUE(with.fit_unread);
   vd::Params without;
   without.fit_unread = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -2084,6 +2094,8 @@ TEST(DiceReader, ADieUnreadAtTheFittedPlaceIsReadAtAPlaceRoundIt) {
 // where the fit puts its face, and the leaning dice are still left unread. Nothing else changes
 // (tests/data/dice/offface).
 TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   vd::Params with;
   at_the_level(with);
   ASSERT_GT(with.face_check, 0);
@@ -2097,8 +2109,8 @@ TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) 
   for (const char* name : {"6100-0004", "6000-0018"}) {
     const auto [truth, image] = arbitre::testing::committed_scene("dice", "offface", name);
     ASSERT_FALSE(image.empty()) << name;
-    const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
-                        c = vd::detect(image, reread);
+    const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained),
+                        c = vd::detect(image, reread, as_trained);
     ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size()) << name;
     ASSERT_EQ(c.observation.dice.size(), b.observation.dice.size()) << name;
     const auto sa = arbitre::testing::score_dice(truth, a.observation);
@@ -2131,6 +2143,8 @@ TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) 
 // is read as a value (at 0.25 as at 0.3); with it, it is left unread, and the whole roll is read
 // right (both leaning dice flagged, every flat die read right).
 TEST(DiceReader, ADieLeaningLittleIsOffWhereItsCentreAndFaceArePlacedAgain) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "offface", "6000-0001");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -2138,7 +2152,7 @@ TEST(DiceReader, ADieLeaningLittleIsOffWhereItsCentreAndFaceArePlacedAgain) {
   ASSERT_GT(with.refine_turns, 4);
   vd::Params without = with;
   without.refine_turns = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   ASSERT_TRUE(truth["dice"][3]["cocked"].get<bool>());
@@ -2158,6 +2172,8 @@ TEST(DiceReader, ADieLeaningLittleIsOffWhereItsCentreAndFaceArePlacedAgain) {
 // roll is read right; fine networks that answer the same bin at every turn move nothing, and read
 // as without them.
 TEST(DiceReader, ALeaningDieIsOffWhereTheFineNetworksPlaceItsCentreAndFace) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "circle", "0096");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -2165,11 +2181,11 @@ TEST(DiceReader, ALeaningDieIsOffWhereTheFineNetworksPlaceItsCentreAndFace) {
   ASSERT_GT(with.fine_steps, 0);
   vd::Params without = with;
   without.fine_steps = 0;
-  const vd::Model& model = vd::default_model();
+  const vd::Model& model = as_trained;
   vd::Model fixed = model;
   fixed.fine_face_cnn = always(model.fine_face_cnn, vd::kFaceBins / 2);  // "no shift"
   fixed.fine_centre_cnn = always(model.fine_centre_cnn, vd::kFaceBins / 2);
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained),
                       c = vd::detect(image, with, fixed);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -2189,6 +2205,8 @@ TEST(DiceReader, ALeaningDieIsOffWhereTheFineNetworksPlaceItsCentreAndFace) {
 // it, every flat die is read as without it, and the roll is read exactly. (Both with the face
 // check as before the fine networks, which find those two dice off without the bound.)
 TEST(DiceReader, AnOpaqueDieIsOffWhereItsFacePlacedAgainAloneLiesOff) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] =
       arbitre::testing::committed_scene("dice", "cocked", kOpaqueLeaningScene);
   ASSERT_FALSE(image.empty());
@@ -2198,7 +2216,7 @@ TEST(DiceReader, AnOpaqueDieIsOffWhereItsFacePlacedAgainAloneLiesOff) {
   ASSERT_LT(with.face_check_opaque, with.face_check);
   vd::Params without = with;
   without.face_check_opaque = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   int leaning = 0;
@@ -2313,6 +2331,8 @@ TEST(DiceReader, TheTopNetworkFindsWhereALeaningDiesTopFaceLiesOff) {
 // and every flat die is read as without it. A top network that answers "no shift" whatever it sees
 // flags nothing.
 TEST(DiceReader, ADieLeaningOnAnotherIsFlaggedCockedByWhereItsTopFaceLies) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "cocked", kLeaningScene);
   ASSERT_FALSE(image.empty());
   vd::Params without;
@@ -2320,9 +2340,9 @@ TEST(DiceReader, ADieLeaningOnAnotherIsFlaggedCockedByWhereItsTopFaceLies) {
   ASSERT_EQ(without.tilt_residual, 0) << "the step is off by default";
   vd::Params with = without;
   with.tilt_residual = vd::kLeaningResidual;
-  vd::Model still = vd::default_model();
+  vd::Model still = as_trained;
   still.top_cnn = always(still.top_cnn, vd::kFaceBins / 2);
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without),
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained),
                       c = vd::detect(image, with, still);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -2607,13 +2627,15 @@ TEST(DiceReader, TransparentDiceReadAtTheirTrueFaceWithTheClearNetworks) {
 // transparent white die 7 is read as another value with the first clear network alone and right
 // with the pair; no die read right without the second is lost, none read wrong that was not.
 TEST(DiceReader, TheSecondClearNetworkMendsAClearWhiteDieTheFirstReadsWrong) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "clearpair", "0010");
   ASSERT_FALSE(image.empty());
-  vd::Model first = vd::default_model();
+  vd::Model first = as_trained;
   ASSERT_FALSE(first.clear_cnn_2.empty());
   first.clear_cnn_2 = {};
   const vd::Params params;
-  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, params).observation);
+  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, params, as_trained).observation);
   const auto sb = arbitre::testing::score_dice(truth, vd::detect(image, params, first).observation);
   ASSERT_EQ(truth["dice"][7]["colour"], "white");
   ASSERT_EQ(truth["dice"][7]["texture"], "transparent");
@@ -2636,6 +2658,8 @@ TEST(DiceReader, TheSecondClearNetworkMendsAClearWhiteDieTheFirstReadsWrong) {
 // transparent white die read wrong without the veto is read right with it, no die read right
 // without it is lost, and none is read wrong that was not.
 TEST(DiceReader, AClearWhiteDieTheClearNetworkDoubtsIsReadAgain) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "veto", "0004");
   ASSERT_FALSE(image.empty());
   vd::Params with, without;
@@ -2643,8 +2667,8 @@ TEST(DiceReader, AClearWhiteDieTheClearNetworkDoubtsIsReadAgain) {
   at_the_level(without);
   ASSERT_GT(with.clear_veto, 0) << "the veto is on by default";
   without.clear_veto = 0;
-  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, with).observation);
-  const auto sb = arbitre::testing::score_dice(truth, vd::detect(image, without).observation);
+  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, with, as_trained).observation);
+  const auto sb = arbitre::testing::score_dice(truth, vd::detect(image, without, as_trained).observation);
   int mended = 0;
   for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
     if (sb.outcome[i] == "right") {
@@ -3237,6 +3261,8 @@ TEST(DiceReader, AFaceAHighlightWashesOutIsReadWithItsGreyStretched) {
 // upward face lies 0.15-0.4 off): it is read again where the fit puts its top face, the 7 is read
 // there, the whole roll right; every die read without read the same with.
 TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "reread", "9200-0098");
   ASSERT_FALSE(image.empty());
   // The reading again of a die read on a side face alone: the lean network's word (Params::
@@ -3248,7 +3274,7 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   ASSERT_FALSE(with.check_reread);
   vd::Params without = with;
   without.check_reread_from = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   const auto& die = truth["dice"][0];
   expect_read_only_with(truth, die, a, b,
                         "a die read without the reading again is read otherwise with it");
@@ -3298,6 +3324,8 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
 // in, as for a die left unread, it is read right, the whole roll too, and every die read without
 // is read the same with.
 TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "rereadclear", "8300-0096");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -3306,7 +3334,7 @@ TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
   vd::Params without;
   at_the_level(without);
   without.check_reread_clear = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
   const auto& die = truth["dice"][9];
   ASSERT_EQ(die["texture"], "transparent");
   ASSERT_EQ(die["colour"], "white");
@@ -3315,7 +3343,7 @@ TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
   // Read again on the lean network's word: without it, left unread.
   vd::Params unasked;
   unasked.check_reread_flat = 0;
-  EXPECT_EQ(value_seen(vd::detect(image, unasked), die), 0);
+  EXPECT_EQ(value_seen(vd::detect(image, unasked, as_trained), die), 0);
 }
 
 // Seed 9200's scene 92 (tests/data/dice/fromface): the red 4 touches a white die behind it, and

@@ -18,17 +18,26 @@ namespace arbitre::vision {
 // row (a row of k taps in (k + 3) / 4 groups, the last padded with zero weights), so that the
 // four inputs of a group lie side by side in the input: an output pixel's group is the 4 bytes
 // at its own index plus the group's offset. Each output map's weights are rounded to signed
-// bytes over its own step (its largest weight / 127).
+// bytes over its own step (its largest weight / 127). The groups run plane by plane; each plane
+// of the first convolution's input has its own step (a plane of marks standardised has values
+// far past the grey plane's), so its sums are scaled back plane by plane.
 struct CnnQuick {
   struct Conv {
-    int cout = 0, groups = 0;
+    int cout = 0, planes = 0, groups = 0;  // groups in all: planes x k x (k + 3) / 4
     std::vector<std::int32_t> w;    // cout x groups: four signed bytes, tap j in byte j
     std::vector<int> base;          // each group's offset in the input: (c n + ky) n + 4 g
     std::vector<float> step;        // per output map: what one unit of its weights is worth
-    std::vector<std::int32_t> sum;  // per output map: the sum of its byte weights
+    std::vector<std::int32_t> sum;  // cout x planes: the sum of each plane's byte weights
+    // The taps two at a time (AVX2's multiply-add of 16-bit pairs): each pair's offset, and per
+    // output map its two weights as 16-bit halves (cout x pairs); pairs past the kernel left
+    // out. plane_pairs[c] is plane c's first pair (planes + 1 of them).
+    std::vector<int> pair_base, plane_pairs;
+    std::vector<std::int32_t> pair_w;
+    int reach = 0;  // the input bytes read past an output pixel's index, at most
   };
   Conv c1, c2;
 };
+
 
 bool CnnShape::valid() const {
   return side > 0 && channels >= 1 && channels <= 4 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 &&
@@ -506,6 +515,7 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
   CnnQuick::Conv q;
   const int kgroups = (k + 3) / 4, taps = planes * k * k;
   q.cout = cout;
+  q.planes = planes;
   q.groups = planes * k * kgroups;
   for (int c = 0; c < planes; ++c)
     for (int ky = 0; ky < k; ++ky)
@@ -515,8 +525,8 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
     float big = 0;
     for (int t = 0; t < taps; ++t) big = std::max(big, std::abs(wc[t]));
     const float step = big > 0 ? big / 127.0f : 1.0f;
-    std::int32_t sum = 0;
     for (int c = 0; c < planes; ++c) {
+      std::int32_t sum = 0;
       for (int ky = 0; ky < k; ++ky) {
         for (int g = 0; g < kgroups; ++g) {
           std::uint32_t packed = 0;
@@ -529,62 +539,165 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
           q.w.push_back(static_cast<std::int32_t>(packed));
         }
       }
+      q.sum.push_back(sum);
     }
     q.step.push_back(step);
-    q.sum.push_back(sum);
   }
+  std::vector<std::pair<int, int>> pairs;  // (group, first tap in it) of every pair in the kernel
+  for (int g = 0; g < q.groups; ++g) {
+    if (g % (k * kgroups) == 0) q.plane_pairs.push_back(static_cast<int>(pairs.size()));
+    for (int h = 0; h < 2; ++h)
+      if (4 * (g % kgroups) + 2 * h < k) pairs.emplace_back(g, 2 * h);
+  }
+  q.plane_pairs.push_back(static_cast<int>(pairs.size()));
+  for (const auto& [g, j] : pairs) q.pair_base.push_back(q.base[static_cast<std::size_t>(g)] + j);
+  for (int co = 0; co < cout; ++co) {
+    for (const auto& [g, j] : pairs) {
+      const auto packed =
+          static_cast<std::uint32_t>(q.w[static_cast<std::size_t>(co * q.groups + g)]);
+      const auto half = [&](int t) {
+        return static_cast<std::uint32_t>(static_cast<std::uint16_t>(
+            static_cast<std::int16_t>(static_cast<std::int8_t>(packed >> (8 * t)))));
+      };
+      q.pair_w.push_back(static_cast<std::int32_t>(half(j) | half(j + 1) << 16));
+    }
+  }
+  q.reach = q.base.back() + 4;
   return q;
 }
 
-// out (cout x wide) = the integer sums of each output pixel's groups, x mul + add per map.
-void quick_apply_body(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul,
-                      const float* add, float* out) {
+// out (cout x wide) = add + the sum over the input's planes of each plane's integer sums (of its
+// groups, or pairs) x mul (planes x cout: the plane's and the map's steps), each plane's term
+// added by one fused multiply-add, plane after plane: the same floats at every width (std::fma
+// rounds once, as the vector instructions do).
+__attribute__((always_inline)) inline void quick_apply_body(const CnnQuick::Conv& q,
+                                                            const std::uint8_t* u, int wide,
+                                                            const float* mul, const float* add,
+                                                            float* out) {
+  std::vector<std::int32_t> sums(static_cast<std::size_t>(wide));
+  std::int32_t* __restrict acc = sums.data();
+  const int per_plane = q.groups / q.planes;
   for (int co = 0; co < q.cout; ++co) {
     const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
-    float* dst = out + static_cast<std::ptrdiff_t>(co) * wide;
-    for (int i = 0; i < wide; ++i) {
-      std::int32_t acc = 0;
-      for (int g = 0; g < q.groups; ++g) {
-        const std::uint8_t* x = u + q.base[static_cast<std::size_t>(g)] + i;
+    float* __restrict dst = out + static_cast<std::ptrdiff_t>(co) * wide;
+    std::fill(dst, dst + wide, 0.0f);
+    for (int c = 0; c < q.planes; ++c) {
+      std::fill(acc, acc + wide, 0);
+      for (int g = c * per_plane; g < (c + 1) * per_plane; ++g) {
         const auto packed = static_cast<std::uint32_t>(w[g]);
-        for (int j = 0; j < 4; ++j)
-          acc += static_cast<std::int32_t>(x[j]) *
-                 static_cast<std::int8_t>(static_cast<std::uint8_t>(packed >> (8 * j)));
+        for (int j = 0; j < 4; ++j) {
+          const std::int32_t b =
+              static_cast<std::int8_t>(static_cast<std::uint8_t>(packed >> (8 * j)));
+          if (b == 0) continue;
+          const std::uint8_t* __restrict x = u + q.base[static_cast<std::size_t>(g)] + j;
+          for (int i = 0; i < wide; ++i) acc[i] += static_cast<std::int32_t>(x[i]) * b;
+        }
       }
-      dst[i] = static_cast<float>(acc) * mul[co] + add[co];
+      const float m = mul[static_cast<std::ptrdiff_t>(c) * q.cout + co];
+      for (int i = 0; i < wide; ++i) dst[i] = std::fma(static_cast<float>(acc[i]), m, dst[i]);
     }
+    for (int i = 0; i < wide; ++i) dst[i] = dst[i] + add[co];
   }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// AVX2, without VNNI: the input widened to 16 bits, and each pair of taps one multiply-add of
+// 16-bit pairs (vpmaddwd) for 8 pixels. Loaded from a pixel's index, a 32-bit lane holds the
+// pair's two inputs for every other pixel: the even pixels from the block's first, the odd ones
+// from the next, interleaved again when stored. Integer sums: the body's, exactly.
+template <int kOut>
+__attribute__((target("avx2,fma"), always_inline)) inline void quick_block_avx2(
+    const CnnQuick::Conv& q, const std::uint16_t* u, int i0, int co, int wide, const float* mul,
+    const float* add, float* out) {
+  const int pairs = static_cast<int>(q.pair_base.size());
+  __m256 fe[kOut], fo[kOut];
+  for (int a = 0; a < kOut; ++a) fe[a] = fo[a] = _mm256_setzero_ps();
+  const std::int32_t* w = q.pair_w.data() + static_cast<std::ptrdiff_t>(co) * pairs;
+  for (int c = 0; c < q.planes; ++c) {
+    __m256i even[kOut], odd[kOut];
+    for (int a = 0; a < kOut; ++a) even[a] = odd[a] = _mm256_setzero_si256();
+    const int p1 = q.plane_pairs[static_cast<std::size_t>(c) + 1];
+    for (int p = q.plane_pairs[static_cast<std::size_t>(c)]; p < p1; ++p) {
+      const std::uint16_t* x = u + q.pair_base[static_cast<std::size_t>(p)] + i0;
+      const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x));
+      const __m256i o = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + 1));
+      for (int a = 0; a < kOut; ++a) {
+        const __m256i wa = _mm256_set1_epi32(w[static_cast<std::ptrdiff_t>(a) * pairs + p]);
+        even[a] = _mm256_add_epi32(even[a], _mm256_madd_epi16(e, wa));
+        odd[a] = _mm256_add_epi32(odd[a], _mm256_madd_epi16(o, wa));
+      }
+    }
+    for (int a = 0; a < kOut; ++a) {
+      const __m256 m = _mm256_set1_ps(mul[static_cast<std::ptrdiff_t>(c) * q.cout + co + a]);
+      fe[a] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(even[a]), m, fe[a]);
+      fo[a] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(odd[a]), m, fo[a]);
+    }
+  }
+  for (int a = 0; a < kOut; ++a) {
+    const __m256 s = _mm256_set1_ps(add[co + a]);
+    const __m256 lo = _mm256_unpacklo_ps(fe[a], fo[a]), hi = _mm256_unpackhi_ps(fe[a], fo[a]);
+    float* dst = out + static_cast<std::ptrdiff_t>(co + a) * wide + i0;
+    _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_permute2f128_ps(lo, hi, 0x20), s));
+    _mm256_storeu_ps(dst + 8, _mm256_add_ps(_mm256_permute2f128_ps(lo, hi, 0x31), s));
+  }
+}
+
+__attribute__((target("avx2,fma"))) void quick_apply_avx2(const CnnQuick::Conv& q,
+                                                          const std::uint8_t* u, int wide,
+                                                          const float* mul, const float* add,
+                                                          float* out) {
+  const int n = q.reach + wide + 1;
+  std::vector<std::uint16_t> wide_u(static_cast<std::size_t>(n + 16));
+  int i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(wide_u.data() + i),
+        _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(u + i))));
+  for (; i < n; ++i) wide_u[static_cast<std::size_t>(i)] = u[i];
+  for (int i0 = 0; i0 < wide; i0 += kBlockPixels) {
+    int co = 0;
+    for (; co + 2 <= q.cout; co += 2)
+      quick_block_avx2<2>(q, wide_u.data(), i0, co, wide, mul, add, out);
+    for (; co < q.cout; ++co) quick_block_avx2<1>(q, wide_u.data(), i0, co, wide, mul, add, out);
+  }
+}
+
 const bool kVnni = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                    __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
+const bool kFma = __builtin_cpu_supports("fma");
 
-// Blocks of 16 output pixels x kOut maps: a group's 4 bytes of each pixel put side by side in a
-// lane by one byte permutation of the 19 input bytes from the block's first, then one
-// multiply-add of four byte products per map (vpdpbusd). Integer sums: the body's, exactly.
+// AVX-512 VNNI: blocks of 16 output pixels x kOut maps; a group's 4 bytes of each pixel put side
+// by side in a lane by one byte permutation of the 19 input bytes from the block's first, then
+// one multiply-add of four byte products per map (vpdpbusd). Integer sums: the body's, exactly.
 template <int kOut>
 __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"), always_inline)) inline void
 quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int wide,
             const float* mul, const float* add, float* out, __m512i lanes) {
-  __m512i acc[kOut];
-  for (int a = 0; a < kOut; ++a) acc[a] = _mm512_setzero_si512();
+  __m512 total[kOut];
+  for (int a = 0; a < kOut; ++a) total[a] = _mm512_setzero_ps();
   const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
-  for (int g = 0; g < q.groups; ++g) {
-    const __m512i x = _mm512_permutexvar_epi8(
-        lanes, _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)] + i0));
-    // (In assembly: GCC 12 copies each running sum to another register and back around the
-    // intrinsic, which doubled the loop's instructions; its weight broadcast from memory.)
+  const int per_plane = q.groups / q.planes;
+  for (int c = 0; c < q.planes; ++c) {
+    __m512i acc[kOut];
+    for (int a = 0; a < kOut; ++a) acc[a] = _mm512_setzero_si512();
+    for (int g = c * per_plane; g < (c + 1) * per_plane; ++g) {
+      const __m512i x = _mm512_permutexvar_epi8(
+          lanes, _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)] + i0));
+      // (In assembly: GCC 12 copies each running sum to another register and back around the
+      // intrinsic, which doubled the loop's instructions; the weight broadcast from memory.)
+      for (int a = 0; a < kOut; ++a)
+        asm("vpdpbusd %2%{1to16%}, %1, %0"
+            : "+v"(acc[a])
+            : "v"(x), "m"(w[static_cast<std::ptrdiff_t>(a) * q.groups + g]));
+    }
     for (int a = 0; a < kOut; ++a)
-      asm("vpdpbusd %2%{1to16%}, %1, %0"
-          : "+v"(acc[a])
-          : "v"(x), "m"(w[static_cast<std::ptrdiff_t>(a) * q.groups + g]));
+      total[a] = _mm512_fmadd_ps(
+          _mm512_cvtepi32_ps(acc[a]),
+          _mm512_set1_ps(mul[static_cast<std::ptrdiff_t>(c) * q.cout + co + a]), total[a]);
   }
-  for (int a = 0; a < kOut; ++a) {
-    const __m512 v = _mm512_add_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[a]), _mm512_set1_ps(mul[co + a])),
-                                   _mm512_set1_ps(add[co + a]));
-    _mm512_storeu_ps(out + static_cast<std::ptrdiff_t>(co + a) * wide + i0, v);
-  }
+  for (int a = 0; a < kOut; ++a)
+    _mm512_storeu_ps(out + static_cast<std::ptrdiff_t>(co + a) * wide + i0,
+                     _mm512_add_ps(total[a], _mm512_set1_ps(add[co + a])));
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) void quick_apply_vnni(
@@ -607,6 +720,7 @@ void quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const
                  const float* add, float* out) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (vector_level >= 2 && kVnni) return quick_apply_vnni(q, u, wide, mul, add, out);
+  if (vector_level >= 1 && kFma) return quick_apply_avx2(q, u, wide, mul, add, out);
 #endif
   quick_apply_body(q, u, wide, mul, add, out);
 }
@@ -661,46 +775,80 @@ __attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int
   quantise_tail(v, full, n, lo, scale, u);
   return {1.0f / scale, lo};
 }
+
+// The smallest and largest in vectors; the bytes by the tail's loop, which the compiler
+// vectorises (the same operations, element by element).
+__attribute__((target("avx2"))) Quantised quantise_avx2(const float* v, int n, bool from_zero,
+                                                       std::uint8_t* u) {
+  const int full = n / 8 * 8;
+  const float first = from_zero ? 0.0f : v[0];
+  __m256 low = _mm256_set1_ps(first), high = low;
+  for (int i = 0; i < full; i += 8) {
+    const __m256 x = _mm256_loadu_ps(v + i);
+    low = _mm256_min_ps(low, x), high = _mm256_max_ps(high, x);
+  }
+  alignas(32) float lows[8], highs[8];
+  _mm256_store_ps(lows, low);
+  _mm256_store_ps(highs, high);
+  float lo = first, hi = first;
+  for (int k = 0; k < 8; ++k) lo = std::min(lo, lows[k]), hi = std::max(hi, highs[k]);
+  for (int i = full; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+  if (from_zero) lo = 0;
+  const float scale = byte_scale(lo, hi);
+  quantise_tail(v, 0, n, lo, scale, u);
+  return {1.0f / scale, lo};
+}
 #endif
 
 Quantised quantise(const float* v, int n, bool from_zero, std::uint8_t* u) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (vector_level >= 2) return quantise_avx512(v, n, from_zero, u);
+  if (vector_level >= 1) return quantise_avx2(v, n, from_zero, u);
 #endif
   return quantise_body(v, n, from_zero, u);
 }
 
-// The 8-bit inputs of the two convolutions and their maps' factors.
+// The 8-bit input of a convolution (either: the larger's size) and its maps' factors.
 struct QuickScratch {
-  std::vector<std::uint8_t> u1, u2;
-  std::vector<float> mul, add;
+  std::vector<std::uint8_t> u;
+  std::vector<float> mul, add;  // per input plane and output map; per output map
   explicit QuickScratch(const CnnShape& s, const Infer& f)
-      : u1(static_cast<std::size_t>(s.channels * s.side * s.side + f.wide1 + 64), 0),
-        u2(static_cast<std::size_t>(s.maps1 * s.pool1() * s.pool1() + f.wide2 + 64), 0),
-        mul(static_cast<std::size_t>(std::max(s.maps1, s.maps2))),
-        add(mul.size()) {}
+      : u(static_cast<std::size_t>(std::max(s.channels * s.side * s.side + f.wide1,
+                                            s.maps1 * s.pool1() * s.pool1() + f.wide2) +
+                                   64),
+          0),
+        mul(static_cast<std::size_t>(std::max(s.channels * s.maps1, s.maps1 * s.maps2))),
+        add(static_cast<std::size_t>(std::max(s.maps1, s.maps2))) {}
 };
+
+// One 8-bit convolution of q.planes input planes of `area` values each (v), each plane quantised
+// over its own range (a plane of marks standardised, or a map of the first convolution that
+// answers them, has values far past the others'): its sums scaled back by its own step; the
+// biases and every plane's lo added once.
+void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, const float* v,
+                    int area, bool from_zero, int wide, QuickScratch& b, float* out) {
+  for (int co = 0; co < q.cout; ++co) b.add[static_cast<std::size_t>(co)] = bias[static_cast<std::size_t>(co)];
+  for (int c = 0; c < q.planes; ++c) {
+    const Quantised in = quantise(v + static_cast<std::ptrdiff_t>(c) * area, area, from_zero,
+                                  b.u.data() + static_cast<std::ptrdiff_t>(c) * area);
+    for (int co = 0; co < q.cout; ++co) {
+      const auto k = static_cast<std::size_t>(co);
+      b.mul[static_cast<std::size_t>(c * q.cout + co)] = q.step[k] * in.unit;
+      if (!from_zero)
+        b.add[k] += in.lo * (q.step[k] * static_cast<float>(q.sum[static_cast<std::size_t>(co * q.planes + c)]));
+    }
+  }
+  quick_apply(q, b.u.data(), wide, b.mul.data(), b.add.data(), out);
+}
 
 void infer_quick(const Cnn& net, const cv::Mat& images, int row, Infer& s, QuickScratch& b) {
   const CnnShape& sh = net.shape;
   const CnnQuick& q = *net.quick;
   standardise(images, row, sh.channels, net.inputs(), s.x.data());
-  const Quantised in1 = quantise(s.x.data(), net.inputs(), false, b.u1.data());
-  for (int co = 0; co < sh.maps1; ++co) {
-    const auto c = static_cast<std::size_t>(co);
-    b.mul[c] = q.c1.step[c] * in1.unit;
-    b.add[c] = net.b1[c] + in1.lo * (q.c1.step[c] * static_cast<float>(q.c1.sum[c]));
-  }
-  quick_apply(q.c1, b.u1.data(), s.wide1, b.mul.data(), b.add.data(), s.a1.data());
+  quick_convolve(q.c1, net.b1, s.x.data(), sh.side * sh.side, false, s.wide1, b, s.a1.data());
   relu_pool_wide(s.a1.data(), sh.maps1, sh.conv1(), sh.side, s.wide1, s.p1.data());
-  const Quantised in2 =
-      quantise(s.p1.data(), sh.maps1 * sh.pool1() * sh.pool1(), true, b.u2.data());
-  for (int co = 0; co < sh.maps2; ++co) {
-    const auto c = static_cast<std::size_t>(co);
-    b.mul[c] = q.c2.step[c] * in2.unit;
-    b.add[c] = net.b2[c];
-  }
-  quick_apply(q.c2, b.u2.data(), s.wide2, b.mul.data(), b.add.data(), s.a2.data());
+  quick_convolve(q.c2, net.b2, s.p1.data(), sh.pool1() * sh.pool1(), true, s.wide2, b,
+                 s.a2.data());
   relu_pool_wide(s.a2.data(), sh.maps2, sh.conv2(), sh.pool1(), s.wide2, s.p2.data());
   dense_softmax(net, s.p2.data(), s.h, s.z);
 }
