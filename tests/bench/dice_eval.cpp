@@ -1,6 +1,6 @@
 // Accuracy and speed of the dice reader on scenes rendered by `scenegen --dice`:
-//   build/release/tests/bench/dice_eval DIR [--model MODEL.yml] [--float-networks] [--failures OUT_DIR]
-//   [--max-failures 12]
+//   build/release/tests/bench/dice_eval DIR [--model MODEL.yml] [--failures OUT_DIR]
+//   [--max-failures 12] [--float-networks]
 //     [--confidence C] [--margin M] [--cocked S] [--spacing S] [--presence P] [--locate-steps N]
 //     [--rotations N] [--textures] [--cocked-vote V] [--face-offset F] [--face-rings N]
 //     [--axis-turns N] [--axis-step DEG] [--pool] [--second N] [--examine-turns N]
@@ -401,9 +401,10 @@ int main(int argc, char** argv) {
       dir = a;
   }
   if (dir.empty() && turns_dir.empty()) {
-    std::fprintf(stderr,
-                 "usage: dice_eval DIR [--model MODEL.yml] [--float-networks] [--failures OUT_DIR] | "
-                 "--turns DIR\n");
+    std::fprintf(
+        stderr,
+        "usage: dice_eval DIR [--model MODEL.yml] [--float-networks] [--failures OUT_DIR] | "
+        "--turns DIR\n");
     return 2;
   }
   const vd::Model model = vd::with_quick_networks(

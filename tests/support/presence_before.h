@@ -8,8 +8,8 @@
 #include <opencv2/core/persistence.hpp>
 #include <string>
 
-#include "vision/common/cnn.h"
 #include "tests/support/networks_as_trained.h"
+#include "vision/common/cnn.h"
 #include "vision/dice/detector.h"
 
 namespace arbitre::testing {

@@ -1486,7 +1486,8 @@ TEST(DiceReader, ADieTheLeanNetworkTakesForFlatIsNotCalledCocked) {
   ASSERT_GT(with.lean_flat, 0);
   vd::Params without = with;
   without.lean_flat = 0;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   ASSERT_FALSE(truth["dice"][1]["cocked"].get<bool>());
@@ -1560,7 +1561,8 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   vd::Params before = with, unsized = with;
   before_the_size_network(before);
   unsized.size_steps = 0;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, before, as_trained),
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, before, as_trained),
                       c = vd::detect(image, unsized, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -1661,7 +1663,8 @@ TEST(DiceReader, AnUnreadDieOnAScoreSheetsGridGivesItsPlaceToOneThatReads) {
   spaced_as_before(with);
   vd::Params without = with;
   without.ruled_length = 0;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   const auto on_sheet = [](const vd::Detection& d) {
@@ -2037,7 +2040,8 @@ TEST(DiceReader, ADieLeftUnreadIsReadWhereTheOtherDiceReadPutItsTopFace) {
   ASSERT_TRUE(with.fit_unread);
   vd::Params without;
   without.fit_unread = false;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size());
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -2109,7 +2113,8 @@ TEST(DiceReader, ADieReadOffWhereTheOthersPutItsTopFaceIsLeftUnreadOrReadThere) 
   for (const char* name : {"6100-0004", "6000-0018"}) {
     const auto [truth, image] = arbitre::testing::committed_scene("dice", "offface", name);
     ASSERT_FALSE(image.empty()) << name;
-    const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained),
+    const vd::Detection a = vd::detect(image, with, as_trained),
+                        b = vd::detect(image, without, as_trained),
                         c = vd::detect(image, reread, as_trained);
     ASSERT_EQ(a.observation.dice.size(), b.observation.dice.size()) << name;
     ASSERT_EQ(c.observation.dice.size(), b.observation.dice.size()) << name;
@@ -2152,7 +2157,8 @@ TEST(DiceReader, ADieLeaningLittleIsOffWhereItsCentreAndFaceArePlacedAgain) {
   ASSERT_GT(with.refine_turns, 4);
   vd::Params without = with;
   without.refine_turns = 0;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   ASSERT_TRUE(truth["dice"][3]["cocked"].get<bool>());
@@ -2185,7 +2191,8 @@ TEST(DiceReader, ALeaningDieIsOffWhereTheFineNetworksPlaceItsCentreAndFace) {
   vd::Model fixed = model;
   fixed.fine_face_cnn = always(model.fine_face_cnn, vd::kFaceBins / 2);  // "no shift"
   fixed.fine_centre_cnn = always(model.fine_centre_cnn, vd::kFaceBins / 2);
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained),
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained),
                       c = vd::detect(image, with, fixed);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -2216,7 +2223,8 @@ TEST(DiceReader, AnOpaqueDieIsOffWhereItsFacePlacedAgainAloneLiesOff) {
   ASSERT_LT(with.face_check_opaque, with.face_check);
   vd::Params without = with;
   without.face_check_opaque = 0;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   int leaning = 0;
@@ -2342,7 +2350,8 @@ TEST(DiceReader, ADieLeaningOnAnotherIsFlaggedCockedByWhereItsTopFaceLies) {
   with.tilt_residual = vd::kLeaningResidual;
   vd::Model still = as_trained;
   still.top_cnn = always(still.top_cnn, vd::kFaceBins / 2);
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained),
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained),
                       c = vd::detect(image, with, still);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
@@ -2635,7 +2644,8 @@ TEST(DiceReader, TheSecondClearNetworkMendsAClearWhiteDieTheFirstReadsWrong) {
   ASSERT_FALSE(first.clear_cnn_2.empty());
   first.clear_cnn_2 = {};
   const vd::Params params;
-  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, params, as_trained).observation);
+  const auto sa =
+      arbitre::testing::score_dice(truth, vd::detect(image, params, as_trained).observation);
   const auto sb = arbitre::testing::score_dice(truth, vd::detect(image, params, first).observation);
   ASSERT_EQ(truth["dice"][7]["colour"], "white");
   ASSERT_EQ(truth["dice"][7]["texture"], "transparent");
@@ -2667,8 +2677,10 @@ TEST(DiceReader, AClearWhiteDieTheClearNetworkDoubtsIsReadAgain) {
   at_the_level(without);
   ASSERT_GT(with.clear_veto, 0) << "the veto is on by default";
   without.clear_veto = 0;
-  const auto sa = arbitre::testing::score_dice(truth, vd::detect(image, with, as_trained).observation);
-  const auto sb = arbitre::testing::score_dice(truth, vd::detect(image, without, as_trained).observation);
+  const auto sa =
+      arbitre::testing::score_dice(truth, vd::detect(image, with, as_trained).observation);
+  const auto sb =
+      arbitre::testing::score_dice(truth, vd::detect(image, without, as_trained).observation);
   int mended = 0;
   for (std::size_t i = 0; i < sa.outcome.size(); ++i) {
     if (sb.outcome[i] == "right") {
@@ -3274,7 +3286,8 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
   ASSERT_FALSE(with.check_reread);
   vd::Params without = with;
   without.check_reread_from = 0;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto& die = truth["dice"][0];
   expect_read_only_with(truth, die, a, b,
                         "a die read without the reading again is read otherwise with it");
@@ -3334,7 +3347,8 @@ TEST(DiceReader, ATransparentDieTheCheckReadsAgainIsReadWithTheClearNetworks) {
   vd::Params without;
   at_the_level(without);
   without.check_reread_clear = false;
-  const vd::Detection a = vd::detect(image, with, as_trained), b = vd::detect(image, without, as_trained);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto& die = truth["dice"][9];
   ASSERT_EQ(die["texture"], "transparent");
   ASSERT_EQ(die["colour"], "white");

@@ -24,10 +24,10 @@ namespace arbitre::vision {
 struct CnnQuick {
   struct Conv {
     int cout = 0, planes = 0, groups = 0;  // groups in all: planes x k x (k + 3) / 4
-    std::vector<std::int32_t> w;    // cout x groups: four signed bytes, tap j in byte j
-    std::vector<int> base;          // each group's offset in the input: (c n + ky) n + 4 g
-    std::vector<float> step;        // per output map: what one unit of its weights is worth
-    std::vector<std::int32_t> sum;  // cout x planes: the sum of each plane's byte weights
+    std::vector<std::int32_t> w;           // cout x groups: four signed bytes, tap j in byte j
+    std::vector<int> base;                 // each group's offset in the input: (c n + ky) n + 4 g
+    std::vector<float> step;               // per output map: what one unit of its weights is worth
+    std::vector<std::int32_t> sum;         // cout x planes: the sum of each plane's byte weights
     // The taps two at a time (AVX2's multiply-add of 16-bit pairs): each pair's offset, and per
     // output map its two weights as 16-bit halves (cout x pairs); pairs past the kernel left
     // out. plane_pairs[c] is plane c's first pair (planes + 1 of them).
@@ -37,7 +37,6 @@ struct CnnQuick {
   };
   Conv c1, c2;
 };
-
 
 bool CnnShape::valid() const {
   return side > 0 && channels >= 1 && channels <= 4 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 &&
@@ -754,8 +753,8 @@ Quantised quantise_body(const float* v, int n, bool from_zero, std::uint8_t* u) 
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int n,
-                                                            bool from_zero, std::uint8_t* u) {
+__attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int n, bool from_zero,
+                                                             std::uint8_t* u) {
   const int full = n / 16 * 16;
   const float first = from_zero ? 0.0f : v[0];
   __m512 low = _mm512_set1_ps(first), high = low;
@@ -769,8 +768,10 @@ __attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int
   const float scale = byte_scale(lo, hi);
   const __m512 l = _mm512_set1_ps(lo), s = _mm512_set1_ps(scale), half = _mm512_set1_ps(0.5f);
   for (int i = 0; i < full; i += 16) {
-    const __m512 x = _mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(v + i), l), s), half);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(u + i), _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(x)));
+    const __m512 x =
+        _mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(v + i), l), s), half);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(u + i),
+                     _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(x)));
   }
   quantise_tail(v, full, n, lo, scale, u);
   return {1.0f / scale, lo};
@@ -779,7 +780,7 @@ __attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int
 // The smallest and largest in vectors; the bytes by the tail's loop, which the compiler
 // vectorises (the same operations, element by element).
 __attribute__((target("avx2"))) Quantised quantise_avx2(const float* v, int n, bool from_zero,
-                                                       std::uint8_t* u) {
+                                                        std::uint8_t* u) {
   const int full = n / 8 * 8;
   const float first = from_zero ? 0.0f : v[0];
   __m256 low = _mm256_set1_ps(first), high = low;
@@ -827,7 +828,8 @@ struct QuickScratch {
 // biases and every plane's lo added once.
 void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, const float* v,
                     int area, bool from_zero, int wide, QuickScratch& b, float* out) {
-  for (int co = 0; co < q.cout; ++co) b.add[static_cast<std::size_t>(co)] = bias[static_cast<std::size_t>(co)];
+  for (int co = 0; co < q.cout; ++co)
+    b.add[static_cast<std::size_t>(co)] = bias[static_cast<std::size_t>(co)];
   for (int c = 0; c < q.planes; ++c) {
     const Quantised in = quantise(v + static_cast<std::ptrdiff_t>(c) * area, area, from_zero,
                                   b.u.data() + static_cast<std::ptrdiff_t>(c) * area);
@@ -835,7 +837,9 @@ void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, con
       const auto k = static_cast<std::size_t>(co);
       b.mul[static_cast<std::size_t>(c * q.cout + co)] = q.step[k] * in.unit;
       if (!from_zero)
-        b.add[k] += in.lo * (q.step[k] * static_cast<float>(q.sum[static_cast<std::size_t>(co * q.planes + c)]));
+        b.add[k] +=
+            in.lo *
+            (q.step[k] * static_cast<float>(q.sum[static_cast<std::size_t>(co * q.planes + c)]));
     }
   }
   quick_apply(q, b.u.data(), wide, b.mul.data(), b.add.data(), out);
@@ -847,8 +851,7 @@ void infer_quick(const Cnn& net, const cv::Mat& images, int row, Infer& s, Quick
   standardise(images, row, sh.channels, net.inputs(), s.x.data());
   quick_convolve(q.c1, net.b1, s.x.data(), sh.side * sh.side, false, s.wide1, b, s.a1.data());
   relu_pool_wide(s.a1.data(), sh.maps1, sh.conv1(), sh.side, s.wide1, s.p1.data());
-  quick_convolve(q.c2, net.b2, s.p1.data(), sh.pool1() * sh.pool1(), true, s.wide2, b,
-                 s.a2.data());
+  quick_convolve(q.c2, net.b2, s.p1.data(), sh.pool1() * sh.pool1(), true, s.wide2, b, s.a2.data());
   relu_pool_wide(s.a2.data(), sh.maps2, sh.conv2(), sh.pool1(), s.wide2, s.p2.data());
   dense_softmax(net, s.p2.data(), s.h, s.z);
 }

@@ -170,8 +170,8 @@ Model read_model(const cv::FileStorage& storage) {
 Model with_quick_networks(Model model, bool quick) {
   for (Cnn* n : {&model.digit_cnn, &model.digit_cnn_2, &model.clear_cnn, &model.clear_cnn_2,
                  &model.clear_face_cnn, &model.axis_cnn, &model.face_cnn, &model.centre_cnn,
-                 &model.top_cnn, &model.fine_face_cnn, &model.fine_centre_cnn,
-                 &model.presence_cnn, &model.size_cnn, &model.lean_cnn}) {
+                 &model.top_cnn, &model.fine_face_cnn, &model.fine_centre_cnn, &model.presence_cnn,
+                 &model.size_cnn, &model.lean_cnn}) {
     if (quick)
       n->quicken();
     else
