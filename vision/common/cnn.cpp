@@ -567,8 +567,8 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
 
 // out (cout x wide) = add + the sum over the input's planes of each plane's integer sums (of its
 // groups, or pairs) x mul (planes x cout: the plane's and the map's steps), each plane's term
-// added by one fused multiply-add, plane after plane: the same floats at every width (std::fma
-// rounds once, as the vector instructions do).
+// multiplied then added, plane after plane: the same floats at every width (no fused
+// multiply-add: plain code without FMA would have to call std::fma for each, slowly).
 __attribute__((always_inline)) inline void quick_apply_body(const CnnQuick::Conv& q,
                                                             const std::uint8_t* u, int wide,
                                                             const float* mul, const float* add,
@@ -593,19 +593,24 @@ __attribute__((always_inline)) inline void quick_apply_body(const CnnQuick::Conv
         }
       }
       const float m = mul[static_cast<std::ptrdiff_t>(c) * q.cout + co];
-      for (int i = 0; i < wide; ++i) dst[i] = std::fma(static_cast<float>(acc[i]), m, dst[i]);
+      for (int i = 0; i < wide; ++i) dst[i] = dst[i] + static_cast<float>(acc[i]) * m;
     }
     for (int i = 0; i < wide; ++i) dst[i] = dst[i] + add[co];
   }
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's AVX-512 intrinsics start some results from _mm512_undefined and warn of it as
+// uninitialised (fixed in GCC 13): not this code's values.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 // AVX2, without VNNI: the input widened to 16 bits, and each pair of taps one multiply-add of
 // 16-bit pairs (vpmaddwd) for 8 pixels. Loaded from a pixel's index, a 32-bit lane holds the
 // pair's two inputs for every other pixel: the even pixels from the block's first, the odd ones
 // from the next, interleaved again when stored. Integer sums: the body's, exactly.
 template <int kOut>
-__attribute__((target("avx2,fma"), always_inline)) inline void quick_block_avx2(
+__attribute__((target("avx2"), always_inline)) inline void quick_block_avx2(
     const CnnQuick::Conv& q, const std::uint16_t* u, int i0, int co, int wide, const float* mul,
     const float* add, float* out) {
   const int pairs = static_cast<int>(q.pair_base.size());
@@ -628,8 +633,8 @@ __attribute__((target("avx2,fma"), always_inline)) inline void quick_block_avx2(
     }
     for (int a = 0; a < kOut; ++a) {
       const __m256 m = _mm256_set1_ps(mul[static_cast<std::ptrdiff_t>(c) * q.cout + co + a]);
-      fe[a] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(even[a]), m, fe[a]);
-      fo[a] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(odd[a]), m, fo[a]);
+      fe[a] = _mm256_add_ps(fe[a], _mm256_mul_ps(_mm256_cvtepi32_ps(even[a]), m));
+      fo[a] = _mm256_add_ps(fo[a], _mm256_mul_ps(_mm256_cvtepi32_ps(odd[a]), m));
     }
   }
   for (int a = 0; a < kOut; ++a) {
@@ -641,10 +646,10 @@ __attribute__((target("avx2,fma"), always_inline)) inline void quick_block_avx2(
   }
 }
 
-__attribute__((target("avx2,fma"))) void quick_apply_avx2(const CnnQuick::Conv& q,
-                                                          const std::uint8_t* u, int wide,
-                                                          const float* mul, const float* add,
-                                                          float* out) {
+__attribute__((target("avx2"))) void quick_apply_avx2(const CnnQuick::Conv& q,
+                                                      const std::uint8_t* u, int wide,
+                                                      const float* mul, const float* add,
+                                                      float* out) {
   const int n = q.reach + wide + 1;
   std::vector<std::uint16_t> wide_u(static_cast<std::size_t>(n + 16));
   int i = 0;
@@ -663,7 +668,6 @@ __attribute__((target("avx2,fma"))) void quick_apply_avx2(const CnnQuick::Conv& 
 
 const bool kVnni = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                    __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
-const bool kFma = __builtin_cpu_supports("fma");
 
 // AVX-512 VNNI: blocks of 16 output pixels x kOut maps; a group's 4 bytes of each pixel put side
 // by side in a lane by one byte permutation of the 19 input bytes from the block's first, then
@@ -690,9 +694,10 @@ quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int 
             : "v"(x), "m"(w[static_cast<std::ptrdiff_t>(a) * q.groups + g]));
     }
     for (int a = 0; a < kOut; ++a)
-      total[a] = _mm512_fmadd_ps(
-          _mm512_cvtepi32_ps(acc[a]),
-          _mm512_set1_ps(mul[static_cast<std::ptrdiff_t>(c) * q.cout + co + a]), total[a]);
+      total[a] = _mm512_add_ps(
+          total[a],
+          _mm512_mul_ps(_mm512_cvtepi32_ps(acc[a]),
+                        _mm512_set1_ps(mul[static_cast<std::ptrdiff_t>(c) * q.cout + co + a])));
   }
   for (int a = 0; a < kOut; ++a)
     _mm512_storeu_ps(out + static_cast<std::ptrdiff_t>(co + a) * wide + i0,
@@ -713,13 +718,14 @@ __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) void quick_app
     for (; co < q.cout; ++co) quick_block<1>(q, u, i0, co, wide, mul, add, out, lanes);
   }
 }
+#pragma GCC diagnostic pop
 #endif
 
 void quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul,
                  const float* add, float* out) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (vector_level >= 2 && kVnni) return quick_apply_vnni(q, u, wide, mul, add, out);
-  if (vector_level >= 1 && kFma) return quick_apply_avx2(q, u, wide, mul, add, out);
+  if (vector_level >= 1) return quick_apply_avx2(q, u, wide, mul, add, out);
 #endif
   quick_apply_body(q, u, wide, mul, add, out);
 }
@@ -753,6 +759,11 @@ Quantised quantise_body(const float* v, int n, bool from_zero, std::uint8_t* u) 
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's AVX-512 intrinsics start some results from _mm512_undefined and warn of it as
+// uninitialised (fixed in GCC 13): not this code's values.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int n, bool from_zero,
                                                              std::uint8_t* u) {
   const int full = n / 16 * 16;
@@ -799,6 +810,7 @@ __attribute__((target("avx2"))) Quantised quantise_avx2(const float* v, int n, b
   quantise_tail(v, 0, n, lo, scale, u);
   return {1.0f / scale, lo};
 }
+#pragma GCC diagnostic pop
 #endif
 
 Quantised quantise(const float* v, int n, bool from_zero, std::uint8_t* u) {
