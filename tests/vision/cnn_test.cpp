@@ -285,6 +285,24 @@ TEST(Cnn, InferenceIsTrainingsForward) {
   check_inference(small, false);
 }
 
+// The digit network's shape (28: 24 -> 12 -> 10 -> 5; 12 and 24 maps, 64 hidden units: whole
+// blocks of 8 and 4 outputs, whole chunks of vectors), and one with outputs and hidden units past
+// them (three planes, 10 and 6 maps, 40 hidden units).
+CnnShape digits_shape() {
+  CnnShape s;
+  s.classes = 13;
+  return s;
+}
+CnnShape odd_shape() {
+  CnnShape s = digits_shape();
+  s.channels = 3;
+  s.maps1 = 10;
+  s.maps2 = 6;
+  s.hidden = 40;
+  s.classes = 4;
+  return s;
+}
+
 // Inference and training use this processor's widest vectors (AVX-512, AVX2) or plain x86-64
 // code: each sums the same products in the same order, so every level gives the very same
 // probabilities and the very same trained weights. Checked on the readers' shapes (12 and 24
@@ -299,14 +317,7 @@ TEST(Cnn, EveryVectorWidthGivesTheSameBytes) {
   const auto bytes_equal = [](const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
   };
-  CnnShape digits;  // 28: 24 -> 12 -> 10 -> 5
-  digits.classes = 13;
-  CnnShape odd = digits;
-  odd.channels = 3;
-  odd.maps1 = 10;
-  odd.maps2 = 6;
-  odd.hidden = 40;
-  odd.classes = 4;
+  const CnnShape digits = digits_shape(), odd = odd_shape();
   for (const CnnShape& shape : {digits, odd, small_training(0).shape}) {
     cv::RNG rng(23);
     cv::Mat images(40, shape.channels * shape.side * shape.side, CV_8U);
@@ -348,14 +359,7 @@ TEST(Cnn, QuickInferenceGivesTheSameBytesAtEveryWidth) {
     int level = set_cnn_vector_level(2);
     ~Reset() { set_cnn_vector_level(level); }
   } reset;
-  CnnShape digits;
-  digits.classes = 13;
-  CnnShape odd = digits;
-  odd.channels = 3;
-  odd.maps1 = 10;
-  odd.maps2 = 6;
-  odd.hidden = 40;
-  odd.classes = 4;
+  const CnnShape digits = digits_shape(), odd = odd_shape();
   CnnShape wide = digits;  // the clear network's: 56 pixels, 3 planes, 16 and 32 maps
   wide.side = 56;
   wide.channels = 3;

@@ -749,68 +749,53 @@ __attribute__((always_inline)) inline float byte_scale(float lo, float hi) {
   return hi > lo ? 255.0f / (hi - lo) : 1.0f;
 }
 
-Quantised quantise_body(const float* v, int n, bool from_zero, std::uint8_t* u) {
-  float lo = from_zero ? 0.0f : v[0], hi = lo;
-  for (int i = 0; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+// The smallest and largest of v (and `first`) through vectors V of floats (a float: one at a
+// time); the same whatever the width, as a smallest and a largest are.
+template <typename V>
+__attribute__((always_inline)) inline std::pair<float, float> value_range(const float* v, int n,
+                                                                          float first) {
+  constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(float));
+  const int full = n / kLanes * kLanes;
+  V low = V{} + first, high = low;
+  for (int i = 0; i < full; i += kLanes) {
+    V x;
+    std::memcpy(&x, v + i, sizeof x);
+    low = x < low ? x : low;
+    high = x > high ? x : high;
+  }
+  float lows[kLanes], highs[kLanes];
+  std::memcpy(lows, &low, sizeof low);
+  std::memcpy(highs, &high, sizeof high);
+  float lo = first, hi = first;
+  for (int k = 0; k < kLanes; ++k) lo = std::min(lo, lows[k]), hi = std::max(hi, highs[k]);
+  for (int i = full; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+  return {lo, hi};
+}
+
+// Built once per width: the range through vectors, the bytes by the loop the compiler vectorises.
+template <typename V>
+__attribute__((always_inline)) inline Quantised quantise_with(const float* v, int n, bool from_zero,
+                                                              std::uint8_t* u) {
+  auto [lo, hi] = value_range<V>(v, n, from_zero ? 0.0f : v[0]);
   if (from_zero) lo = 0;
   const float scale = byte_scale(lo, hi);
   quantise_tail(v, 0, n, lo, scale, u);
   return {1.0f / scale, lo};
+}
+
+Quantised quantise_body(const float* v, int n, bool from_zero, std::uint8_t* u) {
+  return quantise_with<float>(v, n, from_zero, u);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// GCC 12's AVX-512 intrinsics start some results from _mm512_undefined and warn of it as
-// uninitialised (fixed in GCC 13): not this code's values.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int n, bool from_zero,
                                                              std::uint8_t* u) {
-  const int full = n / 16 * 16;
-  const float first = from_zero ? 0.0f : v[0];
-  __m512 low = _mm512_set1_ps(first), high = low;
-  for (int i = 0; i < full; i += 16) {
-    const __m512 x = _mm512_loadu_ps(v + i);
-    low = _mm512_min_ps(low, x), high = _mm512_max_ps(high, x);
-  }
-  float lo = _mm512_reduce_min_ps(low), hi = _mm512_reduce_max_ps(high);
-  for (int i = full; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
-  if (from_zero) lo = 0;
-  const float scale = byte_scale(lo, hi);
-  const __m512 l = _mm512_set1_ps(lo), s = _mm512_set1_ps(scale), half = _mm512_set1_ps(0.5f);
-  for (int i = 0; i < full; i += 16) {
-    const __m512 x =
-        _mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(v + i), l), s), half);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(u + i),
-                     _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(x)));
-  }
-  quantise_tail(v, full, n, lo, scale, u);
-  return {1.0f / scale, lo};
+  return quantise_with<Floats16>(v, n, from_zero, u);
 }
-
-// The smallest and largest in vectors; the bytes by the tail's loop, which the compiler
-// vectorises (the same operations, element by element).
 __attribute__((target("avx2"))) Quantised quantise_avx2(const float* v, int n, bool from_zero,
                                                         std::uint8_t* u) {
-  const int full = n / 8 * 8;
-  const float first = from_zero ? 0.0f : v[0];
-  __m256 low = _mm256_set1_ps(first), high = low;
-  for (int i = 0; i < full; i += 8) {
-    const __m256 x = _mm256_loadu_ps(v + i);
-    low = _mm256_min_ps(low, x), high = _mm256_max_ps(high, x);
-  }
-  alignas(32) float lows[8], highs[8];
-  _mm256_store_ps(lows, low);
-  _mm256_store_ps(highs, high);
-  float lo = first, hi = first;
-  for (int k = 0; k < 8; ++k) lo = std::min(lo, lows[k]), hi = std::max(hi, highs[k]);
-  for (int i = full; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
-  if (from_zero) lo = 0;
-  const float scale = byte_scale(lo, hi);
-  quantise_tail(v, 0, n, lo, scale, u);
-  return {1.0f / scale, lo};
+  return quantise_with<Floats8>(v, n, from_zero, u);
 }
-#pragma GCC diagnostic pop
 #endif
 
 Quantised quantise(const float* v, int n, bool from_zero, std::uint8_t* u) {
