@@ -18,9 +18,9 @@ namespace arbitre::vision {
 // row (a row of k taps in (k + 3) / 4 groups, the last padded with zero weights), so that the
 // four inputs of a group lie side by side in the input: an output pixel's group is the 4 bytes
 // at its own index plus the group's offset. Each output map's weights are rounded to signed
-// bytes over its own step (its largest weight / 127). The groups run plane by plane; each plane
-// of the first convolution's input has its own step (a plane of marks standardised has values
-// far past the grey plane's), so its sums are scaled back plane by plane.
+// bytes over its own step (its largest weight / 127). The groups run plane by plane: each input
+// plane of either convolution is quantised over its own range (quick_convolve), so its sums are
+// scaled back plane by plane.
 struct CnnQuick {
   struct Conv {
     int cout = 0, planes = 0, groups = 0;  // groups in all: planes x k x (k + 3) / 4
