@@ -78,7 +78,8 @@ enum class Without {
   RuledLines,
   LeaveOut,
   GiveBack,
-  QuickNetworks
+  QuickNetworks,
+  QuickNetworksAtAvx2
 };
 
 // The reader with its networks' convolutions in floats, as before the fifty-fourth session.
@@ -138,10 +139,12 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
   const vd::Model& model = without == Without::SecondDigitNet
                                ? arbitre::testing::one_digit_network()
                            : without == Without::ClearPair     ? one_clear_network()
-                           : without == Without::QuickNetworks ? float_networks()
-                                                               : vd::default_model();
+                           : without == Without::QuickNetworks || without == Without::QuickNetworksAtAvx2
+                               ? float_networks()
+                               : vd::default_model();
   const int level =
-      arbitre::vision::set_cnn_vector_level(without == Without::Avx512Networks ? 1 : 2);
+      arbitre::vision::set_cnn_vector_level(
+          without == Without::Avx512Networks || without == Without::QuickNetworksAtAvx2 ? 1 : 2);
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;
@@ -239,6 +242,7 @@ int main(int argc, char** argv) {
   const std::pair<const char*, Without> readers[] = {
       {"as_read", Without::Nothing},
       {"float_networks", Without::QuickNetworks},
+      {"float_networks_at_avx2_width", Without::QuickNetworksAtAvx2},
       {"without_face_network", Without::FaceNetwork},
       {"without_presence_network", Without::PresenceNetwork},
       {"without_answer_search", Without::AnswerSearch},
