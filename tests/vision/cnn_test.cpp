@@ -350,10 +350,10 @@ TEST(Cnn, EveryVectorWidthGivesTheSameBytes) {
 
 // The 8-bit convolutions (Cnn::quicken) sum integers: every level (AVX-512 VNNI where the
 // processor has it, AVX2's 16-bit multiply-adds, plain code) gives the same probabilities to the
-// byte. Checked on the
-// readers' shapes (kernels of 5 and 3: one group of four taps and a padded one per kernel row;
-// 12 and 24 maps: blocks of 8 and 4), on odd ones (10 and 6 maps, three planes) and the tests'
-// small one (kernels of 3 and 2), from 8-bit and float rows.
+// byte. Checked on the readers' shapes (kernels of 5 and 3: one group of four taps and a padded
+// one per kernel row; 12 and 24 maps: blocks of 8 and 4), on odd ones (10 and 6 maps, three
+// planes), on the clear network's (56 pixels) and the tests' small one (kernels of 3 and 2), from
+// 8-bit and float rows.
 TEST(Cnn, QuickInferenceGivesTheSameBytesAtEveryWidth) {
   struct Reset {
     int level = set_cnn_vector_level(2);
@@ -394,9 +394,10 @@ TEST(Cnn, QuickInferenceGivesTheSameBytesAtEveryWidth) {
 
 // The 8-bit convolutions read as the float network does: on a trained network, the same class
 // for all but a few images in a thousand, the probabilities a few thousandths off on average.
-// Each output map's weights have their own step: with one map's weights a thousand times larger
-// (and what reads it a thousand times smaller: the same network), the quick network reads as
-// before, where a step shared by the layer would round the other maps' weights to zero.
+// Each output map's weights have their own step, and each input plane of a convolution its own
+// range: with one map a thousand times larger (and what reads it a thousand times smaller: the
+// same network), the quick network reads as before, where a step or a range shared by the layer
+// would round the other maps' weights, or inputs, to zero.
 TEST(Cnn, QuickInferenceReadsAsTheFloatNetwork) {
   cv::Mat images, test_images;
   std::vector<int> labels, test_labels;
@@ -422,9 +423,7 @@ TEST(Cnn, QuickInferenceReadsAsTheFloatNetwork) {
   EXPECT_GT(mean_off, 0.0) << "the quick path was not taken";
   EXPECT_LT(cv::norm(floats, quick_read, cv::NORM_INF), 0.1);
   // The second convolution's map 0 a thousand times larger, its bias too, and the dense layer's
-  // weights that read it a thousand times smaller. (The maps of the first convolution share one
-  // step per image as the second's inputs: one made a thousand times larger would crush the
-  // others.)
+  // weights that read it a thousand times smaller: the weights' steps.
   Cnn scaled = net;
   const int taps2 = net.shape.kernel2 * net.shape.kernel2 * net.shape.maps1;
   for (int t = 0; t < taps2; ++t) scaled.w2[static_cast<std::size_t>(t)] *= 1e3f;
@@ -432,6 +431,17 @@ TEST(Cnn, QuickInferenceReadsAsTheFloatNetwork) {
   const int read = net.shape.pool2() * net.shape.pool2() * net.shape.hidden;
   for (int i = 0; i < read; ++i) scaled.w3[static_cast<std::size_t>(i)] *= 1e-3f;
   EXPECT_LT(cv::norm(quick(scaled), quick_read, cv::NORM_INF), 1e-4);
+  // The first convolution's map 0 a thousand times larger, and the second's weights that read it
+  // a thousand times smaller: the inputs' ranges (that map is one of the second's input planes).
+  Cnn louder = net;
+  const int taps1 = net.shape.kernel1 * net.shape.kernel1 * net.shape.channels;
+  for (int t = 0; t < taps1; ++t) louder.w1[static_cast<std::size_t>(t)] *= 1e3f;
+  louder.b1[0] *= 1e3f;
+  const int k2 = net.shape.kernel2 * net.shape.kernel2;
+  for (int co = 0; co < net.shape.maps2; ++co)
+    for (int t = 0; t < k2; ++t)
+      louder.w2[static_cast<std::size_t>(co * net.shape.maps1 * k2 + t)] *= 1e-3f;
+  EXPECT_LT(cv::norm(quick(louder), quick_read, cv::NORM_INF), 1e-4);
   Cnn empty;
   empty.quicken();
   EXPECT_FALSE(empty.quick);

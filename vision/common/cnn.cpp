@@ -17,16 +17,17 @@ namespace arbitre::vision {
 // One convolution in 8 bits (Cnn::quicken). Its taps are taken four at a time along a kernel
 // row (a row of k taps in (k + 3) / 4 groups, the last padded with zero weights), so that the
 // four inputs of a group lie side by side in the input: an output pixel's group is the 4 bytes
-// at its own index plus the group's offset. Each output map's weights are rounded to signed
-// bytes over its own step (its largest weight / 127). The groups run plane by plane: each input
-// plane of either convolution is quantised over its own range (quick_convolve), so its sums are
-// scaled back plane by plane.
+// at its own index plus the group's offset. The weights of each output map on each input plane
+// are rounded to signed bytes over their own step (their largest / 127). The groups run plane by
+// plane: each input plane of either convolution is quantised over its own range
+// (quick_convolve), so its sums are scaled back plane by plane, by the plane's and the weights'
+// steps.
 struct CnnQuick {
   struct Conv {
     int cout = 0, planes = 0, groups = 0;  // groups in all: planes x k x (k + 3) / 4
     std::vector<std::int32_t> w;           // cout x groups: four signed bytes, tap j in byte j
     std::vector<int> base;                 // each group's offset in the input: (c n + ky) n + 4 g
-    std::vector<float> step;               // per output map: what one unit of its weights is worth
+    std::vector<float> step;               // cout x planes: what a unit of those weights is worth
     std::vector<std::int32_t> sum;         // cout x planes: the sum of each plane's byte weights
     // The taps two at a time (AVX2's multiply-add of 16-bit pairs): each pair's offset, and per
     // output map its two weights as 16-bit halves (cout x pairs); pairs past the kernel left
@@ -519,12 +520,14 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
   for (int c = 0; c < planes; ++c)
     for (int ky = 0; ky < k; ++ky)
       for (int g = 0; g < kgroups; ++g) q.base.push_back((c * n + ky) * n + 4 * g);
+  const int area = k * k;
   for (int co = 0; co < cout; ++co) {
     const float* wc = w.data() + static_cast<std::ptrdiff_t>(co) * taps;
-    float big = 0;
-    for (int t = 0; t < taps; ++t) big = std::max(big, std::abs(wc[t]));
-    const float step = big > 0 ? big / 127.0f : 1.0f;
     for (int c = 0; c < planes; ++c) {
+      float big = 0;
+      for (int t = 0; t < area; ++t) big = std::max(big, std::abs(wc[c * area + t]));
+      const float step = big > 0 ? big / 127.0f : 1.0f;
+      q.step.push_back(step);
       std::int32_t sum = 0;
       for (int ky = 0; ky < k; ++ky) {
         for (int g = 0; g < kgroups; ++g) {
@@ -540,7 +543,6 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
       }
       q.sum.push_back(sum);
     }
-    q.step.push_back(step);
   }
   std::vector<std::pair<int, int>> pairs;  // (group, first tap in it) of every pair in the kernel
   for (int g = 0; g < q.groups; ++g) {
@@ -831,12 +833,10 @@ void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, con
     const Quantised in = quantise(v + static_cast<std::ptrdiff_t>(c) * area, area, from_zero,
                                   b.u.data() + static_cast<std::ptrdiff_t>(c) * area);
     for (int co = 0; co < q.cout; ++co) {
-      const auto k = static_cast<std::size_t>(co);
+      const auto k = static_cast<std::size_t>(co * q.planes + c);
       b.mul[static_cast<std::size_t>(c * q.cout + co)] = q.step[k] * in.unit;
       if (!from_zero)
-        b.add[k] +=
-            in.lo *
-            (q.step[k] * static_cast<float>(q.sum[static_cast<std::size_t>(co * q.planes + c)]));
+        b.add[static_cast<std::size_t>(co)] += in.lo * (q.step[k] * static_cast<float>(q.sum[k]));
     }
   }
   quick_apply(q, b.u.data(), wide, b.mul.data(), b.add.data(), out);

@@ -48,12 +48,12 @@ struct Cnn {
   cv::Mat probabilities(const cv::Mat& images) const;
 
   // The convolutions in 8 bits, when set (quicken): each convolution's weights rounded to 8 bits
-  // (per output map, over its largest weight) and its input to 8 bits (per image, over its
-  // largest value), the products summed exactly in integers, then scaled back. probabilities
-  // then runs them (with AVX-512 VNNI four products an instruction where the float path makes
-  // one); the rest of the network stays in floats. Its probabilities differ from the float
-  // network's in about the second decimal at worst, and are the same bytes on every processor.
-  // Inference only: training and cnn_gradient use the float weights.
+  // (per output map and input plane, over the largest of them) and its input to 8 bits (per
+  // image and plane, over its range), the products summed exactly in integers, then scaled back
+  // plane by plane. probabilities then runs them (with AVX-512 VNNI four products an instruction
+  // where the float path makes one); the rest of the network stays in floats. Its probabilities
+  // differ from the float network's in about the second decimal at worst, and are the same bytes
+  // on every processor. Inference only: training and cnn_gradient use the float weights.
   std::shared_ptr<const CnnQuick> quick;
   // Builds `quick` from the weights as they are now (an empty network: none).
   void quicken();
