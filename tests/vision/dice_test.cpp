@@ -1961,6 +1961,8 @@ TEST(DiceReader, TheRobustFitOfTheTopFacesIsNotPulledByADieReadFarOff) {
 // unread. With the robust fit those four are read right and nothing is read worse (the white
 // die leaning on another, read as a value, is flagged too).
 TEST(DiceReader, TheFaceCheckWithTheRobustFitKeepsTheDiceReadRight) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "robust", "7900-0054");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -1969,7 +1971,8 @@ TEST(DiceReader, TheFaceCheckWithTheRobustFitKeepsTheDiceReadRight) {
   ASSERT_TRUE(with.tilt_robust);
   vd::Params without = with;
   without.tilt_robust = false;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
   for (const std::size_t i : {0U, 1U, 7U, 9U}) {
@@ -3307,6 +3310,8 @@ TEST(DiceReader, ADieReadOnASideFaceIsReadAgainWhereTheFitPutsItsTopFace) {
 // right, and every die read without is read the same with. (Until the forty-second session's lean
 // network, seed 6000's scene 36, whose red 7 that network no longer takes for flat surely enough.)
 TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtItsFittedFace) {
+  // Its scene was chosen on the reader with its networks in floats.
+  const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "leanflat", "8300-0049");
   ASSERT_FALSE(image.empty());
   vd::Params with;
@@ -3315,18 +3320,19 @@ TEST(DiceReader, ADieTheCheckFindsOffButTheLeanNetworkTakesForFlatIsReadAgainAtI
   vd::Params without;
   at_the_level(without);
   without.check_reread_flat = 0;
-  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const vd::Detection a = vd::detect(image, with, as_trained),
+                      b = vd::detect(image, without, as_trained);
   const auto& die = truth["dice"][3];
   expect_read_only_with(truth, die, a, b, "a die read without the step is read otherwise with it");
   // The step is the lean network's word: the lean network asked here only (lean_bound 0), the
   // red 4 is read with the model's and left unread with one that takes every die for leaning.
   vd::Params here_only = with;
   here_only.lean_bound = 0;
-  vd::Model leaning = vd::default_model();
+  vd::Model leaning = as_trained;
   ASSERT_EQ(leaning.lean_cnn.b4.size(), 2u);
   std::fill(leaning.lean_cnn.w4.begin(), leaning.lean_cnn.w4.end(), 0.0f);
   leaning.lean_cnn.b4 = {-10.0f, 10.0f};  // class 1: leans
-  EXPECT_EQ(value_seen(vd::detect(image, here_only), die), die["value"].get<int>());
+  EXPECT_EQ(value_seen(vd::detect(image, here_only, as_trained), die), die["value"].get<int>());
   EXPECT_EQ(value_seen(vd::detect(image, here_only, leaning), die), 0);
 }
 
