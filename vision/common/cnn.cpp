@@ -567,6 +567,13 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
   return q;
 }
 
+// Work space of the plain and AVX2 paths, kept across a batch's images (grown once, not
+// allocated per convolution).
+struct QuickWork {
+  std::vector<std::int32_t> sums;
+  std::vector<std::uint16_t> wide_u;
+};
+
 // out (cout x wide) = add + the sum over the input's planes of each plane's integer sums (of its
 // groups, or pairs) x mul (planes x cout: the plane's and the map's steps), each plane's term
 // multiplied then added, plane after plane: the same floats at every width (no fused
@@ -574,9 +581,10 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
 __attribute__((always_inline)) inline void quick_apply_body(const CnnQuick::Conv& q,
                                                             const std::uint8_t* u, int wide,
                                                             const float* mul, const float* add,
-                                                            float* out) {
-  std::vector<std::int32_t> sums(static_cast<std::size_t>(wide));
-  std::int32_t* __restrict acc = sums.data();
+                                                            float* out, QuickWork& work) {
+  if (work.sums.size() < static_cast<std::size_t>(wide))
+    work.sums.resize(static_cast<std::size_t>(wide));
+  std::int32_t* __restrict acc = work.sums.data();
   const int per_plane = q.groups / q.planes;
   for (int co = 0; co < q.cout; ++co) {
     const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
@@ -651,20 +659,21 @@ __attribute__((target("avx2"), always_inline)) inline void quick_block_avx2(
 __attribute__((target("avx2"))) void quick_apply_avx2(const CnnQuick::Conv& q,
                                                       const std::uint8_t* u, int wide,
                                                       const float* mul, const float* add,
-                                                      float* out) {
+                                                      float* out, QuickWork& work) {
   const int n = q.reach + wide + 1;
-  std::vector<std::uint16_t> wide_u(static_cast<std::size_t>(n + 16));
+  if (work.wide_u.size() < static_cast<std::size_t>(n + 16))
+    work.wide_u.resize(static_cast<std::size_t>(n + 16));
+  std::uint16_t* wide_u = work.wide_u.data();
   int i = 0;
   for (; i + 16 <= n; i += 16)
     _mm256_storeu_si256(
-        reinterpret_cast<__m256i*>(wide_u.data() + i),
+        reinterpret_cast<__m256i*>(wide_u + i),
         _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(u + i))));
-  for (; i < n; ++i) wide_u[static_cast<std::size_t>(i)] = u[i];
+  for (; i < n; ++i) wide_u[i] = u[i];
   for (int i0 = 0; i0 < wide; i0 += kBlockPixels) {
     int co = 0;
-    for (; co + 2 <= q.cout; co += 2)
-      quick_block_avx2<2>(q, wide_u.data(), i0, co, wide, mul, add, out);
-    for (; co < q.cout; ++co) quick_block_avx2<1>(q, wide_u.data(), i0, co, wide, mul, add, out);
+    for (; co + 2 <= q.cout; co += 2) quick_block_avx2<2>(q, wide_u, i0, co, wide, mul, add, out);
+    for (; co < q.cout; ++co) quick_block_avx2<1>(q, wide_u, i0, co, wide, mul, add, out);
   }
 }
 
@@ -724,94 +733,39 @@ __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) void quick_app
 #endif
 
 void quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul,
-                 const float* add, float* out) {
+                 const float* add, float* out, QuickWork& work) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (vector_level >= 2 && kVnni) return quick_apply_vnni(q, u, wide, mul, add, out);
-  if (vector_level >= 1) return quick_apply_avx2(q, u, wide, mul, add, out);
+  if (vector_level >= 1) return quick_apply_avx2(q, u, wide, mul, add, out, work);
 #endif
-  quick_apply_body(q, u, wide, mul, add, out);
+  quick_apply_body(q, u, wide, mul, add, out, work);
 }
 
 // Values to bytes: each (v - lo) x scale rounded half up, where lo is the smallest value (0 when
 // `from_zero`: values of at least 0) and scale takes the largest to 255. Returns what a byte is
-// worth (1 / scale) and lo. The smallest and largest are the same whatever the order they are
-// found in, and each byte the same float difference, product and sum truncated: the same bytes at
-// every width.
+// worth (1 / scale) and lo. The range by OpenCV (a smallest and a largest are exact whatever the
+// vectors that find them), the bytes by a loop the compiler vectorises (the same float
+// difference, product and sum truncated for each): the same bytes on every processor.
 struct Quantised {
   float unit, lo;
 };
 
-__attribute__((always_inline)) inline void quantise_tail(const float* v, int from, int n, float lo,
-                                                         float scale, std::uint8_t* u) {
-  for (int i = from; i < n; ++i)
-    u[i] = static_cast<std::uint8_t>(static_cast<int>((v[i] - lo) * scale + 0.5f));
-}
-
-__attribute__((always_inline)) inline float byte_scale(float lo, float hi) {
-  return hi > lo ? 255.0f / (hi - lo) : 1.0f;
-}
-
-// The smallest and largest of v (and `first`) through vectors V of floats (a float: one at a
-// time); the same whatever the width, as a smallest and a largest are.
-template <typename V>
-__attribute__((always_inline)) inline std::pair<float, float> value_range(const float* v, int n,
-                                                                          float first) {
-  constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(float));
-  const int full = n / kLanes * kLanes;
-  V low = V{} + first, high = low;
-  for (int i = 0; i < full; i += kLanes) {
-    V x;
-    std::memcpy(&x, v + i, sizeof x);
-    low = x < low ? x : low;
-    high = x > high ? x : high;
-  }
-  float lows[kLanes], highs[kLanes];
-  std::memcpy(lows, &low, sizeof low);
-  std::memcpy(highs, &high, sizeof high);
-  float lo = first, hi = first;
-  for (int k = 0; k < kLanes; ++k) lo = std::min(lo, lows[k]), hi = std::max(hi, highs[k]);
-  for (int i = full; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
-  return {lo, hi};
-}
-
-// Built once per width: the range through vectors, the bytes by the loop the compiler vectorises.
-template <typename V>
-__attribute__((always_inline)) inline Quantised quantise_with(const float* v, int n, bool from_zero,
-                                                              std::uint8_t* u) {
-  auto [lo, hi] = value_range<V>(v, n, from_zero ? 0.0f : v[0]);
-  if (from_zero) lo = 0;
-  const float scale = byte_scale(lo, hi);
-  quantise_tail(v, 0, n, lo, scale, u);
-  return {1.0f / scale, lo};
-}
-
-Quantised quantise_body(const float* v, int n, bool from_zero, std::uint8_t* u) {
-  return quantise_with<float>(v, n, from_zero, u);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx512f"))) Quantised quantise_avx512(const float* v, int n, bool from_zero,
-                                                             std::uint8_t* u) {
-  return quantise_with<Floats16>(v, n, from_zero, u);
-}
-__attribute__((target("avx2"))) Quantised quantise_avx2(const float* v, int n, bool from_zero,
-                                                        std::uint8_t* u) {
-  return quantise_with<Floats8>(v, n, from_zero, u);
-}
-#endif
-
 Quantised quantise(const float* v, int n, bool from_zero, std::uint8_t* u) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (vector_level >= 2) return quantise_avx512(v, n, from_zero, u);
-  if (vector_level >= 1) return quantise_avx2(v, n, from_zero, u);
-#endif
-  return quantise_body(v, n, from_zero, u);
+  double low = 0, high = 0;
+  cv::minMaxIdx(cv::Mat(1, n, CV_32F, const_cast<float*>(v)), &low, &high);
+  const float lo = from_zero ? 0.0f : static_cast<float>(low);
+  const float hi = std::max(lo, static_cast<float>(high));
+  const float scale = hi > lo ? 255.0f / (hi - lo) : 1.0f;
+  for (int i = 0; i < n; ++i)
+    u[i] = static_cast<std::uint8_t>(static_cast<int>((v[i] - lo) * scale + 0.5f));
+  return {1.0f / scale, lo};
 }
 
 // The 8-bit input of a convolution (either: the larger's size) and its maps' factors.
 struct QuickScratch {
   std::vector<std::uint8_t> u;
   std::vector<float> mul, add;  // per input plane and output map; per output map
+  QuickWork work;
   explicit QuickScratch(const CnnShape& s, const Infer& f)
       : u(static_cast<std::size_t>(std::max(s.channels * s.side * s.side + f.wide1,
                                             s.maps1 * s.pool1() * s.pool1() + f.wide2) +
@@ -839,7 +793,7 @@ void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, con
         b.add[static_cast<std::size_t>(co)] += in.lo * (q.step[k] * static_cast<float>(q.sum[k]));
     }
   }
-  quick_apply(q, b.u.data(), wide, b.mul.data(), b.add.data(), out);
+  quick_apply(q, b.u.data(), wide, b.mul.data(), b.add.data(), out, b.work);
 }
 
 void infer_quick(const Cnn& net, const cv::Mat& images, int row, Infer& s, QuickScratch& b) {
