@@ -350,10 +350,11 @@ TEST(Cnn, EveryVectorWidthGivesTheSameBytes) {
 
 // The 8-bit convolutions (Cnn::quicken) sum integers: every level (AVX-512 VNNI where the
 // processor has it, AVX2's 16-bit multiply-adds, plain code) gives the same probabilities to the
-// byte. Checked on the readers' shapes (kernels of 5 and 3: one group of four taps and a padded
-// one per kernel row; 12 and 24 maps: blocks of 8 and 4), on odd ones (10 and 6 maps, three
-// planes), on the clear network's (56 pixels) and the tests' small one (kernels of 3 and 2), from
-// 8-bit and float rows.
+// byte. Checked on the readers' shapes (kernels of 5 and 3 on 28 and 12 pixels: groups of four
+// taps across kernel rows, the last padded; 12 and 24 maps: blocks of 8 and 4), on odd ones (10
+// and 6 maps, three planes), on the clear network's (56 pixels: a group per kernel row, and 26
+// pooled values a row, more than a vector's 16) and the tests' small one (kernels of 3 and 2),
+// from 8-bit and float rows.
 TEST(Cnn, QuickInferenceGivesTheSameBytesAtEveryWidth) {
   struct Reset {
     int level = set_cnn_vector_level(2);

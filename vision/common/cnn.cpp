@@ -14,30 +14,42 @@
 
 namespace arbitre::vision {
 
-// One convolution in 8 bits (Cnn::quicken). Its taps are taken four at a time along a kernel
-// row (a row of k taps in (k + 3) / 4 groups, the last padded with zero weights), so that the
-// four inputs of a group lie side by side in the input: an output pixel's group is the 4 bytes
-// at its own index plus the group's offset. The weights of each output map on each input plane
-// are rounded to signed bytes over their own step (their largest / 127). The groups run plane by
-// plane: each input plane of either convolution is quantised over its own range
+// One convolution in 8 bits (Cnn::quicken). Its taps are taken four at a time, a plane's in
+// kernel order: a group holds up to four taps lying within kGroupSpan bytes of its first one in
+// the input (a kernel row and the start of the next when the input is narrow: the 25 taps of a 5x5
+// kernel on a 28-pixel input in 7 groups, where a group per four taps of a row took 10), the
+// slots left over with zero weights. An output pixel's group is the bytes at its own index plus
+// the group's offset plus each tap's own (`lanes`). The weights of each output map on each input
+// plane are rounded to signed bytes over their own step (their largest / 127). The groups run
+// plane by plane: each input plane of either convolution is quantised over its own range
 // (quick_convolve), so its sums are scaled back plane by plane, by the plane's and the weights'
 // steps.
 struct CnnQuick {
   struct Conv {
-    int cout = 0, planes = 0, groups = 0;  // groups in all: planes x k x (k + 3) / 4
-    std::vector<std::int32_t> w;           // cout x groups: four signed bytes, tap j in byte j
-    std::vector<int> base;                 // each group's offset in the input: (c n + ky) n + 4 g
+    int cout = 0, planes = 0, groups = 0;  // groups in all, the same number on every plane
+    std::vector<std::int32_t> w;           // cout x groups: four signed bytes, slot j in byte j
+    std::vector<int> base;                 // each group's offset in the input: its first tap's
+    // Per group, 64 bytes: for each of 16 pixels p side by side, the 4 slots' input bytes from
+    // the block's first pixel at the group's offset, p + the slot's tap offset (0 when unused):
+    // AVX-512 VBMI's byte permutation puts them in pixel p's lane. Pixel 0's are the slots' own
+    // offsets (the plain path's).
+    std::vector<std::uint8_t> lanes;
     std::vector<float> step;               // cout x planes: what a unit of those weights is worth
     std::vector<std::int32_t> sum;         // cout x planes: the sum of each plane's byte weights
-    // The taps two at a time (AVX2's multiply-add of 16-bit pairs): each pair's offset, and per
-    // output map its two weights as 16-bit halves (cout x pairs); pairs past the kernel left
-    // out. plane_pairs[c] is plane c's first pair (planes + 1 of them).
+    // The taps two at a time along a kernel row (AVX2's multiply-add of 16-bit pairs): each
+    // pair's offset, and per output map its two weights as 16-bit halves (cout x pairs; a row's
+    // odd last tap paired with a zero weight). plane_pairs[c] is plane c's first pair (planes +
+    // 1 of them).
     std::vector<int> pair_base, plane_pairs;
     std::vector<std::int32_t> pair_w;
-    int reach = 0;  // the input bytes read past an output pixel's index, at most
+    int reach = 0;  // the input values read past an output pixel's index, at most
   };
   Conv c1, c2;
 };
+
+// The bytes past a group's offset its taps may lie at: a block's 16 pixels then read at most the
+// 64 bytes of one load.
+constexpr int kGroupSpan = 48;
 
 bool CnnShape::valid() const {
   return side > 0 && channels >= 1 && channels <= 4 && kernel1 > 0 && maps1 > 0 && kernel2 > 0 &&
@@ -354,33 +366,45 @@ template <typename V>
 __attribute__((always_inline)) inline void dense_body(const float* w3, const float* p2, int flat,
                                                       int hidden, float* h) {
   constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(float));
-  int j0 = 0;
-  const auto chunk = [&](auto vectors) {
-    constexpr int kVectors = decltype(vectors)::value;
-    for (; j0 + kVectors * kLanes <= hidden; j0 += kVectors * kLanes) {
-      V acc[kVectors];
-      std::memcpy(acc, h + j0, sizeof acc);
-      for (int i = 0; i < flat; ++i) {
-        const float a = p2[i];
-        if (a == 0) continue;
-        const float* w = w3 + static_cast<std::ptrdiff_t>(i) * hidden + j0;
-        for (int k = 0; k < kVectors; ++k) {
-          V x;
-          std::memcpy(&x, w + k * kLanes, sizeof x);
-          acc[k] += a * x;
-        }
-      }
-      std::memcpy(h + j0, acc, sizeof acc);
+  // The inputs that are not 0 (ReLU leaves about half of them 0), a chunk at a time, found
+  // without a branch: the products in the same order as testing each input, without a
+  // mispredicted branch for each.
+  constexpr int kChunk = 256;
+  int at[kChunk];
+  for (int i0 = 0; i0 < flat; i0 += kChunk) {
+    const int end = std::min(flat, i0 + kChunk);
+    int count = 0;
+    for (int i = i0; i < end; ++i) {
+      at[count] = i;
+      count += p2[i] != 0 ? 1 : 0;
     }
-  };
-  chunk(std::integral_constant<int, 4>{});
-  chunk(std::integral_constant<int, 1>{});
-  if (j0 == hidden) return;
-  for (int i = 0; i < flat; ++i) {
-    const float a = p2[i];
-    if (a == 0) continue;
-    const float* w = w3 + static_cast<std::ptrdiff_t>(i) * hidden;
-    for (int j = j0; j < hidden; ++j) h[j] += a * w[j];
+    int j0 = 0;
+    const auto chunk = [&](auto vectors) {
+      constexpr int kVectors = decltype(vectors)::value;
+      for (; j0 + kVectors * kLanes <= hidden; j0 += kVectors * kLanes) {
+        V acc[kVectors];
+        std::memcpy(acc, h + j0, sizeof acc);
+        for (int k = 0; k < count; ++k) {
+          const int i = at[k];
+          const float a = p2[i];
+          const float* w = w3 + static_cast<std::ptrdiff_t>(i) * hidden + j0;
+          for (int v = 0; v < kVectors; ++v) {
+            V x;
+            std::memcpy(&x, w + v * kLanes, sizeof x);
+            acc[v] += a * x;
+          }
+        }
+        std::memcpy(h + j0, acc, sizeof acc);
+      }
+    };
+    chunk(std::integral_constant<int, 4>{});
+    chunk(std::integral_constant<int, 1>{});
+    for (int k = 0; k < count; ++k) {
+      const int i = at[k];
+      const float a = p2[i];
+      const float* w = w3 + static_cast<std::ptrdiff_t>(i) * hidden;
+      for (int j = j0; j < hidden; ++j) h[j] += a * w[j];
+    }
   }
 }
 
@@ -480,8 +504,10 @@ struct Infer {
 };
 
 // ReLU then 2x2 max-pooling of maps of m x m pixels laid n wide, each map `stride` apart, into
-// maps x m/2 x m/2: the largest of the four, as relu_pool.
-void relu_pool_wide(const float* a, int maps, int m, int n, int stride, float* p) {
+// maps x m/2 x m/2: the largest of the four, as relu_pool. A largest is exact in any order, and a
+// zero is +0 either way: the same bytes at every width.
+__attribute__((always_inline)) inline void relu_pool_wide_body(const float* a, int maps, int m,
+                                                               int n, int stride, float* p) {
   const int q = m / 2;
   for (int c = 0; c < maps; ++c) {
     const float* src = a + static_cast<std::ptrdiff_t>(c) * stride;
@@ -496,6 +522,60 @@ void relu_pool_wide(const float* a, int maps, int m, int n, int stride, float* p
       }
     }
   }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC diagnostic push  // GCC 12's _mm512_undefined: see the 8-bit kernels below
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// AVX-512: 16 pooled values at a time, from 32 of each row (loads and stores masked to the row):
+// the two rows' larger, then the even and odd columns' larger, then ReLU.
+__attribute__((target("avx512f"))) void relu_pool_wide_avx512(const float* a, int maps, int m,
+                                                              int n, int stride, float* p) {
+  const int q = m / 2;
+  alignas(64) std::int32_t even_at[16], odd_at[16];
+  for (int i = 0; i < 16; ++i) even_at[i] = 2 * i, odd_at[i] = 2 * i + 1;
+  const __m512i even = _mm512_load_si512(even_at), odd = _mm512_load_si512(odd_at);
+  const __m512 zero = _mm512_setzero_ps();
+  const float* const end = p + static_cast<std::ptrdiff_t>(maps) * q * q;
+  for (int c = 0; c < maps; ++c) {
+    const float* src = a + static_cast<std::ptrdiff_t>(c) * stride;
+    for (int y = 0; y < q; ++y) {
+      const float* top = src + 2 * y * n;
+      const float* bottom = top + n;
+      float* out = p + (c * q + y) * q;
+      for (int x = 0; x < q; x += 16) {
+        const int left = 2 * (q - x);  // inputs of the row from 2x on
+        const auto mask = [&](int from) {
+          const int k = std::clamp(left - from, 0, 16);
+          return static_cast<__mmask16>((1u << k) - 1u);
+        };
+        const __mmask16 m0 = mask(0), m1 = mask(16);
+        const __m512 v0 = _mm512_max_ps(_mm512_maskz_loadu_ps(m0, top + 2 * x),
+                                        _mm512_maskz_loadu_ps(m0, bottom + 2 * x));
+        const __m512 v1 = _mm512_max_ps(_mm512_maskz_loadu_ps(m1, top + 2 * x + 16),
+                                        _mm512_maskz_loadu_ps(m1, bottom + 2 * x + 16));
+        const __m512 v = _mm512_max_ps(_mm512_permutex2var_ps(v0, even, v1),
+                                       _mm512_permutex2var_ps(v0, odd, v1));
+        // Whole stores (a masked store is slow on some processors, Zen 4 among them): the
+        // values past a row's end are written over by the next row's; the last row's are masked.
+        if (out + x + 16 <= end)
+          _mm512_storeu_ps(out + x, _mm512_max_ps(v, zero));
+        else
+          _mm512_mask_storeu_ps(out + x, static_cast<__mmask16>((1u << (end - out - x)) - 1u),
+                                _mm512_max_ps(v, zero));
+      }
+    }
+  }
+}
+#pragma GCC diagnostic pop
+#endif
+
+void relu_pool_wide(const float* a, int maps, int m, int n, int stride, float* p) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vector_level >= 2) return relu_pool_wide_avx512(a, maps, m, n, stride, p);
+#endif
+  relu_pool_wide_body(a, maps, m, n, stride, p);
 }
 
 void infer(const Cnn& net, const cv::Mat& images, int row, Infer& s) {
@@ -513,14 +593,11 @@ void infer(const Cnn& net, const cv::Mat& images, int row, Infer& s) {
 // The 8-bit convolutions (Cnn::quicken): weights packed per group, the input quantised per image.
 CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int k, int n) {
   CnnQuick::Conv q;
-  const int kgroups = (k + 3) / 4, taps = planes * k * k;
+  const int area = k * k, taps = planes * area;
   q.cout = cout;
   q.planes = planes;
-  q.groups = planes * k * kgroups;
-  for (int c = 0; c < planes; ++c)
-    for (int ky = 0; ky < k; ++ky)
-      for (int g = 0; g < kgroups; ++g) q.base.push_back((c * n + ky) * n + 4 * g);
-  const int area = k * k;
+  // Each tap's weight in bytes (cout x taps), over the step of its map and plane.
+  std::vector<int> bytes(static_cast<std::size_t>(cout * taps));
   for (int co = 0; co < cout; ++co) {
     const float* wc = w.data() + static_cast<std::ptrdiff_t>(co) * taps;
     for (int c = 0; c < planes; ++c) {
@@ -529,41 +606,66 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
       const float step = big > 0 ? big / 127.0f : 1.0f;
       q.step.push_back(step);
       std::int32_t sum = 0;
-      for (int ky = 0; ky < k; ++ky) {
-        for (int g = 0; g < kgroups; ++g) {
-          std::uint32_t packed = 0;
-          for (int j = 0; j < 4 && 4 * g + j < k; ++j) {
-            const float v = std::nearbyint(wc[(c * k + ky) * k + 4 * g + j] / step);
-            const int b = static_cast<int>(std::clamp(v, -127.0f, 127.0f));
-            sum += b;
-            packed |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(b)) << (8 * j);
-          }
-          q.w.push_back(static_cast<std::int32_t>(packed));
-        }
+      for (int t = 0; t < area; ++t) {
+        const float v = std::nearbyint(wc[c * area + t] / step);
+        const int b = static_cast<int>(std::clamp(v, -127.0f, 127.0f));
+        sum += b;
+        bytes[static_cast<std::size_t>(co * taps + c * area + t)] = b;
       }
       q.sum.push_back(sum);
     }
   }
-  std::vector<std::pair<int, int>> pairs;  // (group, first tap in it) of every pair in the kernel
-  for (int g = 0; g < q.groups; ++g) {
-    if (g % (k * kgroups) == 0) q.plane_pairs.push_back(static_cast<int>(pairs.size()));
-    for (int h = 0; h < 2; ++h)
-      if (4 * (g % kgroups) + 2 * h < k) pairs.emplace_back(g, 2 * h);
+  const auto offset = [&](int c, int t) { return (c * n + t / k) * n + t % k; };
+  // The groups: a plane's taps in kernel order, a new group when four are taken or the next lies
+  // past kGroupSpan from the group's first (the same on every plane).
+  std::vector<std::vector<int>> group_taps;  // the taps of each group, on plane 0
+  for (int t = 0; t < area; ++t) {
+    if (group_taps.empty() || group_taps.back().size() == 4 ||
+        offset(0, t) - offset(0, group_taps.back().front()) > kGroupSpan)
+      group_taps.emplace_back();
+    group_taps.back().push_back(t);
   }
-  q.plane_pairs.push_back(static_cast<int>(pairs.size()));
-  for (const auto& [g, j] : pairs) q.pair_base.push_back(q.base[static_cast<std::size_t>(g)] + j);
-  for (int co = 0; co < cout; ++co) {
-    for (const auto& [g, j] : pairs) {
-      const auto packed =
-          static_cast<std::uint32_t>(q.w[static_cast<std::size_t>(co * q.groups + g)]);
-      const auto half = [&](int t) {
-        return static_cast<std::uint32_t>(static_cast<std::uint16_t>(
-            static_cast<std::int16_t>(static_cast<std::int8_t>(packed >> (8 * t)))));
-      };
-      q.pair_w.push_back(static_cast<std::int32_t>(half(j) | half(j + 1) << 16));
+  const int per_plane = static_cast<int>(group_taps.size());
+  q.groups = planes * per_plane;
+  for (int c = 0; c < planes; ++c) {
+    for (const auto& g : group_taps) {
+      q.base.push_back(offset(c, g.front()));
+      for (int p = 0; p < 16; ++p)
+        for (std::size_t j = 0; j < 4; ++j)
+          q.lanes.push_back(static_cast<std::uint8_t>(
+              p + (j < g.size() ? offset(0, g[j]) - offset(0, g.front()) : 0)));
     }
   }
-  q.reach = q.base.back() + 4;
+  for (int co = 0; co < cout; ++co) {
+    for (int c = 0; c < planes; ++c) {
+      for (const auto& g : group_taps) {
+        std::uint32_t packed = 0;
+        for (std::size_t j = 0; j < g.size(); ++j)
+          packed |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(
+                        bytes[static_cast<std::size_t>(co * taps + c * area + g[j])]))
+                    << (8 * j);
+        q.w.push_back(static_cast<std::int32_t>(packed));
+      }
+    }
+  }
+  // The pairs: along each kernel row, taps (kx, kx + 1).
+  const auto half = [&](int co, int c, int t, bool real) {
+    const int b = real ? bytes[static_cast<std::size_t>(co * taps + c * area + t)] : 0;
+    return static_cast<std::uint32_t>(static_cast<std::uint16_t>(static_cast<std::int16_t>(b)));
+  };
+  for (int c = 0; c < planes; ++c) {
+    q.plane_pairs.push_back(static_cast<int>(q.pair_base.size()));
+    for (int ky = 0; ky < k; ++ky)
+      for (int kx = 0; kx < k; kx += 2) q.pair_base.push_back(offset(c, ky * k + kx));
+  }
+  q.plane_pairs.push_back(static_cast<int>(q.pair_base.size()));
+  for (int co = 0; co < cout; ++co)
+    for (int c = 0; c < planes; ++c)
+      for (int ky = 0; ky < k; ++ky)
+        for (int kx = 0; kx < k; kx += 2)
+          q.pair_w.push_back(static_cast<std::int32_t>(
+              half(co, c, ky * k + kx, true) | half(co, c, ky * k + kx + 1, kx + 1 < k) << 16));
+  q.reach = q.pair_base.back() + 4;
   return q;
 }
 
@@ -598,7 +700,8 @@ __attribute__((always_inline)) inline void quick_apply_body(const CnnQuick::Conv
           const std::int32_t b =
               static_cast<std::int8_t>(static_cast<std::uint8_t>(packed >> (8 * j)));
           if (b == 0) continue;
-          const std::uint8_t* __restrict x = u + q.base[static_cast<std::size_t>(g)] + j;
+          const std::uint8_t* __restrict x = u + q.base[static_cast<std::size_t>(g)] +
+                                             q.lanes[static_cast<std::size_t>(64 * g + j)];
           for (int i = 0; i < wide; ++i) acc[i] += static_cast<std::int32_t>(x[i]) * b;
         }
       }
@@ -681,12 +784,12 @@ const bool kVnni = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("
                    __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
 
 // AVX-512 VNNI: blocks of 16 output pixels x kOut maps; a group's 4 bytes of each pixel put side
-// by side in a lane by one byte permutation of the 19 input bytes from the block's first, then
+// by side in a lane by one byte permutation of the 64 input bytes from the group's offset, then
 // one multiply-add of four byte products per map (vpdpbusd). Integer sums: the body's, exactly.
 template <int kOut>
 __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"), always_inline)) inline void
 quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int wide,
-            const float* mul, const float* add, float* out, __m512i lanes) {
+            const float* mul, const float* add, float* out) {
   __m512 total[kOut];
   for (int a = 0; a < kOut; ++a) total[a] = _mm512_setzero_ps();
   const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
@@ -696,7 +799,8 @@ quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int 
     for (int a = 0; a < kOut; ++a) acc[a] = _mm512_setzero_si512();
     for (int g = c * per_plane; g < (c + 1) * per_plane; ++g) {
       const __m512i x = _mm512_permutexvar_epi8(
-          lanes, _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)] + i0));
+          _mm512_loadu_si512(q.lanes.data() + static_cast<std::ptrdiff_t>(64) * g),
+          _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)] + i0));
       // (In assembly: GCC 12 copies each running sum to another register and back around the
       // intrinsic, which doubled the loop's instructions; the weight broadcast from memory.)
       for (int a = 0; a < kOut; ++a)
@@ -718,15 +822,11 @@ quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int 
 __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) void quick_apply_vnni(
     const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul, const float* add,
     float* out) {
-  alignas(64) std::uint8_t order[64];
-  for (int p = 0; p < 16; ++p)
-    for (int j = 0; j < 4; ++j) order[4 * p + j] = static_cast<std::uint8_t>(p + j);
-  const __m512i lanes = _mm512_load_si512(order);
   for (int i0 = 0; i0 < wide; i0 += kBlockPixels) {
     int co = 0;
-    for (; co + 8 <= q.cout; co += 8) quick_block<8>(q, u, i0, co, wide, mul, add, out, lanes);
-    for (; co + 4 <= q.cout; co += 4) quick_block<4>(q, u, i0, co, wide, mul, add, out, lanes);
-    for (; co < q.cout; ++co) quick_block<1>(q, u, i0, co, wide, mul, add, out, lanes);
+    for (; co + 8 <= q.cout; co += 8) quick_block<8>(q, u, i0, co, wide, mul, add, out);
+    for (; co + 4 <= q.cout; co += 4) quick_block<4>(q, u, i0, co, wide, mul, add, out);
+    for (; co < q.cout; ++co) quick_block<1>(q, u, i0, co, wide, mul, add, out);
   }
 }
 #pragma GCC diagnostic pop
@@ -741,20 +841,53 @@ void quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const
   quick_apply_body(q, u, wide, mul, add, out, work);
 }
 
+// The smallest and the largest of n values (at least one). A smallest and a largest are exact in
+// any order: the same at every width. Written here, not by cv::minMaxIdx, whose call costs more
+// than the search on a plane of 144 values (the second convolution's input: 12 planes an image;
+// a fifth of the digit network's time went there).
+__attribute__((always_inline)) inline std::pair<float, float> range_body(const float* v, int n) {
+  float lo = v[0], hi = v[0];
+  for (int i = 1; i < n; ++i) lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+  return {lo, hi};
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC diagnostic push  // GCC 12's _mm512_undefined: see the 8-bit kernels below
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((target("avx512f"))) std::pair<float, float> range_avx512(const float* v, int n) {
+  __m512 lo = _mm512_set1_ps(v[0]), hi = lo;
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 x = _mm512_loadu_ps(v + i);
+    lo = _mm512_min_ps(lo, x), hi = _mm512_max_ps(hi, x);
+  }
+  if (i < n) {  // the rest: the masked lanes keep v[0]
+    const auto m = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    const __m512 x = _mm512_mask_loadu_ps(_mm512_set1_ps(v[0]), m, v + i);
+    lo = _mm512_min_ps(lo, x), hi = _mm512_max_ps(hi, x);
+  }
+  return {_mm512_reduce_min_ps(lo), _mm512_reduce_max_ps(hi)};
+}
+#pragma GCC diagnostic pop
+#endif
+
 // Values to bytes: each (v - lo) x scale rounded half up, where lo is the smallest value (0 when
 // `from_zero`: values of at least 0) and scale takes the largest to 255. Returns what a byte is
-// worth (1 / scale) and lo. The range by OpenCV (a smallest and a largest are exact whatever the
-// vectors that find them), the bytes by a loop the compiler vectorises (the same float
+// worth (1 / scale) and lo. The bytes by a loop the compiler vectorises (the same float
 // difference, product and sum truncated for each): the same bytes on every processor.
 struct Quantised {
   float unit, lo;
 };
 
 Quantised quantise(const float* v, int n, bool from_zero, std::uint8_t* u) {
-  double low = 0, high = 0;
-  cv::minMaxIdx(cv::Mat(1, n, CV_32F, const_cast<float*>(v)), &low, &high);
-  const float lo = from_zero ? 0.0f : static_cast<float>(low);
-  const float hi = std::max(lo, static_cast<float>(high));
+#if defined(__x86_64__) && defined(__GNUC__)
+  const auto [low, high] = vector_level >= 2 ? range_avx512(v, n) : range_body(v, n);
+#else
+  const auto [low, high] = range_body(v, n);
+#endif
+  const float lo = from_zero ? 0.0f : low;
+  const float hi = std::max(lo, high);
   const float scale = hi > lo ? 255.0f / (hi - lo) : 1.0f;
   for (int i = 0; i < n; ++i)
     u[i] = static_cast<std::uint8_t>(static_cast<int>((v[i] - lo) * scale + 0.5f));
