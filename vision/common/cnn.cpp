@@ -436,14 +436,19 @@ void dense_softmax(const Cnn& net, const float* p2, std::vector<float>& hidden,
   std::copy(net.b3.begin(), net.b3.end(), h);
   dense(net.w3.data(), p2, sh.flat(), sh.hidden, h);
   for (int j = 0; j < sh.hidden; ++j) h[j] = std::max(0.0f, h[j]);
-  float top = -1e30f;
-  for (int c = 0; c < sh.classes; ++c) {
-    const float* w = net.w4.data() + static_cast<std::ptrdiff_t>(c) * sh.hidden;
-    float acc = net.b4[static_cast<std::size_t>(c)];
-    for (int j = 0; j < sh.hidden; ++j) acc += w[j] * h[j];
-    z[static_cast<std::size_t>(c)] = acc;
-    top = std::max(top, acc);
+  // The output layer: each class summed from its bias through the hidden values in order, the
+  // classes side by side (each class's sum is a chain of dependent additions: one after another
+  // they waited on each other).
+  float* out = z.data();
+  std::copy(net.b4.begin(), net.b4.end(), out);
+  for (int j = 0; j < sh.hidden; ++j) {
+    const float hj = h[j];
+    const float* w = net.w4.data() + j;
+    for (int c = 0; c < sh.classes; ++c)
+      out[c] += w[static_cast<std::ptrdiff_t>(c) * sh.hidden] * hj;
   }
+  float top = -1e30f;
+  for (int c = 0; c < sh.classes; ++c) top = std::max(top, out[c]);
   double sum = 0;
   for (float& v : z) sum += (v = std::exp(v - top));
   for (float& v : z) v = static_cast<float>(v / sum);
