@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <vector>
 
@@ -330,10 +331,98 @@ __attribute__((target("avx2"))) void row_histograms_avx2(const float* vote0, con
   }
 }
 
+#pragma GCC diagnostic push  // GCC 12's _mm512_undefined (fixed in GCC 13): not this code's
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// row_histograms_avx2 for two cells at a time (AVX-512): cell k's bins 0-7 in a vector's lanes
+// 0-7, cell k + 1's in lanes 8-15. Each pixel's votes put in its bins by masks (the vote where
+// the lane is its bin, 0 elsewhere: votes_of's products, which are the vote or 0), then the same
+// products and sums in the same order per lane: the same bytes. A last cell alone as
+// row_histograms_avx2.
+// Eight floats from a in lanes 0-7, eight from b in lanes 8-15.
+__attribute__((target("avx512f"))) inline __m512 pair(const float* a, const float* b) {
+  return _mm512_castpd_ps(_mm512_insertf64x4(
+      _mm512_castpd256_pd512(_mm256_loadu_pd(reinterpret_cast<const double*>(a))),
+      _mm256_loadu_pd(reinterpret_cast<const double*>(b)), 1));
+}
+
+template <int kC>
+__attribute__((target("avx512f"))) void row_histograms_avx512(const float* vote0,
+                                                              const float* vote1, const int* bin,
+                                                              int step, int cells,
+                                                              const float* profile, float* out) {
+  static_assert(kC <= 8);
+  alignas(64) std::int32_t lane_bins[16], halves[16];
+  alignas(64) float columns[kProfiles][16];
+  for (int i = 0; i < 16; ++i) {
+    lane_bins[i] = i % 8, halves[i] = i < 8 ? 0 : 8;
+    for (int p = 0; p < kProfiles; ++p) columns[p][i] = i % 8 < kC ? profile[p * kC + i % 8] : 0.f;
+  }
+  const __m512i lanes = _mm512_load_si512(lane_bins), half = _mm512_load_si512(halves);
+  const __m512i eight = _mm512_set1_epi32(kBins - 1), seven = _mm512_set1_epi32(kBins - 2);
+  const __m512i nine = _mm512_set1_epi32(kBins), one = _mm512_set1_epi32(1);
+  int k = 0;
+  for (; k + 2 <= cells; k += 2) {
+    const int xa = k * step, xb = xa + step;
+    const __m512 v0 = pair(vote0 + xa, vote0 + xb), v1 = pair(vote1 + xa, vote1 + xb);
+    const __m512i b0 = _mm512_castps_si512(
+        pair(reinterpret_cast<const float*>(bin + xa), reinterpret_cast<const float*>(bin + xb)));
+    __m512i b1 = _mm512_add_epi32(b0, one);  // the second bin: past bin 8 is bin 0
+    b1 = _mm512_mask_mov_epi32(b1, _mm512_cmpeq_epi32_mask(b1, nine), _mm512_setzero_si512());
+    __m512 acc[kProfiles];
+    for (__m512& a : acc) a = _mm512_setzero_ps();
+    for (int t = 0; t < kC; ++t) {
+      const __m512i at = _mm512_add_epi32(half, _mm512_set1_epi32(t));
+      const __mmask16 m0 = _mm512_cmpeq_epi32_mask(_mm512_permutexvar_epi32(at, b0), lanes);
+      const __mmask16 m1 = _mm512_cmpeq_epi32_mask(_mm512_permutexvar_epi32(at, b1), lanes);
+      const __m512 v = _mm512_add_ps(_mm512_maskz_mov_ps(m0, _mm512_permutexvar_ps(at, v0)),
+                                     _mm512_maskz_mov_ps(m1, _mm512_permutexvar_ps(at, v1)));
+      for (const int p : {0, t < kC / 2 ? 1 : 2, 3})
+        acc[p] = _mm512_add_ps(acc[p], _mm512_mul_ps(v, _mm512_set1_ps(profile[p * kC + t])));
+    }
+    const __m512 last = _mm512_add_ps(_mm512_maskz_mov_ps(_mm512_cmpeq_epi32_mask(b0, eight), v0),
+                                      _mm512_maskz_mov_ps(_mm512_cmpeq_epi32_mask(b0, seven), v1));
+    float* ha = out + static_cast<std::size_t>(k) * kHist;
+    float* hb = ha + kHist;
+    for (int p = 0; p < kProfiles; ++p) {
+      _mm256_storeu_ps(ha + p * kBins, _mm512_castps512_ps256(acc[p]));
+      _mm256_storeu_ps(hb + p * kBins,
+                       _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(acc[p]), 1)));
+    }
+    // Bin 8 of each profile: the products over each cell's eight lanes summed as the scalar
+    // code does, ((t0 + t4) + (t1 + t5)) + ((t2 + t6) + (t3 + t7)), by swapping halves (an
+    // addition is exact either way round).
+    for (int p = 0; p < kProfiles; ++p) {
+      __m512 t = _mm512_mul_ps(last, _mm512_load_ps(columns[p]));
+      t = _mm512_add_ps(t, _mm512_shuffle_f32x4(t, t, 0xB1));  // lane j + lane j + 4
+      t = _mm512_add_ps(t, _mm512_permute_ps(t, 0xB1));        // (u0 + u1), (u2 + u3)
+      t = _mm512_add_ps(t, _mm512_permute_ps(t, 0x4E));        // their sum in lane 0
+      alignas(64) float sums[16];
+      _mm512_store_ps(sums, t);
+      ha[p * kBins + kBins - 1] = sums[0];
+      hb[p * kBins + kBins - 1] = sums[8];
+    }
+    std::fill(ha + kProfiles * kBins, ha + kHist, 0.f);
+    std::fill(hb + kProfiles * kBins, hb + kHist, 0.f);
+  }
+  if (k < cells) {
+    const int x = k * step;
+    row_histograms_avx2<kC>(vote0 + x, vote1 + x, bin + x, step, 1, profile,
+                            out + static_cast<std::size_t>(k) * kHist);
+  }
+}
+#pragma GCC diagnostic pop
+
+const bool kAvx512 = __builtin_cpu_supports("avx512f");
+
 // Cells `cell` pixels wide whose left columns lie `step` apart from 0 (`cells` of them): each
 // one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
 void row_histograms(bool avx2, const float* vote0, const float* vote1, const int* bin, int cell,
                     int step, int cells, const float* profile, float* out) {
+  if (avx2 && kAvx512 && cell == 8)
+    return row_histograms_avx512<8>(vote0, vote1, bin, step, cells, profile, out);
+  if (avx2 && kAvx512 && cell == 6)
+    return row_histograms_avx512<6>(vote0, vote1, bin, step, cells, profile, out);
   if (avx2 && cell == 8)
     return row_histograms_avx2<8>(vote0, vote1, bin, step, cells, profile, out);
   if (avx2 && cell == 6)
