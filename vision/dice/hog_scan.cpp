@@ -144,10 +144,100 @@ __attribute__((target("avx2"))) void votes_avx2(const float* up, const float* he
   votes_scalar(up, here, down, x, width, vote0, vote1, bin);
 }
 
+#pragma GCC diagnostic push  // GCC 12's _mm512_undefined (fixed in GCC 13): not this code's
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// vote8_avx2 for sixteen pixels (AVX-512): the same operations, masks for its blends, so the
+// same bytes (this file is built without contraction).
+__attribute__((target("avx512f"))) inline void vote16_avx512(__m512 dx, __m512 dy, float* vote0,
+                                                             float* vote1, int* bin) {
+  const __m512i sign = _mm512_set1_epi32(static_cast<int>(0x80000000u));
+  const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.f);
+  const __m512 half_pi = _mm512_set1_ps(std::numbers::pi_v<float> / 2);
+  const __m512 pi = _mm512_set1_ps(std::numbers::pi_v<float>);
+  const __m512 to_bins = _mm512_set1_ps(kBins / std::numbers::pi_v<float>);
+  const __m512 half = _mm512_set1_ps(0.5f);
+  const __m512i bins = _mm512_set1_epi32(kBins), none = _mm512_setzero_si512();
+  const __m512i last = _mm512_set1_epi32(kBins - 1), unit = _mm512_set1_epi32(1);
+  const __m512 magnitude =
+      _mm512_sqrt_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)));
+  const __mmask16 flip =
+      _mm512_cmp_ps_mask(dy, zero, _CMP_LT_OQ) |
+      (_mm512_cmp_ps_mask(dy, zero, _CMP_EQ_OQ) & _mm512_cmp_ps_mask(dx, zero, _CMP_LT_OQ));
+  dx = _mm512_castsi512_ps(
+      _mm512_mask_xor_epi32(_mm512_castps_si512(dx), flip, _mm512_castps_si512(dx), sign));
+  dy = _mm512_castsi512_ps(
+      _mm512_mask_xor_epi32(_mm512_castps_si512(dy), flip, _mm512_castps_si512(dy), sign));
+  const __m512 ax = _mm512_castsi512_ps(_mm512_andnot_si512(sign, _mm512_castps_si512(dx)));
+  const __mmask16 steep = _mm512_cmp_ps_mask(dy, ax, _CMP_GT_OQ);
+  const __m512 big = _mm512_mask_blend_ps(steep, ax, dy),
+               small = _mm512_mask_blend_ps(steep, dy, ax);
+  const __m512 c =
+      _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(big, zero, _CMP_GT_OQ), _mm512_div_ps(small, big));
+  const __m512 c2 = _mm512_mul_ps(c, c);
+  __m512 p = _mm512_set1_ps(kAtan[4]);
+  for (int i = 3; i >= 0; --i) p = _mm512_add_ps(_mm512_set1_ps(kAtan[i]), _mm512_mul_ps(c2, p));
+  __m512 a = _mm512_mul_ps(c, p);
+  a = _mm512_mask_blend_ps(steep, a, _mm512_sub_ps(half_pi, a));
+  a = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(dx, zero, _CMP_LT_OQ), a, _mm512_sub_ps(pi, a));
+  a = _mm512_sub_ps(_mm512_mul_ps(a, to_bins), half);
+  __m512i b = _mm512_sub_epi32(_mm512_cvttps_epi32(_mm512_add_ps(a, one)), unit);
+  const __m512 frac = _mm512_sub_ps(a, _mm512_cvtepi32_ps(b));
+  b = _mm512_mask_add_epi32(b, _mm512_cmpgt_epi32_mask(none, b), b, bins);
+  b = _mm512_mask_sub_epi32(b, _mm512_cmpgt_epi32_mask(b, last), b, bins);
+  _mm512_storeu_ps(vote0, _mm512_mul_ps(magnitude, _mm512_sub_ps(one, frac)));
+  _mm512_storeu_ps(vote1, _mm512_mul_ps(magnitude, frac));
+  _mm512_storeu_si512(bin, b);
+}
+
+// votes_avx2's first pixels sixteen at a time; returns where it stopped.
+__attribute__((target("avx512f"))) int votes_avx512(const float* up, const float* here,
+                                                    const float* down, int width, float* vote0,
+                                                    float* vote1, int* bin) {
+  int x = 0;
+  for (; x + 16 <= width; x += 16) {
+    const __m512 dx = _mm512_sub_ps(_mm512_loadu_ps(here + x + 2), _mm512_loadu_ps(here + x));
+    const __m512 dy = _mm512_sub_ps(_mm512_loadu_ps(down + x + 1), _mm512_loadu_ps(up + x + 1));
+    vote16_avx512(dx, dy, vote0 + x, vote1 + x, bin + x);
+  }
+  return x;
+}
+
+// colour_votes_avx2's first pixels sixteen at a time; returns where it stopped.
+__attribute__((target("avx512f"))) int colour_votes_avx512(const float* up, const float* here,
+                                                           const float* down, std::size_t plane,
+                                                           int width, float* vote0, float* vote1,
+                                                           int* bin) {
+  int x = 0;
+  for (; x + 16 <= width; x += 16) {
+    __m512 gx[3], gy[3], m[3];
+    for (std::size_t c = 0; c < 3; ++c) {
+      gx[c] = _mm512_sub_ps(_mm512_loadu_ps(here + c * plane + x + 2),
+                            _mm512_loadu_ps(here + c * plane + x));
+      gy[c] = _mm512_sub_ps(_mm512_loadu_ps(down + c * plane + x + 1),
+                            _mm512_loadu_ps(up + c * plane + x + 1));
+      m[c] = _mm512_add_ps(_mm512_mul_ps(gx[c], gx[c]), _mm512_mul_ps(gy[c], gy[c]));
+    }
+    const __mmask16 third = _mm512_cmp_ps_mask(m[2], m[1], _CMP_GT_OQ);
+    const __m512 later_m = _mm512_mask_blend_ps(third, m[1], m[2]);
+    const __mmask16 later = _mm512_cmp_ps_mask(later_m, m[0], _CMP_GT_OQ);
+    const __m512 dx = _mm512_mask_blend_ps(later, gx[0], _mm512_mask_blend_ps(third, gx[1], gx[2]));
+    const __m512 dy = _mm512_mask_blend_ps(later, gy[0], _mm512_mask_blend_ps(third, gy[1], gy[2]));
+    vote16_avx512(dx, dy, vote0 + x, vote1 + x, bin + x);
+  }
+  return x;
+}
+#pragma GCC diagnostic pop
+
 const bool kAvx2 = __builtin_cpu_supports("avx2");
+const bool kAvx512 = __builtin_cpu_supports("avx512f");
 
 void votes(bool avx2, const float* up, const float* here, const float* down, int width,
            float* vote0, float* vote1, int* bin) {
+  if (avx2 && kAvx512) {  // sixteen at a time, then the rest as votes_avx2
+    const int x = votes_avx512(up, here, down, width, vote0, vote1, bin);
+    return votes_avx2(up + x, here + x, down + x, width - x, vote0 + x, vote1 + x, bin + x);
+  }
   if (avx2) return votes_avx2(up, here, down, width, vote0, vote1, bin);
   votes_scalar(up, here, down, 0, width, vote0, vote1, bin);
 }
@@ -281,7 +371,11 @@ __attribute__((target("avx2"))) int colour_votes_avx2(const float* up, const flo
 
 void colour_votes(bool avx2, const float* up, const float* here, const float* down,
                   std::size_t plane, int width, float* vote0, float* vote1, int* bin) {
-  const int done = avx2 ? colour_votes_avx2(up, here, down, plane, width, vote0, vote1, bin) : 0;
+  int done = 0;
+  if (avx2 && kAvx512) done = colour_votes_avx512(up, here, down, plane, width, vote0, vote1, bin);
+  if (avx2)
+    done += colour_votes_avx2(up + done, here + done, down + done, plane, width - done,
+                              vote0 + done, vote1 + done, bin + done);
   for (int x = done; x < width; ++x)
     colour_vote(up, here, down, plane, x, vote0[x], vote1[x], bin[x]);
 }
@@ -413,8 +507,6 @@ __attribute__((target("avx512f"))) void row_histograms_avx512(const float* vote0
 }
 #pragma GCC diagnostic pop
 
-const bool kAvx512 = __builtin_cpu_supports("avx512f");
-
 // Cells `cell` pixels wide whose left columns lie `step` apart from 0 (`cells` of them): each
 // one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
 void row_histograms(bool avx2, const float* vote0, const float* vote1, const int* bin, int cell,
@@ -499,12 +591,12 @@ void assemble_block(const float* first, const float* second, int u, int per, flo
   std::copy_n(block.data(), kBlockFloats, out);
 }
 
-// normalise's sum of squares of a block (kBlockStride floats, aligned), a vector of its eight
+// normalise's sum of squares of a block (kBlockStride floats), a vector of its eight
 // running parts.
 __attribute__((target("avx2"))) inline float squares_avx2(const float* block) {
   __m256 part = _mm256_setzero_ps();
   for (int i = 0; i < kBlockStride; i += 8) {
-    const __m256 v = _mm256_load_ps(block + i);
+    const __m256 v = _mm256_loadu_ps(block + i);
     part = _mm256_add_ps(part, _mm256_mul_ps(v, v));
   }
   alignas(32) float p[8];
@@ -512,42 +604,70 @@ __attribute__((target("avx2"))) inline float squares_avx2(const float* block) {
   return ((p[0] + p[4]) + (p[1] + p[5])) + ((p[2] + p[6]) + (p[3] + p[7]));
 }
 
-// The same with vectors (AVX2): bins 0-7 of each cell a vector, bin 8 alone, each value summed
-// from 0 through the four cells in the same order, and normalise's sums of squares in the same
-// eight running parts: the same bytes.
-__attribute__((target("avx2"))) void assemble_block_avx2(const float* first, const float* second,
-                                                         int u, int per, float* out) {
-  alignas(32) float block[kBlockStride];
-  __m256 cell[4];
-  for (int s = 0; s < 4; ++s) {
-    cell[s] = _mm256_setzero_ps();
-    block[s * kBins + kBins - 1] = 0.f;
+// The scales of n blocks' sums of squares, in place: 1 / (sqrt(sum) + c), eight at a time.
+__attribute__((target("avx2"))) void scales_avx2(float* sums, int n, float c) {
+  int u = 0;
+  for (; u + 8 <= n; u += 8) {
+    const __m256 root = _mm256_sqrt_ps(_mm256_loadu_ps(sums + u));
+    _mm256_storeu_ps(sums + u,
+                     _mm256_div_ps(_mm256_set1_ps(1.f), _mm256_add_ps(root, _mm256_set1_ps(c))));
   }
-  for (int qy = 0; qy < 2; ++qy) {
-    for (int qx = 0; qx < 2; ++qx) {
-      const float* h =
-          (qy == 0 ? first : second) + static_cast<std::size_t>(u + qx * per) * kCellSize;
-      for (int ix = 0; ix < 2; ++ix) {
-        for (int iy = 0; iy < 2; ++iy) {
-          const float* from = h + (2 * iy + qy) * kHist + (2 * ix + qx) * kBins;
-          const int s = 2 * ix + iy;
-          cell[s] = _mm256_add_ps(cell[s], _mm256_loadu_ps(from));
-          block[s * kBins + kBins - 1] += from[kBins - 1];
+  for (; u < n; ++u) sums[u] = 1.f / (std::sqrt(sums[u]) + c);
+}
+
+// A row of blocks (u = 0 .. nx - 1) as assemble_block with vectors (AVX2): bins 0-7 of each
+// cell a vector, bin 8 alone, each value summed from 0 through the four cells in the same order;
+// normalise's sums of squares in the same eight running parts; and each of its two scales,
+// 1 / (sqrt(sum) + c), for eight blocks at a time (correctly rounded square roots, additions and
+// divisions, as the scalar ones: the same bytes), where block after block they waited on each
+// other. `blocks` holds nx x kBlockStride floats, `sums` nx + 8.
+__attribute__((target("avx2"))) void assemble_row_avx2(const float* first, const float* second,
+                                                       int nx, int per, float* blocks, float* sums,
+                                                       float* out) {
+  for (int u = 0; u < nx; ++u) {
+    float* block = blocks + static_cast<std::size_t>(u) * kBlockStride;
+    __m256 cell[4];
+    for (int s = 0; s < 4; ++s) {
+      cell[s] = _mm256_setzero_ps();
+      block[s * kBins + kBins - 1] = 0.f;
+    }
+    for (int qy = 0; qy < 2; ++qy) {
+      for (int qx = 0; qx < 2; ++qx) {
+        const float* h =
+            (qy == 0 ? first : second) + static_cast<std::size_t>(u + qx * per) * kCellSize;
+        for (int ix = 0; ix < 2; ++ix) {
+          for (int iy = 0; iy < 2; ++iy) {
+            const float* from = h + (2 * iy + qy) * kHist + (2 * ix + qx) * kBins;
+            const int s = 2 * ix + iy;
+            cell[s] = _mm256_add_ps(cell[s], _mm256_loadu_ps(from));
+            block[s * kBins + kBins - 1] += from[kBins - 1];
+          }
         }
       }
     }
+    for (int s = 0; s < 4; ++s) _mm256_storeu_ps(block + s * kBins, cell[s]);  // bins 0-7
+    for (int i = kBlockFloats; i < kBlockStride; ++i) block[i] = 0.f;
+    sums[u] = squares_avx2(block);
   }
-  for (int s = 0; s < 4; ++s) _mm256_storeu_ps(block + s * kBins, cell[s]);  // bins 0-7
-  for (int i = kBlockFloats; i < kBlockStride; ++i) block[i] = 0.f;
-  const __m256 scale = _mm256_set1_ps(1.f / (std::sqrt(squares_avx2(block)) + kBlockFloats * 0.1f));
+  scales_avx2(sums, nx, kBlockFloats * 0.1f);
   const __m256 clip = _mm256_set1_ps(0.2f);
-  for (int i = 0; i < kBlockStride; i += 8)
-    _mm256_store_ps(block + i,
-                    _mm256_min_ps(_mm256_mul_ps(_mm256_load_ps(block + i), scale), clip));
-  const __m256 unit = _mm256_set1_ps(1.f / (std::sqrt(squares_avx2(block)) + 1e-3f));
-  for (int i = 0; i < kBlockStride; i += 8)
-    _mm256_store_ps(block + i, _mm256_mul_ps(_mm256_load_ps(block + i), unit));
-  std::copy_n(block, kBlockFloats, out);
+  for (int u = 0; u < nx; ++u) {
+    float* block = blocks + static_cast<std::size_t>(u) * kBlockStride;
+    const __m256 scale = _mm256_set1_ps(sums[u]);
+    for (int i = 0; i < kBlockStride; i += 8)
+      _mm256_storeu_ps(block + i,
+                       _mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(block + i), scale), clip));
+    sums[u] = squares_avx2(block);
+  }
+  scales_avx2(sums, nx, 1e-3f);
+  for (int u = 0; u < nx; ++u) {
+    const float* block = blocks + static_cast<std::size_t>(u) * kBlockStride;
+    float* to = out + static_cast<std::size_t>(u) * kBlockFloats;
+    const __m256 unit = _mm256_set1_ps(sums[u]);
+    for (int i = 0; i < kBlockFloats - 4; i += 8)
+      _mm256_storeu_ps(to + i, _mm256_mul_ps(_mm256_loadu_ps(block + i), unit));
+    for (int i = kBlockFloats - 4; i < kBlockFloats; ++i) to[i] = block[i] * sums[u];
+  }
 }
 
 }  // namespace
@@ -585,6 +705,12 @@ void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int 
   rows.resize(static_cast<std::size_t>(cell) * row_floats);
   cells.resize(static_cast<std::size_t>(per + 1) * cell_row_floats);
   std::vector<const float*> window(static_cast<std::size_t>(cell));
+  // A block row's blocks before they are normalised, and their scales (assemble_row_avx2).
+  thread_local std::vector<float> row_blocks, row_sums;
+  if (avx2) {
+    row_blocks.resize(static_cast<std::size_t>(nx) * kBlockStride);
+    row_sums.resize(static_cast<std::size_t>(nx) + 8);
+  }
   // The image rows above, at and below the current one, as floats (x + 1 for x from -1).
   std::array<float*, 3> ring;
   for (std::size_t i = 0; i < 3; ++i) ring[i] = planes.data() + i * plane * channels;
@@ -616,13 +742,12 @@ void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int 
     const int v = l - per;
     if (v < 0) continue;
     const float* first = cells.data() + static_cast<std::size_t>(v % (per + 1)) * cell_row_floats;
-    for (int u = 0; u < nx; ++u) {
-      float* to = out + (static_cast<std::size_t>(v) * nx + u) * kBlockFloats;
-      if (avx2)
-        assemble_block_avx2(first, cell_row, u, per, to);
-      else
-        assemble_block(first, cell_row, u, per, to);
+    float* to = out + static_cast<std::size_t>(v) * nx * kBlockFloats;
+    if (avx2) {
+      assemble_row_avx2(first, cell_row, nx, per, row_blocks.data(), row_sums.data(), to);
+      continue;
     }
+    for (int u = 0; u < nx; ++u) assemble_block(first, cell_row, u, per, to + u * kBlockFloats);
   }
 }
 
