@@ -230,11 +230,12 @@ __attribute__((target("avx512f"))) int colour_votes_avx512(const float* up, cons
 #pragma GCC diagnostic pop
 
 const bool kAvx2 = __builtin_cpu_supports("avx2");
-const bool kAvx512 = __builtin_cpu_supports("avx512f");
+const bool kAvx512Here = __builtin_cpu_supports("avx512f");
+bool use_avx512 = kAvx512Here;  // set_hog_avx512 may turn it off (tests)
 
 void votes(bool avx2, const float* up, const float* here, const float* down, int width,
            float* vote0, float* vote1, int* bin) {
-  if (avx2 && kAvx512) {  // sixteen at a time, then the rest as votes_avx2
+  if (avx2 && use_avx512) {  // sixteen at a time, then the rest as votes_avx2
     const int x = votes_avx512(up, here, down, width, vote0, vote1, bin);
     return votes_avx2(up + x, here + x, down + x, width - x, vote0 + x, vote1 + x, bin + x);
   }
@@ -372,7 +373,8 @@ __attribute__((target("avx2"))) int colour_votes_avx2(const float* up, const flo
 void colour_votes(bool avx2, const float* up, const float* here, const float* down,
                   std::size_t plane, int width, float* vote0, float* vote1, int* bin) {
   int done = 0;
-  if (avx2 && kAvx512) done = colour_votes_avx512(up, here, down, plane, width, vote0, vote1, bin);
+  if (avx2 && use_avx512)
+    done = colour_votes_avx512(up, here, down, plane, width, vote0, vote1, bin);
   if (avx2)
     done += colour_votes_avx2(up + done, here + done, down + done, plane, width - done,
                               vote0 + done, vote1 + done, bin + done);
@@ -511,9 +513,9 @@ __attribute__((target("avx512f"))) void row_histograms_avx512(const float* vote0
 // one's four column-profile histograms of one row's votes, [cell][profile][bin], kHist apart.
 void row_histograms(bool avx2, const float* vote0, const float* vote1, const int* bin, int cell,
                     int step, int cells, const float* profile, float* out) {
-  if (avx2 && kAvx512 && cell == 8)
+  if (avx2 && use_avx512 && cell == 8)
     return row_histograms_avx512<8>(vote0, vote1, bin, step, cells, profile, out);
-  if (avx2 && kAvx512 && cell == 6)
+  if (avx2 && use_avx512 && cell == 6)
     return row_histograms_avx512<6>(vote0, vote1, bin, step, cells, profile, out);
   if (avx2 && cell == 8)
     return row_histograms_avx2<8>(vote0, vote1, bin, step, cells, profile, out);
@@ -671,6 +673,12 @@ __attribute__((target("avx2"))) void assemble_row_avx2(const float* first, const
 }
 
 }  // namespace
+
+bool set_hog_avx512(bool on) {
+  const bool before = use_avx512;
+  use_avx512 = on && kAvx512Here;
+  return before;
+}
 
 void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int nx, int ny,
                 float* out, bool vectors) {

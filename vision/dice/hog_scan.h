@@ -24,7 +24,8 @@ namespace arbitre::vision::dice {
 // The windows of the 8-bit grey `image` scoring at least `threshold` with `weights` (the
 // window's 324 HOG features, then the bias): their top-left corners (from (-8, -8), the padding)
 // row by row, and their scores. With AVX2 when the processor has it, unless `vectors` is false
-// (the plain code, for machines without it: the same windows, scores within 1e-5).
+// (the plain code, for machines without it: the same windows, scores within 1e-5). Parts run
+// sixteen values at a time with AVX-512 where the processor has it: the same bytes as AVX2.
 void scan_hog(const cv::Mat& image, const float* weights, double threshold,
               std::vector<cv::Point>& hits, std::vector<double>& scores, bool vectors = true);
 
@@ -44,5 +45,10 @@ void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int 
 // `cell` apart: what cv::HOGDescriptor(image size, 2 cell, cell, cell, 9).compute(image) gives
 // (blocks column by column), (cols / cell - 1) x (rows / cell - 1) x 36 floats.
 void hog_window(const cv::Mat& image, int cell, float* out, bool vectors = true);
+
+// Whether the vector code may use AVX-512 (where the processor has it; on by default): the same
+// bytes either way, which tests check by turning it off. Returns the setting before. Not
+// thread-safe: set it only while no scan runs.
+bool set_hog_avx512(bool on);
 
 }  // namespace arbitre::vision::dice
