@@ -314,20 +314,74 @@ float window_score(bool avx2, const float* at, std::size_t row, const float* w) 
 }
 
 // One image row's pixels at the mirrored columns `column` (BORDER_REFLECT_101, as OpenCV's HOG),
-// as floats, channel by channel: channel c's at out[c * column.size() + i].
-void load_planes(const cv::Mat& image, int y, const std::vector<int>& column, float* out) {
+// as floats, channel by channel: channel c's at out[c * column.size() + i]. Columns from
+// `inner_from` to `inner_to` are the image's own in order (column[i] = column[inner_from] + i -
+// inner_from): those sixteen at a time with AVX-512 where the processor has it (a byte is the same
+// float either way).
+__attribute__((always_inline)) inline void load_columns(const unsigned char* src, int channels,
+                                                        const int* column, std::size_t n,
+                                                        std::size_t from, std::size_t to,
+                                                        float* out) {
+  for (std::size_t i = from; i < to; ++i) {
+    if (channels == 1) {
+      out[i] = static_cast<float>(src[column[i]]);
+    } else {
+      const unsigned char* p = src + 3 * column[i];
+      out[i] = static_cast<float>(p[0]);
+      out[n + i] = static_cast<float>(p[1]);
+      out[2 * n + i] = static_cast<float>(p[2]);
+    }
+  }
+}
+
+#pragma GCC diagnostic push  // GCC 12's _mm512_undefined (fixed in GCC 13): not this code's
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// Sixteen pixels of a row from `at` (colour: their 48 bytes, each channel's sixteen gathered by
+// one byte permutation) as floats; returns where it stopped.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::size_t load_inner_avx512(
+    const unsigned char* at, int channels, std::size_t n, std::size_t from, std::size_t to,
+    float* out) {
+  std::size_t i = from;
+  if (channels == 1) {
+    for (; i + 16 <= to; i += 16, at += 16)
+      _mm512_storeu_ps(out + i, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(at)))));
+    return i;
+  }
+  alignas(64) std::uint8_t order[64];
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < 16; ++k) order[16 * c + k] = static_cast<std::uint8_t>(3 * k + c);
+  for (int k = 48; k < 64; ++k) order[k] = 0;
+  const __m512i gather = _mm512_load_si512(order);
+  for (; i + 16 <= to; i += 16, at += 48) {
+    const __m512i bytes = _mm512_permutexvar_epi8(
+        gather, _mm512_maskz_loadu_epi8(0xFFFFFFFFFFFFull, at));  // 48 bytes
+    const __m128i b = _mm512_castsi512_si128(bytes);
+    const __m128i g = _mm512_extracti32x4_epi32(bytes, 1);
+    const __m128i r = _mm512_extracti32x4_epi32(bytes, 2);
+    _mm512_storeu_ps(out + i, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b)));
+    _mm512_storeu_ps(out + n + i, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(g)));
+    _mm512_storeu_ps(out + 2 * n + i, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(r)));
+  }
+  return i;
+}
+#pragma GCC diagnostic pop
+
+const bool kLoadAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                         __builtin_cpu_supports("avx512vbmi");
+
+void load_planes(const cv::Mat& image, int y, const std::vector<int>& column,
+                 std::size_t inner_from, std::size_t inner_to, float* out, bool vectors) {
   const unsigned char* src = image.ptr(mirror(y, image.rows));
   const std::size_t n = column.size();
-  if (image.channels() == 1) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(src[column[i]]);
-    return;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char* p = src + 3 * column[i];
-    out[i] = static_cast<float>(p[0]);
-    out[n + i] = static_cast<float>(p[1]);
-    out[2 * n + i] = static_cast<float>(p[2]);
-  }
+  const int channels = image.channels();
+  std::size_t i = inner_from;
+  if (vectors && kLoadAvx512 && use_avx512 && inner_from < inner_to)
+    i = load_inner_avx512(src + channels * column[inner_from], channels, n, inner_from, inner_to,
+                          out);
+  load_columns(src, channels, column.data(), n, 0, inner_from, out);
+  load_columns(src, channels, column.data(), n, i, n, out);
 }
 
 // A colour pixel's gradient is its channel's of largest squared magnitude; on a tie, the first
@@ -722,10 +776,18 @@ void hog_blocks(const cv::Mat& image, int cell, int step, cv::Point origin, int 
   // The image rows above, at and below the current one, as floats (x + 1 for x from -1).
   std::array<float*, 3> ring;
   for (std::size_t i = 0; i < 3; ++i) ring[i] = planes.data() + i * plane * channels;
-  load_planes(image, origin.y - 1, column, ring[0]);
-  load_planes(image, origin.y, column, ring[1]);
+  // The columns that are the image's own, in order (the rest mirrored).
+  std::size_t inner_from = 0;
+  while (inner_from < column.size() &&
+         column[inner_from] != origin.x - 1 + static_cast<int>(inner_from))
+    ++inner_from;
+  std::size_t inner_to = inner_from;
+  while (inner_to < column.size() && column[inner_to] == origin.x - 1 + static_cast<int>(inner_to))
+    ++inner_to;
+  load_planes(image, origin.y - 1, column, inner_from, inner_to, ring[0], avx2);
+  load_planes(image, origin.y, column, inner_from, inner_to, ring[1], avx2);
   for (int y = 0; y < height; ++y) {
-    load_planes(image, origin.y + y + 1, column, ring[2]);
+    load_planes(image, origin.y + y + 1, column, inner_from, inner_to, ring[2], avx2);
     if (channels == 1)
       votes(avx2, ring[0], ring[1], ring[2], width, vote0.data(), vote1.data(), bin.data());
     else
