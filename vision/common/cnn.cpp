@@ -43,6 +43,15 @@ struct CnnQuick {
     std::vector<int> pair_base, plane_pairs;
     std::vector<std::int32_t> pair_w;
     int reach = 0;  // the input values read past an output pixel's index, at most
+    // The output's pixels packed row after row (the VNNI path; the others compute the grid as
+    // wide as the input, Infer): blocks of 16 of the m x m outputs, each block's first output at
+    // input index block_base (y n + x), its lanes' own offsets past it (the rows it crosses
+    // skip the input's last n - m columns) by the pattern of its first column x (block_pattern:
+    // at most m of them), per group of a plane: dense_lanes, patterns x per-plane groups x 64.
+    // Empty when some lane would lie past a 64-byte load (very narrow outputs): the wide grid.
+    std::vector<int> block_base, block_pattern;
+    std::vector<std::uint8_t> dense_lanes;
+    int side_out = 0;  // m
   };
   Conv c1, c2;
 };
@@ -690,6 +699,31 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
           q.pair_w.push_back(static_cast<std::int32_t>(
               half(co, c, ky * k + kx, true) | half(co, c, ky * k + kx + 1, kx + 1 < k) << 16));
   q.reach = q.pair_base.back() + 4;
+  // The packed output (see Conv): each distinct first column's lanes.
+  const int m = n - k + 1, blocks = (m * m + 15) / 16;
+  q.side_out = m;
+  std::vector<int> pattern_of_column(static_cast<std::size_t>(m), -1);
+  bool fits = true;
+  for (int b = 0; b < blocks && fits; ++b) {
+    const int y0 = 16 * b / m, x0 = 16 * b % m;
+    q.block_base.push_back(y0 * n + x0);
+    int& pattern = pattern_of_column[static_cast<std::size_t>(x0)];
+    if (pattern < 0) {
+      pattern = static_cast<int>(q.dense_lanes.size() / (64 * static_cast<std::size_t>(per_plane)));
+      for (const auto& g : group_taps) {
+        for (int p = 0; p < 16; ++p) {
+          const int past = p + (x0 + p) / m * (n - m);  // the pixel's input index past the block's
+          for (std::size_t j = 0; j < 4; ++j) {
+            const int at = past + (j < g.size() ? offset(0, g[j]) - offset(0, g.front()) : 0);
+            fits = fits && at < 64;
+            q.dense_lanes.push_back(static_cast<std::uint8_t>(std::min(at, 63)));
+          }
+        }
+      }
+    }
+    q.block_pattern.push_back(pattern);
+  }
+  if (!fits) q.block_base.clear(), q.block_pattern.clear(), q.dense_lanes.clear();
   return q;
 }
 
@@ -810,10 +844,12 @@ const bool kVnni = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("
 // AVX-512 VNNI: blocks of 16 output pixels x kOut maps; a group's 4 bytes of each pixel put side
 // by side in a lane by one byte permutation of the 64 input bytes from the group's offset, then
 // one multiply-add of four byte products per map (vpdpbusd). Integer sums: the body's, exactly.
+// `u` is the input from the block's first output pixel's index, `lanes` the plane's groups'
+// permutations (64 bytes each), `i0` the block's first output in `out`'s maps (`wide` apart).
 template <int kOut>
 __attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"), always_inline)) inline void
-quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int wide,
-            const float* mul, const float* add, float* out) {
+quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, const std::uint8_t* lanes, int i0,
+            int co, int wide, const float* mul, const float* add, float* out) {
   __m512 total[kOut];
   for (int a = 0; a < kOut; ++a) total[a] = _mm512_setzero_ps();
   const std::int32_t* w = q.w.data() + static_cast<std::ptrdiff_t>(co) * q.groups;
@@ -823,8 +859,8 @@ quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int 
     for (int a = 0; a < kOut; ++a) acc[a] = _mm512_setzero_si512();
     for (int g = c * per_plane; g < (c + 1) * per_plane; ++g) {
       const __m512i x = _mm512_permutexvar_epi8(
-          _mm512_loadu_si512(q.lanes.data() + static_cast<std::ptrdiff_t>(64) * g),
-          _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)] + i0));
+          _mm512_loadu_si512(lanes + static_cast<std::ptrdiff_t>(64) * (g - c * per_plane)),
+          _mm512_loadu_si512(u + q.base[static_cast<std::size_t>(g)]));
       // (In assembly: GCC 12 copies each running sum to another register and back around the
       // intrinsic, which doubled the loop's instructions; the weight broadcast from memory.)
       for (int a = 0; a < kOut; ++a)
@@ -843,26 +879,47 @@ quick_block(const CnnQuick::Conv& q, const std::uint8_t* u, int i0, int co, int 
                      _mm512_add_ps(total[a], _mm512_set1_ps(add[co + a])));
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) void quick_apply_vnni(
-    const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul, const float* add,
-    float* out) {
-  for (int i0 = 0; i0 < wide; i0 += kBlockPixels) {
-    int co = 0;
-    for (; co + 8 <= q.cout; co += 8) quick_block<8>(q, u, i0, co, wide, mul, add, out);
-    for (; co + 4 <= q.cout; co += 4) quick_block<4>(q, u, i0, co, wide, mul, add, out);
-    for (; co < q.cout; ++co) quick_block<1>(q, u, i0, co, wide, mul, add, out);
+// Every output map of one block of 16 output pixels.
+__attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"), always_inline)) inline void
+quick_maps(const CnnQuick::Conv& q, const std::uint8_t* u, const std::uint8_t* lanes, int i0,
+           int wide, const float* mul, const float* add, float* out) {
+  int co = 0;
+  for (; co + 8 <= q.cout; co += 8) quick_block<8>(q, u, lanes, i0, co, wide, mul, add, out);
+  for (; co + 4 <= q.cout; co += 4) quick_block<4>(q, u, lanes, i0, co, wide, mul, add, out);
+  for (; co < q.cout; ++co) quick_block<1>(q, u, lanes, i0, co, wide, mul, add, out);
+}
+
+// Returns the output's row stride: m when packed (Conv::block_base), else the input's width n.
+__attribute__((target("avx512f,avx512bw,avx512vnni,avx512vbmi"))) int quick_apply_vnni(
+    const CnnQuick::Conv& q, const std::uint8_t* u, int wide, int n, const float* mul,
+    const float* add, float* out) {
+  if (q.block_base.empty()) {
+    for (int i0 = 0; i0 < wide; i0 += kBlockPixels)
+      quick_maps(q, u + i0, q.lanes.data(), i0, wide, mul, add, out);
+    return n;
   }
+  const std::ptrdiff_t pattern_bytes = static_cast<std::ptrdiff_t>(64) * (q.groups / q.planes);
+  for (std::size_t b = 0; b < q.block_base.size(); ++b)
+    quick_maps(q, u + q.block_base[b], q.dense_lanes.data() + pattern_bytes * q.block_pattern[b],
+               static_cast<int>(16 * b), wide, mul, add, out);
+  return q.side_out;
 }
 #pragma GCC diagnostic pop
 #endif
 
-void quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, const float* mul,
-                 const float* add, float* out, QuickWork& work) {
+// Returns the output's row stride (quick_apply_vnni's; the others' outputs are as wide as the
+// input, n).
+int quick_apply(const CnnQuick::Conv& q, const std::uint8_t* u, int wide, int n, const float* mul,
+                const float* add, float* out, QuickWork& work) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (vector_level >= 2 && kVnni) return quick_apply_vnni(q, u, wide, mul, add, out);
-  if (vector_level >= 1) return quick_apply_avx2(q, u, wide, mul, add, out, work);
+  if (vector_level >= 2 && kVnni) return quick_apply_vnni(q, u, wide, n, mul, add, out);
+  if (vector_level >= 1) {
+    quick_apply_avx2(q, u, wide, mul, add, out, work);
+    return n;
+  }
 #endif
   quick_apply_body(q, u, wide, mul, add, out, work);
+  return n;
 }
 
 // The smallest and the largest of n values (at least one). A smallest and a largest are exact in
@@ -955,8 +1012,9 @@ struct QuickScratch {
 // over its own range (a plane of marks standardised, or a map of the first convolution that
 // answers them, has values far past the others'): its sums scaled back by its own step; the
 // biases and every plane's lo added once.
-void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, const float* v,
-                    int area, bool from_zero, int wide, QuickScratch& b, float* out) {
+int quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, const float* v, int n,
+                   bool from_zero, int wide, QuickScratch& b, float* out) {
+  const int area = n * n;
   for (int co = 0; co < q.cout; ++co)
     b.add[static_cast<std::size_t>(co)] = bias[static_cast<std::size_t>(co)];
   for (int c = 0; c < q.planes; ++c) {
@@ -969,17 +1027,18 @@ void quick_convolve(const CnnQuick::Conv& q, const std::vector<float>& bias, con
         b.add[static_cast<std::size_t>(co)] += in.lo * (q.step[k] * static_cast<float>(q.sum[k]));
     }
   }
-  quick_apply(q, b.u.data(), wide, b.mul.data(), b.add.data(), out, b.work);
+  return quick_apply(q, b.u.data(), wide, n, b.mul.data(), b.add.data(), out, b.work);
 }
 
 void infer_quick(const Cnn& net, const cv::Mat& images, int row, Infer& s, QuickScratch& b) {
   const CnnShape& sh = net.shape;
   const CnnQuick& q = *net.quick;
   standardise(images, row, sh.channels, net.inputs(), s.x.data());
-  quick_convolve(q.c1, net.b1, s.x.data(), sh.side * sh.side, false, s.wide1, b, s.a1.data());
-  relu_pool_wide(s.a1.data(), sh.maps1, sh.conv1(), sh.side, s.wide1, s.p1.data());
-  quick_convolve(q.c2, net.b2, s.p1.data(), sh.pool1() * sh.pool1(), true, s.wide2, b, s.a2.data());
-  relu_pool_wide(s.a2.data(), sh.maps2, sh.conv2(), sh.pool1(), s.wide2, s.p2.data());
+  const int n1 = quick_convolve(q.c1, net.b1, s.x.data(), sh.side, false, s.wide1, b, s.a1.data());
+  relu_pool_wide(s.a1.data(), sh.maps1, sh.conv1(), n1, s.wide1, s.p1.data());
+  const int n2 =
+      quick_convolve(q.c2, net.b2, s.p1.data(), sh.pool1(), true, s.wide2, b, s.a2.data());
+  relu_pool_wide(s.a2.data(), sh.maps2, sh.conv2(), n2, s.wide2, s.p2.data());
   dense_softmax(net, s.p2.data(), s.h, s.z);
 }
 
