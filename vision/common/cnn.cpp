@@ -107,7 +107,8 @@ struct Pass {
 // double sums of floats holding bytes are, without their chain of dependent additions), doubles
 // for floats.
 template <typename Sum, typename T>
-void standardise_planes(const T* p, int planes, int size, double floor, float* x) {
+__attribute__((always_inline)) inline void standardise_planes(const T* p, int planes, int size,
+                                                              double floor, float* x) {
   for (int c = 0; c < planes; ++c) {
     const T* const from = p + static_cast<std::ptrdiff_t>(c) * size;
     Sum sum = 0, sq = 0;
