@@ -116,14 +116,18 @@ __attribute__((target("avx512f"))) inline __m512i mix16(__m512i v00, __m512i v01
                            kCoefBits);
 }
 
-// warp8_avx2 for sixteen destination pixels (AVX-512): the same integers, so the same bytes.
+// warp8_avx2 for `count` (1-16) destination pixels (AVX-512; the lanes past them masked: their
+// deltas not read, nothing gathered or written for them): the same integers, so the same bytes.
 template <int Channels>
 __attribute__((target("avx512f"))) bool warp16_avx512(const uchar* data, std::size_t step,
                                                       int inner_w, int inner_h, int x0, int y0,
                                                       const int* adelta, const int* bdelta,
-                                                      uchar* out) {
-  const __m512i fx = _mm512_add_epi32(_mm512_set1_epi32(x0), _mm512_loadu_si512(adelta));
-  const __m512i fy = _mm512_add_epi32(_mm512_set1_epi32(y0), _mm512_loadu_si512(bdelta));
+                                                      int count, uchar* out) {
+  const auto valid = static_cast<__mmask16>((1u << count) - 1u);
+  const __m512i fx =
+      _mm512_add_epi32(_mm512_set1_epi32(x0), _mm512_maskz_loadu_epi32(valid, adelta));
+  const __m512i fy =
+      _mm512_add_epi32(_mm512_set1_epi32(y0), _mm512_maskz_loadu_epi32(valid, bdelta));
   const __m512i X = _mm512_srai_epi32(fx, kAbBits - kInterBits);
   const __m512i Y = _mm512_srai_epi32(fy, kAbBits - kInterBits);
   const __m512i sx = _mm512_srai_epi32(X, kInterBits), sy = _mm512_srai_epi32(Y, kInterBits);
@@ -135,7 +139,7 @@ __attribute__((target("avx512f"))) bool warp16_avx512(const uchar* data, std::si
                            _mm512_cmpgt_epi32_mask(sy, _mm512_set1_epi32(-1)) &
                            _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(inner_h), sy) &
                            _mm512_cmpgt_epi32_mask(off, _mm512_set1_epi32(1));
-  if (inside != 0xFFFF) return false;
+  if ((inside & valid) != valid) return false;
   const __m512i mask = _mm512_set1_epi32(kInterTab - 1), tab = _mm512_set1_epi32(kInterTab);
   const __m512i ax = _mm512_and_si512(X, mask), ay = _mm512_and_si512(Y, mask);
   const __m512i bx = _mm512_sub_epi32(tab, ax), by = _mm512_sub_epi32(tab, ay);
@@ -145,18 +149,26 @@ __attribute__((target("avx512f"))) bool warp16_avx512(const uchar* data, std::si
   const __m512i w11 = _mm512_slli_epi32(_mm512_mullo_epi32(ay, ax), 5);
   const __m512i byte = _mm512_set1_epi32(0xFF);
   if constexpr (Channels == 1) {
-    const __m512i top = _mm512_i32gather_epi32(off, data - 2, 1);
-    const __m512i bottom = _mm512_i32gather_epi32(off, data - 2 + step, 1);
+    const __m512i none = _mm512_setzero_si512();
+    const __m512i top = _mm512_mask_i32gather_epi32(none, valid, off, data - 2, 1);
+    const __m512i bottom = _mm512_mask_i32gather_epi32(none, valid, off, data - 2 + step, 1);
     const __m512i r =
         mix16(_mm512_and_si512(_mm512_srli_epi32(top, 16), byte), _mm512_srli_epi32(top, 24),
               _mm512_and_si512(_mm512_srli_epi32(bottom, 16), byte), _mm512_srli_epi32(bottom, 24),
               w00, w01, w10, w11);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(r));
+    if (count == 16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(r));
+    } else {
+      alignas(16) std::uint8_t bytes[16];
+      _mm_store_si128(reinterpret_cast<__m128i*>(bytes), _mm512_cvtepi32_epi8(r));
+      std::copy_n(bytes, count, out);
+    }
   } else {
-    const __m512i t0 = _mm512_i32gather_epi32(off, data - 1, 1);
-    const __m512i t1 = _mm512_i32gather_epi32(off, data + 2, 1);
-    const __m512i b0 = _mm512_i32gather_epi32(off, data - 1 + step, 1);
-    const __m512i b1 = _mm512_i32gather_epi32(off, data + 2 + step, 1);
+    const __m512i none = _mm512_setzero_si512();
+    const __m512i t0 = _mm512_mask_i32gather_epi32(none, valid, off, data - 1, 1);
+    const __m512i t1 = _mm512_mask_i32gather_epi32(none, valid, off, data + 2, 1);
+    const __m512i b0 = _mm512_mask_i32gather_epi32(none, valid, off, data - 1 + step, 1);
+    const __m512i b1 = _mm512_mask_i32gather_epi32(none, valid, off, data + 2 + step, 1);
     alignas(64) std::uint8_t result[Channels][16];
     for (int k = 0; k < Channels; ++k) {
       const unsigned shift = 8 * (k + 1);
@@ -167,7 +179,7 @@ __attribute__((target("avx512f"))) bool warp16_avx512(const uchar* data, std::si
                 _mm512_and_si512(_mm512_srli_epi32(b1, shift), byte), w00, w01, w10, w11);
       _mm_store_si128(reinterpret_cast<__m128i*>(result[k]), _mm512_cvtepi32_epi8(r));
     }
-    for (int i = 0; i < 16; ++i)
+    for (int i = 0; i < count; ++i)
       for (int k = 0; k < Channels; ++k) out[i * Channels + k] = result[k][i];
   }
   return true;
@@ -227,11 +239,11 @@ void warp_rows(const cv::Mat& src, cv::Mat& dst, const double* m) {
     int x = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
     if (vectors && kAvx512) {
-      for (; x + 16 <= w; x += 16) {
-        if (warp16_avx512<Channels>(src.data, step, static_cast<int>(inner_w),
-                                    static_cast<int>(inner_h), x0, y0,
-                                    &adelta[static_cast<std::size_t>(x)],
-                                    &bdelta[static_cast<std::size_t>(x)], out + x * Channels))
+      for (; x < w; x += 16) {  // the row's last pixels as a part of sixteen
+        if (warp16_avx512<Channels>(
+                src.data, step, static_cast<int>(inner_w), static_cast<int>(inner_h), x0, y0,
+                &adelta[static_cast<std::size_t>(x)], &bdelta[static_cast<std::size_t>(x)],
+                std::min(16, w - x), out + x * Channels))
           continue;
         break;  // (near the image's edge: eight at a time, or one by one, below)
       }
