@@ -136,8 +136,8 @@ __attribute__((always_inline)) inline void standardise_body(const cv::Mat& image
 #if defined(__x86_64__) && defined(__GNUC__)
 // The same loops compiled for AVX-512 (the compiler's vectors: the integer sums exact, each
 // pixel's double arithmetic the same, the sums of floats left in order): the same bytes.
-__attribute__((target("avx512f,avx512bw"))) void standardise_avx512(const cv::Mat& images, int row,
-                                                                    int planes, int n, float* x) {
+__attribute__((target("avx512f"))) void standardise_avx512(const cv::Mat& images, int row,
+                                                           int planes, int n, float* x) {
   standardise_body(images, row, planes, n, x);
 }
 #endif
@@ -969,8 +969,8 @@ __attribute__((always_inline)) inline void to_bytes(const float* v, int n, float
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx512f,avx512bw"))) void to_bytes_avx512(const float* v, int n, float lo,
-                                                                 float scale, std::uint8_t* u) {
+__attribute__((target("avx512f"))) void to_bytes_avx512(const float* v, int n, float lo,
+                                                        float scale, std::uint8_t* u) {
   to_bytes(v, n, lo, scale, u);
 }
 #endif
