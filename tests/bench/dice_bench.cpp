@@ -20,6 +20,7 @@
 #include "vision/common/image_io.h"
 #include "vision/common/warp.h"
 #include "vision/dice/detector.h"
+#include "vision/dice/hog_scan.h"
 #include "vision/memory.h"
 
 namespace vd = arbitre::vision::dice;
@@ -45,7 +46,9 @@ std::vector<cv::Mat>& frames() {
 // check (refine_from 0), as until then; or without the fine networks (fine_steps 0) and with a
 // die the face check finds off read again where the fit puts its face (check_reread), as until
 // 2026-12-04 (twenty-eighth session); or with the networks at AVX2's width (8 floats; AVX-512's
-// 16 since the twenty-ninth session, where the processor has it), the same readings; or without
+// 16 since the twenty-ninth session, where the processor has it), the same readings, and the
+// block HOG at AVX2's width too (its AVX-512 parts since the fifty-fifth session; the crops' warp
+// stays at AVX-512's); or without
 // placing a die the face check finds off again from wider crops (check_wider 0), as until
 // 2026-12-04 (twenty-ninth session); or without reading again a die the face check finds off that
 // the lean network takes for flat, nor a frosted or transparent one read again with the clear
@@ -66,6 +69,7 @@ enum class Without {
   RefineFrom,
   FineNetworks,
   Avx512Networks,
+  Avx512Hog,
   WiderCrops,
   SizeNetwork,
   LeanNetwork,
@@ -142,9 +146,12 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
                            : without == Without::QuickNetworks || without == Without::QuickNetworksAtAvx2
                                ? float_networks()
                                : vd::default_model();
-  const int level =
-      arbitre::vision::set_cnn_vector_level(
-          without == Without::Avx512Networks || without == Without::QuickNetworksAtAvx2 ? 1 : 2);
+  const int level = arbitre::vision::set_cnn_vector_level(
+      without == Without::Avx512Networks || without == Without::QuickNetworksAtAvx2 ||
+              without == Without::Avx512Hog
+          ? 1
+          : 2);
+  const bool hog_avx512 = vd::set_hog_avx512(without != Without::Avx512Hog);
   std::size_t i = 0;
   vd::Timing sum;
   arbitre::bench::FrameTimes times;
@@ -157,6 +164,7 @@ void BM_DetectDice(benchmark::State& bench, Without without) {
     i = (i + 1) % frames().size();
   }
   arbitre::vision::set_cnn_vector_level(level);
+  vd::set_hog_avx512(hog_avx512);
   const double total = std::max(1e-9, sum.total());
   times.report(bench);
   bench.counters["candidates%"] = 100 * sum.candidates_ms / total;
@@ -256,6 +264,7 @@ int main(int argc, char** argv) {
       {"placing_every_die_again", Without::RefineFrom},
       {"without_fine_networks", Without::FineNetworks},
       {"networks_at_avx2_width", Without::Avx512Networks},
+      {"networks_and_hog_at_avx2_width", Without::Avx512Hog},
       {"without_wider_crops", Without::WiderCrops},
       {"before_size_network", Without::SizeNetwork},
       {"without_lean_network", Without::LeanNetwork},
