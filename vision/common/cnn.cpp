@@ -29,10 +29,10 @@ struct CnnQuick {
     int cout = 0, planes = 0, groups = 0;  // groups in all, the same number on every plane
     std::vector<std::int32_t> w;           // cout x groups: four signed bytes, slot j in byte j
     std::vector<int> base;                 // each group's offset in the input: its first tap's
-    // Per group, 64 bytes: for each of 16 pixels p side by side, the 4 slots' input bytes from
-    // the block's first pixel at the group's offset, p + the slot's tap offset (0 when unused):
-    // AVX-512 VBMI's byte permutation puts them in pixel p's lane. Pixel 0's are the slots' own
-    // offsets (the plain path's).
+    // Per group of a plane (the same on every plane), 64 bytes: for each of 16 pixels p side by
+    // side, the 4 slots' input bytes from the block's first pixel at the group's offset, p + the
+    // slot's tap offset (0 when unused): AVX-512 VBMI's byte permutation puts them in pixel p's
+    // lane. Pixel 0's are the slots' own offsets (the plain path's).
     std::vector<std::uint8_t> lanes;
     std::vector<float> step;               // cout x planes: what a unit of those weights is worth
     std::vector<std::int32_t> sum;         // cout x planes: the sum of each plane's byte weights
@@ -661,15 +661,13 @@ CnnQuick::Conv quick_conv(const std::vector<float>& w, int cout, int planes, int
   }
   const int per_plane = static_cast<int>(group_taps.size());
   q.groups = planes * per_plane;
-  for (int c = 0; c < planes; ++c) {
-    for (const auto& g : group_taps) {
-      q.base.push_back(offset(c, g.front()));
-      for (int p = 0; p < 16; ++p)
-        for (std::size_t j = 0; j < 4; ++j)
-          q.lanes.push_back(static_cast<std::uint8_t>(
-              p + (j < g.size() ? offset(0, g[j]) - offset(0, g.front()) : 0)));
-    }
-  }
+  for (int c = 0; c < planes; ++c)
+    for (const auto& g : group_taps) q.base.push_back(offset(c, g.front()));
+  for (const auto& g : group_taps)
+    for (int p = 0; p < 16; ++p)
+      for (std::size_t j = 0; j < 4; ++j)
+        q.lanes.push_back(static_cast<std::uint8_t>(
+            p + (j < g.size() ? offset(0, g[j]) - offset(0, g.front()) : 0)));
   for (int co = 0; co < cout; ++co) {
     for (int c = 0; c < planes; ++c) {
       for (const auto& g : group_taps) {
@@ -759,8 +757,9 @@ __attribute__((always_inline)) inline void quick_apply_body(const CnnQuick::Conv
           const std::int32_t b =
               static_cast<std::int8_t>(static_cast<std::uint8_t>(packed >> (8 * j)));
           if (b == 0) continue;
-          const std::uint8_t* __restrict x = u + q.base[static_cast<std::size_t>(g)] +
-                                             q.lanes[static_cast<std::size_t>(64 * g + j)];
+          const std::uint8_t* __restrict x =
+              u + q.base[static_cast<std::size_t>(g)] +
+              q.lanes[static_cast<std::size_t>(64 * (g - c * per_plane) + j)];
           for (int i = 0; i < wide; ++i) acc[i] += static_cast<std::int32_t>(x[i]) * b;
         }
       }
