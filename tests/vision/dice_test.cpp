@@ -1765,6 +1765,34 @@ TEST(DiceReader, ADieSurelyLeaningIsLeftOutOfTheFitOfTheFlatDieItLeansOn) {
   expect_none_lost(a, b, "a die read without leaving the 2 out is lost with it", 0, true);
 }
 
+// Seed 15200's scene 51 (tests/data/dice/second): two red dice lean, one on the other's side and
+// one on a red die beside it; the face check judges each die against the fit of all the others,
+// and the two leaning dice in each flat die's fit draw it off a flat die's place (only one surely
+// leaning die is left out of the fits: check_leave_out). The white 7, alone on the left where the
+// fit reaches out, read at 0.98, lies 0.24 radius off that fit and is left unread. Judged again
+// against the fit of the dice the check left read (both leaning dice left unread by then), it
+// lies 0.09 off, the lean network takes it for flat from both places, and it is read: the roll is
+// read right, both leaning dice still flagged, and no die read without the step is lost.
+TEST(DiceReader, ADieTheCheckLeftOffIsJudgedAgainstTheFitOfTheDiceItLeftRead) {
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("second", "15200-0051", &vd::Params::check_second, false);
+  const auto& white7 = truth["dice"][5];
+  ASSERT_EQ(white7["value"], 7);
+  ASSERT_EQ(white7["colour"], "white");
+  ASSERT_FALSE(white7["cocked"].get<bool>());
+  ASSERT_TRUE(truth["dice"][0]["cocked"].get<bool>());
+  ASSERT_TRUE(truth["dice"][3]["cocked"].get<bool>());
+  EXPECT_EQ(sb.outcome[5], "unread");
+  EXPECT_EQ(sa.outcome[5], "right");
+  for (const int leaning : {0, 3}) {
+    EXPECT_EQ(sb.outcome[static_cast<std::size_t>(leaning)], "flagged");
+    EXPECT_EQ(sa.outcome[static_cast<std::size_t>(leaning)], "flagged");
+  }
+  EXPECT_EQ(sa.flat_right, sb.flat_right + 1);
+  EXPECT_TRUE(sa.roll_right());
+  expect_none_lost(a, b, "a die read without judging again is lost with it", 0, true);
+}
+
 // Seed 12000's scene 64 (tests/data/dice/recall): ten candidates chosen, the red 6 alone in the
 // tray turned down as an eleventh; then one of the ten, re-centred, lands on a surer die and is
 // dropped. Without the recall the search beside the dice fills the tenth place with a place by a

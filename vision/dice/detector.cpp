@@ -2344,6 +2344,51 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
   d.timing.read_ms += ms_since(start);
 }
 
+// A die the face check left unread, with the reading it had.
+struct LeftOff {
+  std::size_t die = 0;
+  int value = 0;
+  double confidence = 0;
+};
+
+// Params::check_second: each die of `left_off` judged again against the fit of the dice the
+// check left read, from the check's `centres` and `faces` (none: the dice's own), as the check
+// judges it from its own centre; its reading given back when its faces lie near where that fit
+// puts a flat die's, and the lean network, shown that place, takes it for flat.
+void judge_again(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
+                 const Model& model, const std::vector<cv::Point2d>& centres,
+                 const std::vector<cv::Point2d>& faces, const std::vector<LeftOff>& left_off) {
+  const double width = std::max(1, grey.cols);
+  const ReadShifts read = read_shifts(d, width, params, centres, faces);
+  cv::Vec4d m;
+  if (!fit_read_faces(read, params, read.dice.size(), m)) return;
+  cv::Mat features(1, kTextureFeatures, CV_32F);
+  for (const LeftOff& off : left_off) {
+    const std::size_t k = off.die;
+    DieSighting& die = d.observation.dice[k];
+    const double radius = d.candidates[static_cast<std::size_t>(d.die_candidate[k])].radius;
+    const cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
+    const cv::Point2d axis = params.fit_axis ? digit_up(d.rotation_deg[k]) : cv::Point2d(0, 0);
+    const cv::Point2d expected = face_shift(m, centre / width, axis);
+    const auto off_by = [&](cv::Point2d face) {
+      return cv::norm((face - centre) / radius - expected);
+    };
+    const bool near = off_by(d.face[k]) < params.face_check ||
+                      (!faces.empty() && off_by(faces[k]) < params.face_check);
+    if (!near) continue;
+    if (params.face_check_opaque > 0 && !faces.empty() && model.texture &&
+        off_by(faces[k]) >= params.face_check_opaque &&
+        texture_at(bgr, d.face[k], radius, model, features) == 0)
+      continue;
+    if (params.lean_bound > 0 && !model.lean_cnn.empty() &&
+        (d.check_first[k][2] >= params.lean_bound ||
+         ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound))
+      continue;
+    die.value = off.value;
+    die.confidence = off.confidence;
+  }
+}
+
 // A die read at a place off where the other dice read put a flat die's top face (Params::
 // face_check): unread (or, with check_reread, check_reread_from or check_reread_flat, read again
 // there through the whole circle, a frosted or transparent one with the clear networks mixed in,
@@ -2422,6 +2467,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
   d.check_centre = centres;
   d.check_face = faces;
   d.check_first.assign(d.observation.dice.size(), cv::Vec3d(-1, -1, -1));
+  std::vector<LeftOff> left_off;  // the dice the check leaves unread (Params::check_second)
   // Each die against the others as they were read (a die read again or left unread here still
   // counts for the others).
   const ReadShifts read = read_shifts(d, width, params, centres, faces);
@@ -2572,9 +2618,11 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
         continue;
       }
     }
+    if (params.check_second) left_off.push_back({k, die.value, die.confidence});
     die.value = 0;
     die.confidence = 0;
   }
+  if (!left_off.empty()) judge_again(bgr, grey, d, params, model, centres, faces, left_off);
   d.timing.read_ms += ms_since(start);
 }
 

@@ -298,6 +298,10 @@ struct Params {
   // thirty-seventh session (2026-12-05).
   int check_from_face = 1;
   double check_from_face_reach = 0.6;
+  // The dice the check leaves unread for lying off are judged once more, each against the fit of
+  // the dice it left read (false: not): two leaning dice in a frame, counted in the first fits,
+  // draw them off a flat die's place, and a flat die's faces then lie off it.
+  bool check_second = true;
   // With a size network: once the dice are centred, each die's radius is measured by the size
   // network from crops at `size_turns` turns round its centre, `size_steps` times (0: not), and
   // kept within `size_bound` x (or / ) the radius it was found at; the reading again of the dice
