@@ -25,7 +25,6 @@
 //     [--tie-apart 0|1] [--search-faint 0|1]
 //     [--check-reread-from F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1] [--check-second 0|1]
-//     [--check-keep-flat F (0: off)]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)
 //     (parameters to try on development scenes; the report uses the defaults)
@@ -262,8 +261,6 @@ int main(int argc, char** argv) {
       params.check_reread_clear = std::atoi(argv[++i]) != 0;
     else if (a == "--size-first" && i + 1 < argc)
       params.size_first = std::atoi(argv[++i]);
-    else if (a == "--check-keep-flat" && i + 1 < argc)
-      params.check_keep_flat = std::atof(argv[++i]);
     else if (a == "--check-second" && i + 1 < argc)
       params.check_second = std::atoi(argv[++i]) != 0;
     else if (a == "--check-leave-out" && i + 1 < argc)

@@ -2618,12 +2618,6 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
         continue;
       }
     }
-    if (params.check_keep_flat > 0 && !model.lean_cnn.empty() && !faces.empty() &&
-        near(faces[k], params.check_reread_from) &&
-        ask_lean(grey, d, k, first_centre, radius, first_expected, model) <
-            params.check_keep_flat &&
-        is_opaque())
-      continue;
     if (params.check_second) left_off.push_back({k, die.value, die.confidence});
     die.value = 0;
     die.confidence = 0;

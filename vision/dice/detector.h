@@ -307,17 +307,6 @@ struct Params {
   // for flat). On 500 looked-at images flat dice 4,717 -> 4,722, rolls 429 -> 432, leaning dice
   // flagged 179 -> 179; on 200 new ones nothing changed.
   bool check_second = true;
-  // An opaque die (the texture forest's word) that the check finds off keeps its reading when its
-  // top face placed again lies within check_reread_from of where the fit puts a flat die's (a face
-  // beside the top one lies further) and the lean network, asked from the check's own centre,
-  // says it leans with less than `check_keep_flat` (0: never; since the fifty-sixth session,
-  // 2026-12-07). The check's centre is drawn off a flat die's toward a die it touches, or where a
-  // tray wall hides its lower part, more often than its face: 8 of the 15 opaque flat dice it
-  // left unread on 400 images. On 900 looked-at images flat dice 8,538 -> 8,546, rolls 785 -> 788,
-  // leaning dice flagged 300 -> 299 (a transparent one the texture forest took for opaque), wrong
-  // values 26 -> 26; on 200 new ones 1,902 -> 1,905, rolls 173 -> 174, nothing lost. 0.3 kept 2
-  // dice fewer on the 900.
-  double check_keep_flat = 0.5;
   // With a size network: once the dice are centred, each die's radius is measured by the size
   // network from crops at `size_turns` turns round its centre, `size_steps` times (0: not), and
   // kept within `size_bound` x (or / ) the radius it was found at; the reading again of the dice
