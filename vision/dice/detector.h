@@ -305,7 +305,7 @@ struct Params {
   // back when its faces lie near that fit's place and the lean network takes it for flat both
   // from there and from the first fit's place (from the second alone it took two leaning dice
   // for flat). On 500 looked-at images flat dice 4,717 -> 4,722, rolls 429 -> 432, leaning dice
-  // flagged 179 -> 179; on 200 new ones nothing changed.
+  // flagged 179 -> 179; on 600 new ones nothing changed.
   bool check_second = true;
   // With a size network: once the dice are centred, each die's radius is measured by the size
   // network from crops at `size_turns` turns round its centre, `size_steps` times (0: not), and
