@@ -1768,14 +1768,15 @@ TEST(DiceReader, ADieSurelyLeaningIsLeftOutOfTheFitOfTheFlatDieItLeansOn) {
   expect_none_lost(a, b, "a die read without leaving the 2 out is lost with it", 0, true);
 }
 
-// Seed 15200's scene 51 (tests/data/dice/second): two red dice lean, one on the other's side and
-// one on a red die beside it; the face check judges each die against the fit of all the others,
-// and the two leaning dice in each flat die's fit draw it off a flat die's place (only one surely
-// leaning die is left out of the fits: check_leave_out). The white 7, alone on the left where the
-// fit reaches out, read at 0.98, lies 0.24 radius off that fit and is left unread. Judged again
-// against the fit of the dice the check left read (both leaning dice left unread by then), it
-// lies 0.09 off, the lean network takes it for flat from both places, and it is read: the roll is
-// read right, both leaning dice still flagged, and no die read without the step is lost.
+// Seed 15200's scene 51 (tests/data/dice/second): two red dice lean on the tray's near wall (18
+// and 24 degrees). The face check judges each die against the fit of all the others, and the two
+// leaning dice in each flat die's fit draw it off a flat die's place (only one surely leaning die
+// is left out of the fits: check_leave_out). The white 7, alone in the kept zone on the left
+// where the fit reaches out, read at 0.98, lies 0.24 radius off that fit (8-bit networks) and is
+// left unread. Judged again against the fit of the dice the check left read (both leaning dice
+// left unread by then), it lies 0.09 off, the lean network takes it for flat from both places,
+// and it is read: the roll is read right, both leaning dice still flagged, and no die read
+// without the step is lost.
 TEST(DiceReader, ADieTheCheckLeftOffIsJudgedAgainstTheFitOfTheDiceItLeftRead) {
   const auto [truth, a, b, sa, sb] =
       read_with_and_without("second", "15200-0051", &vd::Params::check_second, false);

@@ -2354,7 +2354,8 @@ struct LeftOff {
 // Params::check_second: each die of `left_off` judged again against the fit of the dice the
 // check left read, from the check's `centres` and `faces` (none: the dice's own), as the check
 // judges it from its own centre; its reading given back when its faces lie near where that fit
-// puts a flat die's, and the lean network, shown that place, takes it for flat.
+// puts a flat die's, and the lean network takes it for flat shown that place and, before, the
+// first fit's (Detection::check_first): from the second alone it took leaning dice for flat.
 void judge_again(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Params& params,
                  const Model& model, const std::vector<cv::Point2d>& centres,
                  const std::vector<cv::Point2d>& faces, const std::vector<LeftOff>& left_off) {
