@@ -2344,6 +2344,16 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
   d.timing.read_ms += ms_since(start);
 }
 
+// Whether die k's face as read, or placed again (`faces`, when not empty), lies within `bound`
+// (x its radius) of a flat die's, `expected` from `centre` (the face check's measure).
+bool faces_near(const Detection& d, const std::vector<cv::Point2d>& faces, std::size_t k,
+                cv::Point2d centre, double radius, cv::Point2d expected, double bound) {
+  const auto near = [&](cv::Point2d face) {
+    return cv::norm((face - centre) / radius - expected) < bound;
+  };
+  return near(d.face[k]) || (!faces.empty() && near(faces[k]));
+}
+
 // A die the face check left unread, with the reading it had.
 struct LeftOff {
   std::size_t die = 0;
@@ -2371,14 +2381,9 @@ void judge_again(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
     const cv::Point2d centre = centres.empty() ? cv::Point2d(die.x, die.y) : centres[k];
     const cv::Point2d axis = params.fit_axis ? digit_up(d.rotation_deg[k]) : cv::Point2d(0, 0);
     const cv::Point2d expected = face_shift(m, centre / width, axis);
-    const auto off_by = [&](cv::Point2d face) {
-      return cv::norm((face - centre) / radius - expected);
-    };
-    const bool near = off_by(d.face[k]) < params.face_check ||
-                      (!faces.empty() && off_by(faces[k]) < params.face_check);
-    if (!near) continue;
+    if (!faces_near(d, faces, k, centre, radius, expected, params.face_check)) continue;
     if (params.face_check_opaque > 0 && !faces.empty() && model.texture &&
-        off_by(faces[k]) >= params.face_check_opaque &&
+        cv::norm((faces[k] - centre) / radius - expected) >= params.face_check_opaque &&
         texture_at(bgr, d.face[k], radius, model, features) == 0)
       continue;
     if (params.lean_bound > 0 && !model.lean_cnn.empty() &&
@@ -2483,15 +2488,6 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     const DieSighting& die = d.observation.dice[read.dice[i]];
     return centres.empty() ? cv::Point2d(die.x, die.y) : centres[read.dice[i]];
   };
-  // Whether die k's face as read or placed again lies within `bound` (x its radius) of a flat
-  // die's, `expected` from `centre`.
-  const auto faces_within = [&](std::size_t k, cv::Point2d centre, double radius,
-                                cv::Point2d expected, double bound) {
-    const auto near = [&](cv::Point2d face) {
-      return cv::norm((face - centre) / radius - expected) < bound;
-    };
-    return near(d.face[k]) || (!faces.empty() && near(faces[k]));
-  };
   // The dice surely leaning (Params::check_leave_out): both faces off and the lean network's
   // word, each against the fit of all the others; left out of the others' fits when few.
   std::vector<bool> leaning;
@@ -2503,7 +2499,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       const double radius = radius_of(i);
       const cv::Point2d centre = centre_of(i);
       const cv::Point2d expected = face_shift(m, centre / width, axis_of(i));
-      if (faces_within(read.dice[i], centre, radius, expected, params.face_check)) continue;
+      if (faces_near(d, faces, read.dice[i], centre, radius, expected, params.face_check)) continue;
       leaning[i] = ask_lean(grey, d, read.dice[i], centre, radius, expected, model) >=
                    params.lean_bound;
     }
@@ -2525,7 +2521,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
     };
     const auto near = [&](cv::Point2d face, double bound) { return off_by(face) < bound; };
     const auto within = [&](double bound) {
-      return faces_within(k, centre, radius, expected, bound);
+      return faces_near(d, faces, k, centre, radius, expected, bound);
     };
     // Off when both the face placed again and the face as read lie off (the face network places
     // a clear die's face poorly: the other faces' digits show through), or, for an opaque die
