@@ -22,7 +22,7 @@
 //     [--lean F (0: off)] [--lean-from F] [--lean-flat F] [--check-from-face STEPS REACH (0: off)]
 //     [--size-first N (0: the level)] [--ruled LENGTH THROUGH COUNT (LENGTH 0: off)]
 //     [--recall-eleventh 0|1] [--check-leave-out N (0: none)] [--give-back 0|1]
-//     [--tie-apart 0|1] [--search-faint 0|1]
+//     [--tie-apart 0|1] [--empty-recentred 0|1] [--search-faint 0|1]
 //     [--check-reread-from F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1] [--check-second 0|1]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
@@ -207,6 +207,8 @@ int main(int argc, char** argv) {
       params.empty_give_back = std::atoi(argv[++i]) != 0;
     else if (a == "--tie-apart" && i + 1 < argc)
       params.empty_tie_apart = std::atoi(argv[++i]) != 0;
+    else if (a == "--empty-recentred" && i + 1 < argc)
+      params.empty_recentred = std::atoi(argv[++i]) != 0;
     else if (a == "--search-faint" && i + 1 < argc)
       params.search_faint = std::atoi(argv[++i]) != 0;
     else if (a == "--scan-threshold" && i + 1 < argc)

@@ -141,8 +141,20 @@ void at_the_level(vd::Params& p) {
   spaced_as_before(p);
 }
 
+// A die re-centred onto a place that read nothing chosen again, as until the fifty-eighth session
+// (2026-12-07, Params::empty_recentred). Three tests' scenes below were chosen where the step they
+// pin mattered; with the rule, the reader without that step finds their dice too (the window
+// that read nothing, re-centred back, no longer takes a die's place). In the scene of the tie's
+// presence apart the rule loses: the clear white 9 at (319, 105) reads nothing at first, and
+// the dice chosen again without it brought it back re-centred, ten found; with the rule they find
+// nine, and the first choice, with its window on the bare table, stays.
+void before_empty_recentred(vd::Params& p) {
+  p.empty_recentred = false;
+}
+
 // A committed scene read with a step of the reader on (its default, checked to differ from
-// `off`) and set to `off`: the truth, both detections and their scores.
+// `off`) and set to `off`: the truth, both detections and their scores. `before` (when given)
+// sets the reader as it was when the scene was chosen, on both.
 struct WithAndWithout {
   nlohmann::json truth;
   vd::Detection with, without;
@@ -150,12 +162,14 @@ struct WithAndWithout {
 };
 template <typename T>
 WithAndWithout read_with_and_without(const std::string& subdir, const std::string& name,
-                                     T vd::Params::*step, T off_value = T{}) {
+                                     T vd::Params::*step, T off_value = T{},
+                                     void (*before)(vd::Params&) = nullptr) {
   WithAndWithout r;
   cv::Mat image;
   std::tie(r.truth, image) = arbitre::testing::committed_scene("dice", subdir, name);
   EXPECT_FALSE(image.empty());
   vd::Params on;
+  if (before) before(on);
   EXPECT_NE(on.*step, off_value) << "the step is on by default";
   vd::Params off = on;
   off.*step = off_value;
@@ -1605,6 +1619,7 @@ TEST(DiceReader, EachDiesRadiusMeasuredLetsTheFaceCheckFlagALeaningDie) {
   // network too.
   with.tilt_robust = false;
   with.check_second = false;
+  before_empty_recentred(with);
   ASSERT_GT(with.size_steps, 0);
   vd::Params before = with, unsized = with;
   before_the_size_network(before);
@@ -1841,7 +1856,8 @@ TEST(DiceReader, ADieTurnedDownAsAnEleventhComesBackWhenOneOfTheTenIsDropped) {
 // nothing is invented.
 TEST(DiceReader, ADieGivenUpForReadingNothingTakesItsPlaceBackFromALessSureWindow) {
   const auto [truth, a, b, sa, sb] =
-      read_with_and_without("giveback", "12700-0027", &vd::Params::empty_give_back);
+      read_with_and_without("giveback", "12700-0027", &vd::Params::empty_give_back, false,
+                            before_empty_recentred);
   const auto& leaning = truth["dice"][5];
   ASSERT_TRUE(leaning["cocked"].get<bool>());
   const cv::Point2d at(leaning["x"].get<double>(), leaning["y"].get<double>());
@@ -1881,7 +1897,8 @@ TEST(DiceReader, ADieGivenUpForReadingNothingTakesItsPlaceBackFromALessSureWindo
 // is invented.
 TEST(DiceReader, OnATieThePresenceOfTheDiceEachChoiceHasAloneDecides) {
   const auto [truth, a, b, sa, sb] =
-      read_with_and_without("tieapart", "12900-0016", &vd::Params::empty_tie_apart);
+      read_with_and_without("tieapart", "12900-0016", &vd::Params::empty_tie_apart, false,
+                            before_empty_recentred);
   const auto& white3 = truth["dice"][5];
   ASSERT_EQ(white3["value"], 3);
   ASSERT_EQ(white3["texture"], "transparent");
@@ -3207,6 +3224,39 @@ TEST(DiceReader, OnATieTheDiceChosenFirstStay) {
   EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
 }
 
+// Scene 79 of seed 15700 (tests/data/dice/empty/15700-0079): a window on the corner of the score
+// sheet, eight radii from every die, reads nothing (presence 0.53) and takes the tenth place; the
+// red 2 is turned down as an eleventh. Chosen again without that place, a window beside the
+// corner is re-centred onto it and chosen in its place, so the second choice is the first
+// again. A die re-centred onto a place that read nothing stays out as the place does
+// (Params::empty_recentred): the red 2 takes the tenth place, read right, and nothing is
+// invented or missed.
+TEST(DiceReader, AWindowReCentredOntoAPlaceThatReadNothingStaysOut) {
+  const auto [truth, image] = arbitre::testing::committed_scene("dice", "empty", "15700-0079");
+  ASSERT_FALSE(image.empty());
+  vd::Params with, without;
+  ASSERT_TRUE(with.empty_recentred);
+  without.empty_recentred = false;
+  const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
+  const auto sa = arbitre::testing::score_dice(truth, a.observation);
+  const auto sb = arbitre::testing::score_dice(truth, b.observation);
+  const auto& red2 = truth["dice"][0];
+  ASSERT_EQ(red2["value"], 2);
+  ASSERT_EQ(red2["colour"], "red");
+  EXPECT_EQ(sb.outcome[0], "missed");
+  EXPECT_EQ(sb.phantoms, 1);
+  ASSERT_EQ(b.emptied.size(), 1U) << "the window on the sheet's corner read nothing";
+  const cv::Point2d corner = b.emptied[0];
+  EXPECT_EQ(sa.outcome[0], "right");
+  EXPECT_EQ(sa.missed + sa.phantoms + sa.doubled, 0);
+  EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
+  EXPECT_EQ(sa.flat_right, sb.flat_right + 1);
+  EXPECT_TRUE(
+      std::none_of(a.observation.dice.begin(), a.observation.dice.end(), [&](const DieSighting& o) {
+        return std::hypot(o.x - corner.x, o.y - corner.y) < a.die_radius;
+      }));
+}
+
 // A plain red 7 on a patterned table (fresh seed 6500's scene 30; tests/data/dice/faint): the
 // window detector scores it -1.38, under the scan's -0.6, and no candidate lies near it, so it is
 // missed. Among the faint windows at the dice's size, away from every candidate, the presence
@@ -3253,6 +3303,8 @@ TEST(DiceReader, ADieWhoseOnlyWindowWasADigitsIsFoundAmongTheWindowsAtTheDicesSi
   at_the_level(with);
   vd::Params without;
   at_the_level(without);
+  before_empty_recentred(with);
+  before_empty_recentred(without);
   without.faint_candidates = 0;
   const vd::Detection a = vd::detect(image, with, arbitre::testing::presence_as_before()),
                       b = vd::detect(image, without, arbitre::testing::presence_as_before());

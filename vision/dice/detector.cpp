@@ -1540,11 +1540,14 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
              params.min_spacing * d.die_radius;
     });
   };
+  // Whether a point lies on a place that read nothing (within half a radius of it).
+  const auto on_excluded = [&](cv::Point2d at) {
+    return std::any_of(excluded.begin(), excluded.end(),
+                       [&](cv::Point2d p) { return cv::norm(p - at) < 0.5 * d.die_radius; });
+  };
   // Why a candidate is not one more die (empty: it is), against the dice chosen so far.
   const auto why_not = [&](const Candidate& c) -> std::string {
-    if (std::any_of(excluded.begin(), excluded.end(),
-                    [&](cv::Point2d p) { return cv::norm(p - c.centre) < 0.5 * d.die_radius; }))
-      return "read nothing";
+    if (on_excluded(c.centre)) return "read nothing";
     // The size first: a window at the wrong size on a die is looked at again at the dice's size
     // (search_resized), whatever its presence at its own size.
     if (d.die_radius > 0 && !of_size(c.radius, d.die_radius, params)) return "size";
@@ -1605,6 +1608,16 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
         c.centre = at[k];
         c.centred = true;
       }
+    }
+    // A window beside a place that read nothing, re-centred onto it, is that place: it stays
+    // out as the place does (Params::empty_recentred).
+    if (params.empty_recentred && !excluded.empty()) {
+      std::erase_if(chosen, [&](int i) {
+        Candidate& c = d.candidates[static_cast<std::size_t>(i)];
+        const bool again = on_excluded(c.centre);
+        if (again) c.kept = false, c.why = "read nothing, re-centred";
+        return again;
+      });
     }
     // A window between two touching dice, re-centred, may land on a surer die: one die, not two.
     if (params.respace_after > 0) {

@@ -183,6 +183,11 @@ struct Params {
   // On the tie of empty_tie_first, the presence summed over the dice each choice has where the
   // other has none (false: over all the dice, as until 2026-12-06, forty-ninth session).
   bool empty_tie_apart = true;
+  // A die chosen whose centre, re-centred (refine_centre, the centre network), lands within half
+  // a radius of a place that read nothing is that place again: it stays out too (false: only the
+  // window's own centre is compared, as until 2026-12-07, fifty-eighth session, and a window
+  // beside a die that read nothing may bring it back).
+  bool empty_recentred = true;
   double colour_gap = 3;        // ten dice: other than five red only when the redness falls this
                                 // many times further there than between the fifth and sixth
   bool textures = false;        // the game is played with textured dice: tell frosted/transparent
