@@ -3224,10 +3224,10 @@ TEST(DiceReader, OnATieTheDiceChosenFirstStay) {
   EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
 }
 
-// Scene 79 of seed 15700 (tests/data/dice/empty/15700-0079): a window on the corner of the score
-// sheet, eight radii from every die, reads nothing (presence 0.53) and takes the tenth place; the
-// red 2 is turned down as an eleventh. Chosen again without that place, a window beside the
-// corner is re-centred onto it and chosen in its place, so the second choice is the first
+// Scene 79 of seed 15700 (tests/data/dice/empty/15700-0079): a window on the tray's rim, eight
+// radii from every die, reads nothing (presence 0.53) and takes the tenth place; the
+// red 2 is turned down as an eleventh. Chosen again without that place, a window beside it is
+// re-centred onto it and chosen in its place, so the second choice is the first
 // again. A die re-centred onto a place that read nothing stays out as the place does
 // (Params::empty_recentred): the red 2 takes the tenth place, read right, and nothing is
 // invented or missed.
@@ -3245,7 +3245,7 @@ TEST(DiceReader, AWindowReCentredOntoAPlaceThatReadNothingStaysOut) {
   ASSERT_EQ(red2["colour"], "red");
   EXPECT_EQ(sb.outcome[0], "missed");
   EXPECT_EQ(sb.phantoms, 1);
-  ASSERT_EQ(b.emptied.size(), 1U) << "the window on the sheet's corner read nothing";
+  ASSERT_EQ(b.emptied.size(), 1U) << "the window on the tray's rim read nothing";
   const cv::Point2d corner = b.emptied[0];
   EXPECT_EQ(sa.outcome[0], "right");
   EXPECT_EQ(sa.missed + sa.phantoms + sa.doubled, 0);
