@@ -327,6 +327,20 @@ void expect_the_others_unchanged(const OneDie& r, int changed) {
   }
 }
 
+// The red die `die` of the truth, of value `value`: missed in `before` with one die invented,
+// read right in `after` with nothing missed, doubled or invented.
+void expect_red_die_found_for_the_invented(const nlohmann::json& truth, std::size_t die, int value,
+                                           const arbitre::testing::DiceScore& after,
+                                           const arbitre::testing::DiceScore& before) {
+  const auto& red = truth["dice"][die];
+  ASSERT_EQ(red["value"], value);
+  ASSERT_EQ(red["colour"], "red");
+  EXPECT_EQ(before.outcome[die], "missed");
+  EXPECT_EQ(before.phantoms, 1);
+  EXPECT_EQ(after.outcome[die], "right");
+  EXPECT_EQ(after.missed + after.phantoms + after.doubled, 0);
+}
+
 // Every die seen in `before` (read, when `read_only`) is seen in `after` too, at the same place
 // (or within `within` x after's die radius) and read the same (`message` on a failure).
 void expect_none_lost(const vd::Detection& after, const vd::Detection& before,
@@ -3240,21 +3254,14 @@ TEST(DiceReader, AWindowReCentredOntoAPlaceThatReadNothingStaysOut) {
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
-  const auto& red2 = truth["dice"][0];
-  ASSERT_EQ(red2["value"], 2);
-  ASSERT_EQ(red2["colour"], "red");
-  EXPECT_EQ(sb.outcome[0], "missed");
-  EXPECT_EQ(sb.phantoms, 1);
+  expect_red_die_found_for_the_invented(truth, 0, 2, sa, sb);
   ASSERT_EQ(b.emptied.size(), 1U) << "the window on the tray's rim read nothing";
-  const cv::Point2d corner = b.emptied[0];
-  EXPECT_EQ(sa.outcome[0], "right");
-  EXPECT_EQ(sa.missed + sa.phantoms + sa.doubled, 0);
+  const cv::Point2d rim = b.emptied[0];
   EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
   EXPECT_EQ(sa.flat_right, sb.flat_right + 1);
-  EXPECT_TRUE(
-      std::none_of(a.observation.dice.begin(), a.observation.dice.end(), [&](const DieSighting& o) {
-        return std::hypot(o.x - corner.x, o.y - corner.y) < a.die_radius;
-      }));
+  EXPECT_TRUE(std::none_of(
+      a.observation.dice.begin(), a.observation.dice.end(),
+      [&](const DieSighting& o) { return std::hypot(o.x - rim.x, o.y - rim.y) < a.die_radius; }));
 }
 
 // A plain red 7 on a patterned table (fresh seed 6500's scene 30; tests/data/dice/faint): the
@@ -3637,15 +3644,9 @@ TEST(DiceReader, ThePresenceNetworkTrainedOnTheReadersMistakesKnowsTheTraysRim) 
                       b = vd::detect(image, params, arbitre::testing::presence_as_before());
   const auto sa = arbitre::testing::score_dice(truth, a.observation);
   const auto sb = arbitre::testing::score_dice(truth, b.observation);
-  const auto& red5 = truth["dice"][0];
-  ASSERT_EQ(red5["value"], 5);
-  ASSERT_EQ(red5["colour"], "red");
-  EXPECT_EQ(sb.outcome[0], "missed");
-  EXPECT_EQ(sb.phantoms, 1);
+  expect_red_die_found_for_the_invented(truth, 0, 5, sa, sb);
   EXPECT_TRUE(std::any_of(b.candidates.begin(), b.candidates.end(),
                           [](const vd::Candidate& c) { return c.why == vd::kEleventh; }));
-  EXPECT_EQ(sa.outcome[0], "right");
-  EXPECT_EQ(sa.missed + sa.phantoms + sa.doubled, 0);
   EXPECT_TRUE(sa.roll_right());
 }
 
