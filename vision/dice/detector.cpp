@@ -1614,9 +1614,10 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
     if (params.empty_recentred && !excluded.empty()) {
       std::erase_if(chosen, [&](int i) {
         Candidate& c = d.candidates[static_cast<std::size_t>(i)];
-        const bool again = on_excluded(c.centre);
-        if (again) c.kept = false, c.why = "read nothing, re-centred";
-        return again;
+        if (!on_excluded(c.centre)) return false;
+        c.kept = false;
+        c.why = "read nothing, re-centred";
+        return true;
       });
     }
     // A window between two touching dice, re-centred, may land on a surer die: one die, not two.
