@@ -3239,12 +3239,11 @@ TEST(DiceReader, OnATieTheDiceChosenFirstStay) {
 }
 
 // Scene 79 of seed 15700 (tests/data/dice/empty/15700-0079): a window on the tray's rim, eight
-// radii from every die, reads nothing (presence 0.53) and takes the tenth place; the
-// red 2 is turned down as an eleventh. Chosen again without that place, a window beside it is
-// re-centred onto it and chosen in its place, so the second choice is the first
-// again. A die re-centred onto a place that read nothing stays out as the place does
-// (Params::empty_recentred): the red 2 takes the tenth place, read right, and nothing is
-// invented or missed.
+// radii from every die, reads nothing (presence 0.53) and takes the tenth place; the red 2 is
+// turned down as an eleventh. Chosen again without that place, a window beside it is re-centred
+// onto it and chosen in its place, so the second choice is the first again. A die re-centred
+// onto a place that read nothing stays out as the place does (Params::empty_recentred): the red
+// 2 takes the tenth place, read right, and nothing is invented or missed.
 TEST(DiceReader, AWindowReCentredOntoAPlaceThatReadNothingStaysOut) {
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "empty", "15700-0079");
   ASSERT_FALSE(image.empty());
