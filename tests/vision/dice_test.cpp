@@ -2141,15 +2141,17 @@ TEST(DiceReader, TheFitOfTheTopFacesShiftsTakesEachDigitsAxis) {
 
 // A die left unread is read again where the other dice read put a flat die's top face (its shift
 // from the centre, fitted over the dice read): the red 8 of seed 6200's scene 71 (a looked-at set;
-// tests/data/dice/fitted) is read there, and nothing else changes.
+// tests/data/dice/fitted) is read there, and nothing else changes. Without the redness plane
+// (since the fifty-ninth session): on it the red 8 reads where it was read, without the fit.
 TEST(DiceReader, ADieLeftUnreadIsReadWhereTheOtherDiceReadPutItsTopFace) {
   // Its scene was chosen on the reader with its networks in floats.
   const vd::Model& as_trained = arbitre::testing::networks_as_trained();
   const auto [truth, image] = arbitre::testing::committed_scene("dice", "fitted", "6200-0071");
   ASSERT_FALSE(image.empty());
-  const vd::Params with;
+  vd::Params with;
   ASSERT_TRUE(with.fit_unread);
-  vd::Params without;
+  with.redness_plane = false;
+  vd::Params without = with;
   without.fit_unread = false;
   const vd::Detection a = vd::detect(image, with, as_trained),
                       b = vd::detect(image, without, as_trained);
@@ -3391,6 +3393,9 @@ TEST(DiceReader, AFaceAHighlightWashesOutIsReadWithItsGreyStretched) {
   ASSERT_GT(with.stretch_high, with.stretch_low);
   vd::Params without;
   without.stretch_high = 0;
+  // Nor on the redness, read after the stretch (since the fifty-ninth session): it reads the red
+  // 4 right and the red 8 as a 10.
+  without.redness_plane = false;
   const vd::Detection a = vd::detect(image, with), b = vd::detect(image, without);
   for (const int i : {3, 4}) {
     const auto& die = truth["dice"][static_cast<std::size_t>(i)];
@@ -3403,6 +3408,25 @@ TEST(DiceReader, AFaceAHighlightWashesOutIsReadWithItsGreyStretched) {
   }
   EXPECT_TRUE(arbitre::testing::score_dice(truth, a.observation).roll_right());
   expect_none_lost(a, b, "a die read without the stretch is read otherwise with it", 0.25, true);
+}
+
+// Seed 16100's scene 92 (tests/data/dice/redness): the glossy red 6 in the tray, whose top face
+// a light's highlight pales to pink, its printed gold digit about as light as the face: no place
+// reads it on the grey, stretched or not. On 255 - a* its digit is bright on a dark face (gold is
+// far less red than pink), and it is read right there, the roll with it; every die read without
+// the step is read the same.
+TEST(DiceReader, ARedDieTheGreyReadsNothingOnIsReadOnItsRedness) {
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("redness", "16100-0092", &vd::Params::redness_plane, false);
+  const auto& red6 = truth["dice"][2];
+  ASSERT_EQ(red6["value"], 6);
+  ASSERT_EQ(red6["colour"], "red");
+  ASSERT_FALSE(red6["cocked"].get<bool>());
+  EXPECT_EQ(sb.outcome[2], "unread");
+  EXPECT_EQ(sa.outcome[2], "right");
+  EXPECT_EQ(sa.flat_right, sb.flat_right + 1);
+  EXPECT_TRUE(sa.roll_right());
+  expect_none_lost(a, b, "a die read without the redness is read otherwise with it", 0.25, true);
 }
 
 // Seed 9200's scene 98 (tests/data/dice/reread): the red 7 is read as a 3 on a side face, 0.7

@@ -1077,13 +1077,18 @@ RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
 // of the disc of Params::stretch_reach x radius round `at` stretched from its stretch_low-th to
 // its stretch_high-th fraction over 0-255 (empty when it is flat); `origin`: where the square
 // lies in `grey`.
+// The square round `at` that the crops there span, and a margin, inside an image of `size`.
+cv::Rect round_box(cv::Point2d at, double radius, cv::Size size) {
+  const double half = 1.2 * radius + 4;
+  return cv::Rect(static_cast<int>(std::floor(at.x - half)),
+                  static_cast<int>(std::floor(at.y - half)), static_cast<int>(std::ceil(2 * half)),
+                  static_cast<int>(std::ceil(2 * half))) &
+         cv::Rect(0, 0, size.width, size.height);
+}
+
 cv::Mat stretch_round(const cv::Mat& grey, cv::Point2d at, double radius, const Params& params,
                       cv::Point2d& origin) {
-  const double half = 1.2 * radius + 4;
-  const cv::Rect box =
-      cv::Rect(static_cast<int>(std::floor(at.x - half)), static_cast<int>(std::floor(at.y - half)),
-               static_cast<int>(std::ceil(2 * half)), static_cast<int>(std::ceil(2 * half))) &
-      cv::Rect(0, 0, grey.cols, grey.rows);
+  const cv::Rect box = round_box(at, radius, grey.size());
   if (box.width < 3 || box.height < 3) return {};
   origin = cv::Point2d(box.x, box.y);
   const cv::Mat patch = grey(box);
@@ -1113,6 +1118,19 @@ cv::Mat stretch_round(const cv::Mat& grey, cv::Point2d at, double radius, const 
   cv::Mat out;
   patch.convertTo(out, CV_8U, 255.0 / (hi - lo), -255.0 * lo / (hi - lo));
   return out;
+}
+
+// The square round `at` that the crops there span (round_box) as 255 - a* (Lab): a red die's
+// body dark, its white or gold digit bright, however a light's highlight pales the face (empty
+// when the square is too small); `origin`: where the square lies in `bgr`.
+cv::Mat redness_round(const cv::Mat& bgr, cv::Point2d at, double radius, cv::Point2d& origin) {
+  const cv::Rect box = round_box(at, radius, bgr.size());
+  if (box.width < 3 || box.height < 3) return {};
+  origin = cv::Point2d(box.x, box.y);
+  cv::Mat lab, a;
+  cv::cvtColor(bgr(box), lab, cv::COLOR_BGR2Lab);
+  cv::extractChannel(lab, a, 1);
+  return 255 - a;
 }
 
 // The digit networks' probabilities for the crops at `at` at each turn of `circle`.
@@ -2351,6 +2369,25 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
         const RoundReading here = round_reading(
             round_probabilities(stretched, read_at - origin, c.radius, circle, model), circle);
         if (reads(here)) r = here;
+      }
+    }
+    // Still nothing, a red die: its redness (redness_round) read at the surest place, then at
+    // the others in turn.
+    if (!reads(r) && params.redness_plane && die.colour == referee::yams::DieColour::Red) {
+      std::vector<cv::Point2d> places{read_at};
+      for (const cv::Point2d& at : points) {
+        if (at != read_at) places.push_back(at);
+      }
+      for (const cv::Point2d& at : places) {
+        cv::Point2d origin;
+        const cv::Mat redness = redness_round(bgr, at, c.radius, origin);
+        if (redness.empty()) continue;
+        const RoundReading here = round_reading(
+            round_probabilities(redness, at - origin, c.radius, circle, model), circle);
+        if (reads(here)) {
+          r = here, read_at = at;
+          break;
+        }
       }
     }
     if (reads(r)) take_reading(d, k, r, read_at);
