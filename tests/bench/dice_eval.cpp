@@ -15,7 +15,7 @@
 //     [--tilt-robust 0|1] [--red YELLOW THRESHOLD] (b*'s weight in the redness and its bound)
 //     [--empty-crowded-presence P] [--empty-crowded-best P]
 //     [--fit-unread 0|1] [--fit-ring R N (0: off)] [--fit-axis 0|1] [--redness-plane 0|1]
-//     [--face-check R] [--lean-small F (0: off)]
+//     [--face-check R]
 //     [--face-check-opaque R] [--refine-from R] [--scan-threshold S] [--faint S N (0: off)]
 //     [--faint-presence P] [--tie-again] [--resize-reads N (0: off)] [--refine-turns N (0: off)]
 //     [--fine-steps N (0: off)] [--fine FROM TURNS] [--check-reread 0|1]
@@ -288,8 +288,6 @@ int main(int argc, char** argv) {
       params.fit_axis = std::atoi(argv[++i]) != 0;
     else if (a == "--redness-plane" && i + 1 < argc)
       params.redness_plane = std::atoi(argv[++i]) != 0;
-    else if (a == "--lean-small" && i + 1 < argc)
-      params.lean_small = std::atof(argv[++i]);
     else if (a == "--fit-ring" && i + 2 < argc)
       params.fit_ring = std::atof(argv[++i]), params.fit_ring_places = std::atoi(argv[++i]);
     else if (a == "--face-check-opaque" && i + 1 < argc)

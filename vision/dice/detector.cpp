@@ -2446,28 +2446,6 @@ void judge_again(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
   }
 }
 
-// The radius the other dice seen put at die k's place: the least squares plane r = a + b x + c y
-// over their centres and radii (0 when fewer than four others). A die seen much smaller than that
-// is partly hidden (by a tray's wall, a die in front): its centre and radius are not its own.
-double radius_expected(const Detection& d, std::size_t k) {
-  const std::size_t n = d.observation.dice.size();
-  if (n < 5) return 0;
-  cv::Matx33d normal = cv::Matx33d::zeros();
-  cv::Vec3d right(0, 0, 0);
-  for (std::size_t j = 0; j < n; ++j) {
-    if (j == k) continue;
-    const DieSighting& e = d.observation.dice[j];
-    const cv::Vec3d row(1, e.x, e.y);
-    const double r = d.candidates[static_cast<std::size_t>(d.die_candidate[j])].radius;
-    normal += row * row.t();
-    right += r * row;
-  }
-  cv::Vec3d m;
-  if (!cv::solve(normal, right, m, cv::DECOMP_SVD)) return 0;
-  const DieSighting& e = d.observation.dice[k];
-  return m[0] + m[1] * e.x + m[2] * e.y;
-}
-
 // A die read at a place off where the other dice read put a flat die's top face (Params::
 // face_check): unread (or, with check_reread, check_reread_from or check_reread_flat, read again
 // there through the whole circle, a frosted or transparent one with the clear networks mixed in,
@@ -2618,7 +2596,6 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
       if (near_is_flat && params.lean_from > 0 && !faces.empty() &&
           near(faces[k], params.lean_from))
         return true;
-      if (params.lean_small > 0 && radius < params.lean_small * radius_expected(d, k)) return true;
       if (leans < 0)
         leans = ask_lean(grey, d, k, centre, radius, expected, model) >= params.lean_bound;
       return leans == 0;

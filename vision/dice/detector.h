@@ -260,12 +260,6 @@ struct Params {
   // that one's fit, moved where its face is expected by 0.1 radius, and the lean network, shown
   // that place, took the flat die for leaning.
   int check_leave_out = 1;
-  // A die seen under `lean_small` x the radius the other dice seen put at its place (the least
-  // squares plane of their radii over their centres) is not asked the lean network where its
-  // faces lie right (0: every die is): it is partly hidden (a tray's wall, a die in front), and the
-  // network, shown a crop at its radius round its centre, sees less than the die (since
-  // 2026-12-07, fifty-ninth session).
-  double lean_small = 0.8;
   int refine_turns = 8;
   // A die whose face as read lies within `refine_from` x its radius of where the other dice as
   // read put it is not placed again (0: every die read is; since 2026-12-04, twenty-seventh
