@@ -2372,8 +2372,10 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       }
     }
     // Still nothing, a red die: its redness (redness_round) read at the surest place, then at
-    // the others in turn.
-    if (!reads(r) && params.redness_plane && die.colour == referee::yams::DieColour::Red) {
+    // the others in turn, taken at full_confidence and cnn_margin (the networks never learnt that
+    // plane: an opaque die's whole-circle bound, not the clear one `reads` takes).
+    bool taken = reads(r);
+    if (!taken && params.redness_plane && die.colour == referee::yams::DieColour::Red) {
       std::vector<cv::Point2d> places{read_at};
       for (const cv::Point2d& at : points) {
         if (at != read_at) places.push_back(at);
@@ -2384,13 +2386,13 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
         if (redness.empty()) continue;
         const RoundReading here = round_reading(
             round_probabilities(redness, at - origin, c.radius, circle, model), circle);
-        if (reads(here)) {
-          r = here, read_at = at;
+        if (here.best >= params.full_confidence && here.best - here.second >= params.cnn_margin) {
+          r = here, read_at = at, taken = true;
           break;
         }
       }
     }
-    if (reads(r)) take_reading(d, k, r, read_at);
+    if (taken) take_reading(d, k, r, read_at);
   }
   d.timing.read_ms += ms_since(start);
 }
