@@ -217,9 +217,9 @@ struct Params {
   double stretch_high = 0.98;
   double stretch_reach = 0.45;
   // Then, a red die still unread, read once more on 255 - a* (Lab) instead of its grey, at the
-  // surest of those places and then at the others in turn: a gold digit on a face a light's
-  // highlight pales to pink is about as light as the face, but far less red (since 2026-12-07,
-  // fifty-ninth session).
+  // surest of those places and then at the others in turn, taken at full_confidence and
+  // cnn_margin: a gold digit on a face a light's highlight pales to pink is about as light as the
+  // face, but far less red (since 2026-12-07, fifty-ninth session).
   bool redness_plane = true;
   // (0.6 until the fortieth session: the mean of the clear pair is less often sure, and less
   // often wrong when it is)
