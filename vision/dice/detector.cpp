@@ -1073,10 +1073,6 @@ struct RoundReading {
 // The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
 
-// The square round `at` that the crops there span (and a margin, inside the image), with the grey
-// of the disc of Params::stretch_reach x radius round `at` stretched from its stretch_low-th to
-// its stretch_high-th fraction over 0-255 (empty when it is flat); `origin`: where the square
-// lies in `grey`.
 // The square round `at` that the crops there span, and a margin, inside an image of `size`.
 cv::Rect round_box(cv::Point2d at, double radius, cv::Size size) {
   const double half = 1.2 * radius + 4;
@@ -1086,6 +1082,9 @@ cv::Rect round_box(cv::Point2d at, double radius, cv::Size size) {
          cv::Rect(0, 0, size.width, size.height);
 }
 
+// That square (round_box) with the grey of the disc of Params::stretch_reach x radius round `at`
+// stretched from its stretch_low-th to its stretch_high-th fraction over 0-255 (empty when it is
+// flat); `origin`: where the square lies in `grey`.
 cv::Mat stretch_round(const cv::Mat& grey, cv::Point2d at, double radius, const Params& params,
                       cv::Point2d& origin) {
   const cv::Rect box = round_box(at, radius, grey.size());
