@@ -1073,6 +1073,12 @@ struct RoundReading {
 // The reading of the probabilities `p` of crops at the turns `circle` (rows in that order).
 RoundReading round_reading(const cv::Mat& p, const std::vector<double>& circle);
 
+// Whether a reading through the whole circle of an opaque die is taken: its value at
+// full_confidence, and cnn_margin over the next (clear_reading_taken is a clear die's).
+bool whole_circle_taken(const RoundReading& r, const Params& params) {
+  return r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin;
+}
+
 // The square round `at` that the crops there span, and a margin, inside an image of `size`.
 cv::Rect round_box(cv::Point2d at, double radius, cv::Size size) {
   const double half = 1.2 * radius + 4;
@@ -1207,7 +1213,7 @@ void read_at_face_answers(const cv::Mat& grey, Detection& d, const std::vector<i
     std::array<bool, 2> sure{};
     for (std::size_t a = 0; a < 2; ++a) {
       r[a] = read_round(grey, at[a], c.radius, d.rotation_deg[k], params.full_turns, model);
-      sure[a] = r[a].best >= params.full_confidence && r[a].best - r[a].second >= params.cnn_margin;
+      sure[a] = whole_circle_taken(r[a], params);
     }
     if (!sure[0] && !sure[1]) continue;
     if (sure[0] && sure[1] && r[0].value != r[1].value) continue;
@@ -2371,8 +2377,8 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
       }
     }
     // Still nothing, a red die: its redness (redness_round) read at the surest place, then at
-    // the others in turn, taken at full_confidence and cnn_margin (the networks never learnt that
-    // plane: an opaque die's whole-circle bound, not the clear one `reads` takes).
+    // the others in turn, taken at an opaque die's whole-circle bound (whole_circle_taken; the
+    // networks never learnt that plane), not the clear one `reads` takes.
     bool taken = reads(r);
     if (!taken && params.redness_plane && die.colour == referee::yams::DieColour::Red) {
       std::vector<cv::Point2d> places{read_at};
@@ -2385,7 +2391,7 @@ void read_unread(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, const Pa
         if (redness.empty()) continue;
         const RoundReading here = round_reading(
             round_probabilities(redness, at - origin, c.radius, circle, model), circle);
-        if (here.best >= params.full_confidence && here.best - here.second >= params.cnn_margin) {
+        if (whole_circle_taken(here, params)) {
           r = here, read_at = at, taken = true;
           break;
         }
@@ -2661,8 +2667,7 @@ void check_read_faces(const cv::Mat& bgr, const cv::Mat& grey, Detection& d, con
                          texture_at(bgr, d.face[k], radius, model, features) >= params.clear_gate;
       const RoundReading r = round_reading(
           round_probabilities(bgr, grey, at, radius, circle, clear, params, model, planes), circle);
-      if (clear ? clear_reading_taken(r.best, r.second, params)
-                : r.best >= params.full_confidence && r.best - r.second >= params.cnn_margin) {
+      if (clear ? clear_reading_taken(r.best, r.second, params) : whole_circle_taken(r, params)) {
         take_reading(d, k, r, at);
         continue;
       }
