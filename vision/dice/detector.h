@@ -110,9 +110,12 @@ struct Params {
   bool use_cnn = true;  // with a digit convolutional network: it reads the digit (not the forest)
   double cnn_cocked = 0.5;          // its mean "cocked" probability over the axis crops that flags
                                     // a die cocked
-  double cnn_confidence = 0.35;     // with it, the value's mean probability over the crops of the
+  double cnn_confidence = 0.7;      // with it, the value's mean probability over the crops of the
   double cnn_margin = 0.15;         // best way (always pooled) needed, and over the next value
-                                    // (0.5 and 0.3 with one digit network, until 2026-12-03)
+                                    // (0.5 and 0.3 with one digit network, until 2026-12-03;
+                                    // 0.35 until the sixtieth session, 2026-12-07: a die read
+                                    // under 0.7 along its axis is read better by the steps that
+                                    // read an unread die, docs/benchmarks.md)
   int full_turns = 36;              // with it, a die not read along the axis: turns of the
                                     // whole circle searched (0: off), its reading taken when
   double full_confidence = 0.6;     // its mean is at least this (and surer than along the axis;
