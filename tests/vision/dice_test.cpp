@@ -146,8 +146,8 @@ void at_the_level(vd::Params& p) {
 // where the step they pin mattered. At 0.7 a die read along its axis under it is left for the
 // steps that read an unread die, and those scenes read otherwise: in some the die the step is for
 // is read without the step, in others dice are lost (the stretch's scene: the red 7 at (649, 336),
-// read along its axis at 0.41, is left unread; the give-back's: the transparent white 9 at (449,
-// 234) is read as a 1, and the red die leaning at (726, 116) as a 7).
+// read along its axis at 0.41, is left unread; the give-back's, read as that test reads it: the
+// red die leaning at (726, 116) is read as a 7).
 void axis_bound_as_before(vd::Params& p) {
   p.cnn_confidence = 0.35;
 }
