@@ -119,7 +119,9 @@ struct Params {
   int full_turns = 36;              // with it, a die not read along the axis: turns of the
                                     // whole circle searched (0: off), its reading taken when
   double full_confidence = 0.6;     // its mean is at least this (and surer than along the axis;
-                                    // 0.9 with one digit network, until 2026-12-03)
+                                    // 0.9 with one digit network, until 2026-12-03), and at
+                                    // that stage cnn_confidence too: one under it is left to the
+                                    // steps that read an unread die
   bool answer_search = true;        // with it, a die still unread is searched so at each of the
   double answer_gap = 0.05;         // two answers for its top face when they lie this far apart
   double answer_cocked = 0.25;      // (x radius), unless its "cocked" probability is this high
