@@ -56,14 +56,18 @@ cd "$(dirname "$0")/.."
 build=${1:-build/release}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# The scenes rendered for the model before 2026-12-07 have the digits' ink of that time
+# (--old-ink: black ink's highlight 0.3, white's 0.2); those after it today's (0.03-0.12).
+ink=(--old-ink)
 # DIR SEED COUNT [scenegen flags]: renders scenes 0..COUNT-1 of SEED into DIR, two processes.
 render() {
   local dir=$1 seed=$2 count=$3 half=$(($3 / 2))
   shift 3
-  "$build/tools/scenegen" --dice --out "$dir" --seed "$seed" --first 0 --count "$half" --jpeg "$@" &
+  "$build/tools/scenegen" --dice --out "$dir" --seed "$seed" --first 0 --count "$half" --jpeg \
+    "${ink[@]}" "$@" &
   local first=$!
   "$build/tools/scenegen" --dice --out "$dir" --seed "$seed" --first "$half" --count "$((count - half))" \
-    --jpeg "$@"
+    --jpeg "${ink[@]}" "$@"
   wait "$first"
 }
 for room in no-room room; do

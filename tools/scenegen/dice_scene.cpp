@@ -46,6 +46,7 @@
 //   texture      "none" | "frosted" | "transparent"
 //   digit_colour "white" | "gold" | "black";  font (e.g. "DejaVu Serif Bold")
 //   finish       "glossy" | "matte";  marking "engraved" | "printed"
+//   ink_sheen    the highlight of black or white ink (0.03-0.3; null for gold ink and --old-ink)
 //   cocked       bool;  tilt_deg: angle between the top face's normal and the vertical
 //   zone         "tray" | "kept" | "table"
 //   x, y         the die's centre projected to the image (pixels)
@@ -120,6 +121,9 @@ struct DieSet {
   bool glossy = true;
   bool engraved = true;
   double digit_height = 0;
+  // The ink's highlight (POV-Ray specular) for black and white ink; gold keeps its metal's. Below
+  // zero: the ink of every render before 2026-12-07 (black 0.3, white 0.2; --old-ink).
+  double ink_sheen = -1;
 };
 
 struct Tray {
@@ -217,6 +221,15 @@ Setup random_setup(Random& random, const DiceOptions& options) {
     set.glossy = random.chance(0.6);
     set.engraved = random.chance(0.6);
     set.digit_height = kite * random.uniform(0.3, 0.36);
+  }
+  if (!options.old_ink) {
+    // Each set's ink has a sheen of its own, from a matte paint's (0.03: a dielectric sends back
+    // about 4% of the light at the mirror angle) to the washed-out ink every scene had before
+    // (0.3). Drawn on a stream of its own (seeded from a copy of the scene's), so every other
+    // draw of the scene is as with --old-ink.
+    Random copy = random;
+    Random sheen(copy.engine()() ^ 0x1A4C5EE4ULL);
+    for (DieSet& set : setup.sets) set.ink_sheen = sheen.uniform(0.03, 0.3);
   }
   setup.textured = random.chance(options.textured_share);
   if (setup.textured) {
@@ -762,17 +775,23 @@ std::string body_texture(const DieSet& set, Texture texture) {
   return s.str();
 }
 
-std::string ink_texture(const std::string& colour) {
+// The digits' ink. Until 2026-12-07 black ink's highlight was 0.3 in every scene (`sheen` below
+// zero keeps it): broad (roughness 0.02) and under overhead lights, it lit the top digit of a
+// see-through die as grey as the glass round it, one look for every die and table.
+std::string ink_texture(const std::string& colour, double sheen) {
   if (colour == "gold") {
     return "texture { pigment { color rgb <0.85, 0.62, 0.2> } finish { diffuse 0.55 specular 0.7 "
            "roughness 0.02 metallic reflection 0.15 } }";
   }
+  std::ostringstream s;
   if (colour == "white") {
-    return "texture { pigment { color rgb <0.93, 0.93, 0.9> } finish { diffuse 0.85 specular "
-           "0.2 } }";
+    s << "texture { pigment { color rgb <0.93, 0.93, 0.9> } finish { diffuse 0.85 specular "
+      << (sheen < 0 ? 0.2 : sheen) << " } }";
+  } else {
+    s << "texture { pigment { color rgb <0.02, 0.02, 0.02> } finish { diffuse 0.8 specular "
+      << (sheen < 0 ? 0.3 : sheen) << " roughness 0.02 } }";
   }
-  return "texture { pigment { color rgb <0.02, 0.02, 0.02> } finish { diffuse 0.8 specular 0.3 "
-         "roughness 0.02 } }";
+  return s.str();
 }
 
 // The declarations every frame of a set of dice uses: the rounded die, the digit macro, each
@@ -823,7 +842,7 @@ std::string dice_declarations(const Setup& setup) {
           << pov_matrix(frame, face.centre) << " }\n";
       }
     }
-    s << "#declare D10_Ink_" << si << " = " << ink_texture(set.digit_colour) << "\n";
+    s << "#declare D10_Ink_" << si << " = " << ink_texture(set.digit_colour, set.ink_sheen) << "\n";
   }
   return s.str();
 }
@@ -960,6 +979,9 @@ Scene emit(const Setup& setup, const Stage& stage, const std::vector<Die>& unord
          {"font", kFonts[set.font].name},
          {"finish", set.glossy ? "glossy" : "matte"},
          {"marking", set.engraved ? "engraved" : "printed"},
+         {"ink_sheen", set.ink_sheen < 0 || set.digit_colour == "gold"
+                           ? nlohmann::json()
+                           : nlohmann::json(rounded(set.ink_sheen, 1000))},
          {"cocked", d.cocked},
          {"tilt_deg", rounded(std::acos(std::clamp(normal.y, -1.0, 1.0)) / kDeg, 10)},
          {"zone", zone_name(d.zone)},
@@ -1277,6 +1299,7 @@ bool dice_self_test(int layouts, std::string& report) {
   for (const auto& [name, n] : zones) out << "  zone " << name << ": " << n << " die-frames\n";
   // The truth of rendered scenes: values, colours, every labelled point in the frame.
   int truth_failures = 0, without_room = 0, not_as_without = 0, not_all_clear = 0;
+  int not_as_old_ink = 0, sheen_outside = 0;
   for (int k = 0; k < layouts / 4; ++k) {
     Random random(dice_seed(4243, k));
     const Scene scene = make_dice_scene(random, 1280, 720, DiceOptions{});
@@ -1308,6 +1331,28 @@ bool dice_self_test(int layouts, std::string& report) {
     }
     not_all_clear += untextured != scene.truth ||
                      (scene.truth["dice"][0]["texture"] == "none" && glass.pov != scene.pov);
+    // --old-ink: the same scene, its two inks those of every render before 2026-12-07 (the truth
+    // without an ink_sheen; the text but for the two ink declarations the same to the byte).
+    DiceOptions old_ink;
+    old_ink.old_ink = true;
+    Random fourth(dice_seed(4243, k));
+    const Scene old = make_dice_scene(fourth, 1280, 720, old_ink);
+    nlohmann::json sheenless = scene.truth;
+    for (auto& d : sheenless["dice"]) {
+      const bool gold = d["digit_colour"] == "gold";
+      sheen_outside += gold || (d["ink_sheen"] >= 0.03 && d["ink_sheen"] <= 0.3) ? 0 : 1;
+      d["ink_sheen"] = nullptr;
+    }
+    const auto without_inks = [](const std::string& pov) {
+      std::string kept, line;
+      std::istringstream lines(pov);
+      while (std::getline(lines, line)) {
+        if (line.rfind("#declare D10_Ink_", 0) != 0) kept += line + "\n";
+      }
+      return kept;
+    };
+    not_as_old_ink += sheenless != old.truth || without_inks(scene.pov) != without_inks(old.pov) ||
+                      scene.pov == old.pov;
     int red = 0;
     for (const auto& d : scene.truth["dice"]) {
       red += d["colour"] == "red";
@@ -1330,6 +1375,8 @@ bool dice_self_test(int layouts, std::string& report) {
   check(
       not_all_clear == 0,
       "--all-transparent makes every die of a textured scene transparent and changes nothing else");
+  check(sheen_outside == 0, "black and white ink draws a highlight of 0.03-0.3 (ink_sheen)");
+  check(not_as_old_ink == 0, "--old-ink changes the two inks' declarations and nothing else");
   report = out.str();
   return all;
 }
@@ -1345,6 +1392,7 @@ struct DiceTable::State {
 DiceTable::DiceTable(Random& random, const DiceTableLook& look)
     : state_(std::make_unique<State>(random)) {
   DiceOptions options;
+  options.old_ink = true;  // as data/demo/recordings/yams was rendered (make_demo_recordings.sh)
   options.textured_share = 0;
   options.cocked_share = 0;
   Setup& setup = state_->setup;

@@ -23,6 +23,11 @@ struct DiceOptions {
   double wall_share = 0;
   bool all_transparent = false;  // textured scenes: every die transparent, none frosted (the
                                  // random draws as without, so the scenes are otherwise the same)
+  // The ink of the renders before 2026-12-07 (black and white ink with a highlight of 0.3 and 0.2,
+  // the same in every scene): tools/train_dice.sh renders the committed model's scenes so. Off,
+  // each colour set's ink draws its highlight (0.03-0.3) on a stream of its own: the scenes are
+  // otherwise the same.
+  bool old_ink = false;
   bool room = true;  // the room around the table; false: POV-Ray's black background, as the
                      // renders before 2026-12-03 (the first parts of the committed dice model)
 };

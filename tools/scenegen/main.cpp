@@ -2,7 +2,7 @@
 //
 //   scenegen --out DIR [--count N] [--first K] [--seed S] [--width 1280] [--height 720] [--jpeg]
 //            [--dice | --sequence] [--textured-share 0.2] [--cocked-share 0.25] [--no-room]
-//            [--all-transparent]
+//            [--all-transparent] [--old-ink]
 //            [--threads T] [--debug-overlay] [--calibration | --empty]
 //   scenegen --irma-record RECORD.json --out DIR [--seed S] [--width W] [--height H]
 //            [--fps 2] [--quality 80] [--noise 1.5] [--tiles] [--size-share 0.88]
@@ -28,6 +28,10 @@
 // --all-transparent makes every die of those scenes transparent (none frosted): the scenes are
 // otherwise those of the same seed without it, die for die (tools/train_dice.sh renders the
 // clear network's extra scenes so).
+// --old-ink draws the digits' ink as every d10 render before 2026-12-07 did (black ink's highlight
+// 0.3, white's 0.2; tools/train_dice.sh renders the committed model's scenes so). Without it, each
+// colour set's black or white ink draws a highlight of 0.03-0.3 (a matte paint's to the old), on
+// a stream of its own: the scenes are otherwise those rendered with --old-ink, die for die.
 // --no-room leaves the room out of d10 scenes (POV-Ray's black background round the table, as
 // every d10 render before 2026-12-03: tools/train_dice.sh renders the committed model's first
 // scenes so; the ground truth is the same with or without it).
@@ -104,6 +108,8 @@ int main(int argc, char** argv) {
       options.room = false;
     else if (flag == "--all-transparent")
       options.all_transparent = true;
+    else if (flag == "--old-ink")
+      options.old_ink = true;
     else if (flag == "--threads")
       settings.threads = std::atoi(value().c_str());
     else if (flag == "--irma-record")
