@@ -56,8 +56,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build/release}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# The scenes rendered for the model before 2026-12-07 have the digits' ink of that time
-# (--old-ink: black ink's highlight 0.3, white's 0.2); those after it today's (0.03-0.12).
+# Every scene of the committed model was rendered before 2026-12-07, with the digits' ink of that
+# time (--old-ink: black ink's highlight 0.3, white's 0.2, where scenegen now draws 0.03-0.3).
 ink=(--old-ink)
 # DIR SEED COUNT [scenegen flags]: renders scenes 0..COUNT-1 of SEED into DIR, two processes.
 render() {
