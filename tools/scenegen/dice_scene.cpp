@@ -777,7 +777,8 @@ std::string body_texture(const DieSet& set, Texture texture) {
 
 // The digits' ink. Until 2026-12-07 black ink's highlight was 0.3 in every scene (`sheen` below
 // zero keeps it): broad (roughness 0.02) and under overhead lights, it lit the top digit of a
-// see-through die as grey as the glass round it, one look for every die and table.
+// see-through die mid grey, paler than the other faces' digits seen through the glass; one look
+// for every die and table.
 std::string ink_texture(const std::string& colour, double sheen) {
   if (colour == "gold") {
     return "texture { pigment { color rgb <0.85, 0.62, 0.2> } finish { diffuse 0.55 specular 0.7 "
