@@ -1341,7 +1341,7 @@ bool dice_self_test(int layouts, std::string& report) {
     nlohmann::json sheenless = scene.truth;
     for (auto& d : sheenless["dice"]) {
       const bool gold = d["digit_colour"] == "gold";
-      sheen_outside += gold || (d["ink_sheen"] >= 0.03 && d["ink_sheen"] <= 0.3) ? 0 : 1;
+      sheen_outside += !gold && !(d["ink_sheen"] >= 0.03 && d["ink_sheen"] <= 0.3);
       d["ink_sheen"] = nullptr;
     }
     const auto without_inks = [](const std::string& pov) {
