@@ -233,6 +233,8 @@ int main(int argc, char** argv) {
       params.clear_gate = std::atoi(argv[++i]);
     else if (a == "--clear-veto" && i + 1 < argc)
       params.clear_veto = std::atof(argv[++i]);
+    else if (a == "--faces-apart" && i + 1 < argc)
+      params.faces_apart = std::atof(argv[++i]);
     else if (a == "--clear-weight" && i + 1 < argc)
       params.clear_weight = std::atof(argv[++i]);
     else if (a == "--clear-confidence" && i + 1 < argc)

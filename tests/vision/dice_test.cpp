@@ -3263,6 +3263,47 @@ TEST(DiceReader, OnATieTheDiceChosenFirstStay) {
   EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
 }
 
+// Scene 13 of seed 6000 (tests/data/dice/twice/6000-0013): four dice in a column, touching; the
+// red 2 in it has no window of its own. A window between it and the red 1 below it, moved by the
+// centre network part of the way onto the 1 (0.68 of a radius from its centre), reads the 1's top
+// face, as the 1 does: the 1 is reported twice (once invented) and the 2 missed. One top face, one
+// die (Params::faces_apart): of the two dice whose faces as read coincide, the one whose face lies
+// farther from its centre is dropped and the dice are chosen once more without it; the 2 is found
+// and read right, and nothing is missed or invented.
+TEST(DiceReader, TwoDiceReadingOneTopFaceAreOneDie) {
+  const auto [truth, a, b, sa, sb] =
+      read_with_and_without("twice", "6000-0013", &vd::Params::faces_apart, 0.0);
+  ASSERT_EQ(truth["dice"][4]["value"], 2);
+  ASSERT_EQ(truth["dice"][1]["value"], 1);
+  // The dice reported within a radius of each other whose faces as read lie within a quarter of
+  // a radius of each other.
+  const auto sharing = [](const vd::Detection& d) {
+    int pairs = 0;
+    const auto& dice = d.observation.dice;
+    for (std::size_t i = 0; i < dice.size(); ++i) {
+      for (std::size_t k = i + 1; k < dice.size(); ++k) {
+        pairs += cv::norm(d.face[i] - d.face[k]) < 0.25 * d.die_radius &&
+                 std::hypot(dice[i].x - dice[k].x, dice[i].y - dice[k].y) < d.die_radius;
+      }
+    }
+    return pairs;
+  };
+  // Without: the 2 missed; the die invented reads the 1's value, its face on the 1's.
+  EXPECT_EQ(sb.outcome[4], "missed");
+  EXPECT_EQ(sb.phantoms, 1);
+  EXPECT_EQ(sharing(b), 1);
+  for (std::size_t k = 0; k < b.observation.dice.size(); ++k) {
+    if (sb.truth_of[k] < 0) EXPECT_EQ(b.observation.dice[k].value, 1) << "the invented die";
+  }
+  EXPECT_EQ(sharing(a), 0);
+  EXPECT_EQ(sa.outcome[4], "right");
+  EXPECT_EQ(sa.outcome[1], "right");
+  EXPECT_EQ(sa.missed + sa.phantoms + sa.doubled, 0);
+  EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
+  EXPECT_EQ(sa.flat_right, sb.flat_right + 1);
+  EXPECT_TRUE(sa.roll_right());
+}
+
 // Scene 79 of seed 15700 (tests/data/dice/empty/15700-0079): a window on the tray's rim, eight
 // radii from every die, reads nothing (presence 0.53) and takes the tenth place; the red 2 is
 // turned down as an eleventh. Chosen again without that place, a window beside it is re-centred

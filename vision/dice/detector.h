@@ -164,6 +164,12 @@ struct Params {
   // with b* twice, on 700 scenes 13 dice of textured scenes got their colour right and 1 wrong).
   double red_yellow = 2;
   double red_threshold = 35;
+  // Two dice within a radius of each other whose top faces as read lie within `faces_apart` x
+  // the radius of each other are one die seen twice, once from a window between it and a die it
+  // touches that the centre network moved only part of the way onto it: the one whose face lies
+  // nearer its own centre is kept, and the dice are chosen once more without the other, as for
+  // respace_after (0: off; since 2026-12-07, sixty-second session).
+  double faces_apart = 0.25;
   double respace_after = 0.5;   // a die re-centred this close (x radius) to a surer one is that
                                 // die (dropped; 0: off)
   // A candidate turned down as an eleventh, when a die chosen is then dropped (re-centred onto a
