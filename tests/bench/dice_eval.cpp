@@ -24,7 +24,7 @@
 //     [--size-first N (0: the level)] [--ruled LENGTH THROUGH COUNT (LENGTH 0: off)]
 //     [--recall-eleventh 0|1] [--check-leave-out N (0: none)] [--give-back 0|1]
 //     [--tie-apart 0|1] [--empty-recentred 0|1] [--search-faint 0|1]
-//     [--check-reread-from F (0: off)]
+//     [--check-reread-from F (0: off)] [--faces-apart F (0: off)]
 //     [--check-reread-flat F (0: off)] [--check-reread-clear 0|1] [--check-second 0|1]
 //     [--cnn-vector-level 0|1|2] (the networks' vector width: plain, AVX2, AVX-512; the same
 //     readings at each)
