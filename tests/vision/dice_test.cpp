@@ -3263,7 +3263,7 @@ TEST(DiceReader, OnATieTheDiceChosenFirstStay) {
   EXPECT_EQ(sa.wrong_value + sa.wrong_colour, 0);
 }
 
-// Scene 13 of seed 6000 (tests/data/dice/twice/6000-0013): four dice in a column, touching; the
+// Scene 13 of seed 6000 (tests/data/dice/twice/6000-0013): five dice in a column, touching; the
 // red 2 in it has no window of its own. A window between it and the red 1 below it, moved by the
 // centre network part of the way onto the 1 (0.68 of a radius from its centre), reads the 1's top
 // face, as the 1 does: the 1 is reported twice (once invented) and the 2 missed. One top face, one

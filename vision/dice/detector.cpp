@@ -2114,8 +2114,7 @@ void drop_dice_twice(Detection& d, double apart, double faces_apart, double with
     });
     if (!drop[i]) kept.push_back(i);
   }
-  // One top face, one die: of two dice reported within a radius of each other whose faces as
-  // read coincide, the one whose face lies nearer its centre keeps it (Params::faces_apart).
+  // One top face, one die (Params::faces_apart).
   if (faces_apart > 0 && d.face.size() == dice.size()) {
     const auto face_off = [&](std::size_t k) {
       return cv::norm(d.face[k] - cv::Point2d(dice[k].x, dice[k].y));
