@@ -2093,11 +2093,11 @@ Detection detect_pass(const cv::Mat& bgr, const cv::Mat& grey, const std::vector
 
 // Two dice reported closer than `apart` are one die (a window between touching dice, reported
 // beside them until the centre network put it on one of them): the one read (or cocked) is kept,
-// else the surer; the other is dropped from the detection. So are two dice closer than `within`
-// whose faces as read lie closer than `faces_apart` (0: not asked): a window between touching
-// dice, re-centred part of the way onto one of them, reads that one's top face; the die whose
-// face lies nearer its own centre is kept.
-void drop_dice_twice(Detection& d, double apart, double faces_apart, double within) {
+// else the surer; the other is dropped from the detection. So are two dice within the dice's
+// radius whose faces as read lie closer than `faces_apart` (0: not asked): a window between
+// touching dice, re-centred part of the way onto one of them, reads that one's top face; the die
+// whose face lies nearer its own centre is kept.
+void drop_dice_twice(Detection& d, double apart, double faces_apart) {
   auto& dice = d.observation.dice;
   std::vector<std::size_t> order(dice.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -2125,7 +2125,7 @@ void drop_dice_twice(Detection& d, double apart, double faces_apart, double with
     for (const std::size_t i : kept) {
       drop[i] = std::any_of(owners.begin(), owners.end(), [&](std::size_t k) {
         return cv::norm(d.face[k] - d.face[i]) < faces_apart &&
-               std::hypot(dice[k].x - dice[i].x, dice[k].y - dice[i].y) < within;
+               std::hypot(dice[k].x - dice[i].x, dice[k].y - dice[i].y) < d.die_radius;
       });
       if (!drop[i]) owners.push_back(i);
     }
@@ -2173,8 +2173,7 @@ std::vector<cv::Point2d> centre_dice(const cv::Mat& grey, Detection& d, const Pa
     const std::size_t before = d.candidates.size();
     std::vector<bool> was_kept(before);
     for (std::size_t i = 0; i < before; ++i) was_kept[i] = d.candidates[i].kept;
-    drop_dice_twice(d, params.respace_after * d.die_radius, params.faces_apart * d.die_radius,
-                    d.die_radius);
+    drop_dice_twice(d, params.respace_after * d.die_radius, params.faces_apart * d.die_radius);
     for (std::size_t i = 0; i < before; ++i) {
       if (was_kept[i] && !d.candidates[i].kept) dropped.push_back(d.candidates[i].centre);
     }
